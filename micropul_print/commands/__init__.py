@@ -1,0 +1,1 @@
+"""One module per command-line command (see micropul_print.cli)."""

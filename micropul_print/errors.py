@@ -1,0 +1,49 @@
+"""User-facing problems as values: every problem found in an input is a Diagnostic.
+
+Loaders collect all diagnostics in one pass and return them; the command line prints
+each as ``file:line:col: severity: message`` and exits non-zero. Raising
+:class:`UserError` is the single path from deep inside a command to that exit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTICE = "notice"
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One problem in one input file. ``line`` and ``col`` are 1-based; 0 means unknown."""
+
+    file: str
+    line: int
+    col: int
+    message: str
+    severity: Severity = Severity.ERROR
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line:
+            where += f":{self.line}:{self.col}"
+        return f"{where}: {self.severity.value}: {self.message}"
+
+
+class UserError(Exception):
+    """Something the user can fix; carries the diagnostics to print. Never a bug."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+def errors_in(diagnostics: Iterable[Diagnostic], strict: bool = False) -> list[Diagnostic]:
+    """The diagnostics that make an input unusable; with ``strict``, warnings too."""
+    bad = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    return [d for d in diagnostics if d.severity in bad]
