@@ -1,0 +1,190 @@
+"""Tile orientations as small integers, and the tables the board reads them through.
+
+Every (tile, rotation) pair gets an orientation id ``oid = 4 * index + rotation // 90``
+(``index`` = the tile's position in the catalogue). For each orientation and each side
+the table keeps an *edge code*: the colour of the two quadrants on that side (0 none,
+1 white, 2 black) as ``3 * first + second``, the two read so that facing quadrants of
+neighbouring tiles share a position (left to right on top/bottom, top to bottom on the
+left/right sides). An empty cell next to tiles is summarised by a *neighbourhood code*
+(the facing edge codes of its four neighbours, 4 bits each, 15 = no tile), and the set
+of orientations legal in that neighbourhood is cached per code as a bitmask (an int):
+legal placements of a hand are then ``(mask & hand_mask).bit_count()`` per empty cell.
+"""
+
+from __future__ import annotations
+
+from micropul_print.catalogue.model import (
+    BLACK,
+    DOT,
+    DOUBLE,
+    PLUS,
+    WHITE,
+    Catalogue,
+)
+
+# Sides of a cell, and the quadrants (tl=0, tr=1, br=2, bl=3) along each, in the
+# order that makes facing quadrants of two neighbours line up position by position.
+N, E, S, W = 0, 1, 2, 3
+SIDE_NAMES = ("north", "east", "south", "west")
+SIDE_QUADRANTS = ((0, 1), (1, 2), (3, 2), (0, 3))
+OPPOSITE = (S, W, N, E)
+# The two sides of the tile each quadrant touches.
+QUADRANT_SIDES = ((N, W), (N, E), (E, S), (S, W))
+DX = (0, 1, 0, -1)
+DY = (-1, 0, 1, 0)
+
+ROTATIONS = (0, 90, 180, 270)
+CENTRE = 4  # position id of a big tile's central catalyst
+POSITION_NAMES = ("tl", "tr", "br", "bl", "centre")
+
+# Catalyst kinds as small ints; 0 = no catalyst.
+KIND_CODES = {DOT: 1, DOUBLE: 2, PLUS: 3}
+KIND_NAMES = ("", DOT, DOUBLE, PLUS)
+KIND_DRAWS = (0, 1, 2, 0)
+KIND_PLUS = (0, 0, 0, 1)
+COLOUR_CODES = {WHITE: 1, BLACK: 2}
+COLOUR_NAMES = ("", WHITE, BLACK)
+
+NO_TILE = 15  # neighbourhood code nibble for "no tile on this side"
+
+# Cells are packed into one int: small enough for CPython's fast single-digit ints.
+COORD_LIMIT = 8000  # |x|, |y| must stay below this
+_OFFSET = 8192
+STRIDE = 16384
+STEP = (-1, STRIDE, 1, -STRIDE)  # cell key delta towards N, E, S, W
+
+
+def cell_key(x: int, y: int) -> int:
+    if not (-COORD_LIMIT < x < COORD_LIMIT and -COORD_LIMIT < y < COORD_LIMIT):
+        raise ValueError(f"cell ({x}, {y}) is too far from the origin (limit {COORD_LIMIT})")
+    return (x + _OFFSET) * STRIDE + (y + _OFFSET)
+
+
+def cell_xy(key: int) -> tuple[int, int]:
+    return key // STRIDE - _OFFSET, key % STRIDE - _OFFSET
+
+
+def _pair_result(a: int, b: int) -> int:
+    """Bit 1: a micropul link across the edge; bit 2: a colour clash."""
+    result = 0
+    for ca, cb in ((a // 3, b // 3), (a % 3, b % 3)):
+        if ca and cb:
+            result |= 1 if ca == cb else 2
+    return result
+
+
+PAIR = tuple(tuple(_pair_result(a, b) for b in range(9)) for a in range(9))
+
+
+class TileSet:
+    """Precomputed orientation tables for one catalogue (see the module docstring)."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        self.tile_ids = tuple(t.id for t in catalogue.tiles)
+        self.index = {tid: i for i, tid in enumerate(self.tile_ids)}
+        count = 4 * len(self.tile_ids)
+        self.size = count
+        self.tile_of: list[int] = []
+        self.rotation_of: list[int] = []
+        self.symbols: list[tuple[str, str, str, str]] = []
+        self.colour: list[tuple[int, int, int, int]] = []
+        self.edge: list[tuple[int, int, int, int]] = []
+        self.big: list[bool] = []
+        # Per side: (position on the side, catalyst kind, position id) of each catalyst.
+        self.side_catalysts: list[tuple[tuple[tuple[int, int, int], ...], ...]] = []
+        # Micropul quadrants with their points (a big micropul: 1 on tl, 0 elsewhere).
+        self.micropul: list[tuple[tuple[int, int], ...]] = []
+        # Pairs of quadrants of one tile joined into one group.
+        self.inner_links: list[tuple[tuple[int, int], ...]] = []
+        # (quadrant, side) for every micropul quadrant touching a side of the tile.
+        self.outward: list[tuple[tuple[int, int], ...]] = []
+        self.tile_mask: list[int] = []  # per tile index: its listed orientations
+        listed = 0
+        for index, tile in enumerate(catalogue.tiles):
+            mask = 0
+            for step, rotation in enumerate(ROTATIONS):
+                oid = 4 * index + step
+                quads = tile.rotated(rotation)
+                big = tile.big is not None
+                colours = tuple(COLOUR_CODES.get(q, 0) for q in quads)
+                kinds = (
+                    (KIND_CODES[tile.big.catalyst],) * 4
+                    if tile.big is not None
+                    else tuple(KIND_CODES.get(q, 0) for q in quads)
+                )
+                self.tile_of.append(tile.id)
+                self.rotation_of.append(rotation)
+                self.symbols.append(quads)
+                self.colour.append(colours)  # type: ignore[arg-type]
+                self.big.append(big)
+                self.edge.append(
+                    tuple(3 * colours[a] + colours[b] for a, b in SIDE_QUADRANTS)  # type: ignore[arg-type]
+                )
+                self.side_catalysts.append(
+                    tuple(
+                        tuple(
+                            (i, kinds[q], CENTRE if big else q)
+                            for i, q in enumerate(SIDE_QUADRANTS[side])
+                            if kinds[q]
+                        )
+                        for side in range(4)
+                    )
+                )
+                self.micropul.append(
+                    tuple((q, 0 if big and q else 1) for q in range(4) if colours[q])
+                )
+                self.inner_links.append(
+                    tuple(
+                        (q, (q + 1) % 4)
+                        for q in range(4)
+                        if colours[q] and colours[q] == colours[(q + 1) % 4]
+                    )
+                )
+                self.outward.append(
+                    tuple((q, side) for q in range(4) if colours[q] for side in QUADRANT_SIDES[q])
+                )
+                if step == 0 or not big:  # a big tile looks the same in every rotation
+                    mask |= 1 << oid
+            self.tile_mask.append(mask)
+            listed |= mask
+        self.listed_mask = listed
+        self._masks: dict[int, int] = {}
+
+    def oid(self, tile_id: int, rotation: int) -> int:
+        return 4 * self.index[tile_id] + (rotation // 90) % 4
+
+    def mask_for(self, code: int) -> int:
+        """Bitmask of the listed orientations legal in an empty cell of this neighbourhood."""
+        mask = self._masks.get(code)
+        if mask is None:
+            mask = 0
+            sides = [
+                (side, (code >> (4 * side)) & 15)
+                for side in range(4)
+                if (code >> (4 * side)) & 15 != NO_TILE
+            ]
+            edge = self.edge
+            listed = self.listed_mask
+            for oid in range(self.size):
+                if not (listed >> oid) & 1:
+                    continue
+                edges = edge[oid]
+                result = 0
+                for side, facing in sides:
+                    result |= PAIR[edges[side]][facing]
+                if result == 1:
+                    mask |= 1 << oid
+            self._masks[code] = mask
+        return mask
+
+
+_TILESETS: dict[int, TileSet] = {}
+
+
+def tileset(catalogue: Catalogue) -> TileSet:
+    """The cached tables of a catalogue (the cache keeps it alive, so its id stays valid)."""
+    found = _TILESETS.get(id(catalogue))
+    if found is None or found.catalogue is not catalogue:
+        found = _TILESETS[id(catalogue)] = TileSet(catalogue)
+    return found
