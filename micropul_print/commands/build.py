@@ -1,0 +1,125 @@
+"""`micropul-print build`: the whole print-and-play kit into one output directory."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable
+
+HELP = "build the print-and-play kit: tile images, duplex PDF sheets, rulebooks"
+
+PAPERS = ("a4", "letter")
+LANGS = ("en", "it", "pl", "es")
+# Parts of the kit --only can pick; the default is all of them.
+PARTS = ("svg", "png", "sheets", "rulebooks")
+MAX_BLEED = 10.0
+
+
+def _bleed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of millimetres: {text!r}") from None
+    if not math.isfinite(value) or not 0 <= value <= MAX_BLEED:
+        raise argparse.ArgumentTypeError(f"bleed must be between 0 and {MAX_BLEED:g} mm")
+    return value
+
+
+def _dpi(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 30 <= value <= 2400:
+        raise argparse.ArgumentTypeError("dpi must be between 30 and 2400")
+    return value
+
+
+def _offset(text: str) -> tuple[float, float]:
+    parts = text.split(",")
+    try:
+        x, y = (float(p) for p in parts)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected two millimetre values X,Y such as 0.5,-1: {text!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > 20:
+        raise argparse.ArgumentTypeError("each back offset must be within 20 mm")
+    return x, y
+
+
+def _choices(allowed: tuple[str, ...], what: str) -> Callable[[str], tuple[str, ...]]:
+    def parse(text: str) -> tuple[str, ...]:
+        items = tuple(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
+        unknown = [p for p in items if p not in allowed]
+        if unknown or not items:
+            raise argparse.ArgumentTypeError(
+                f"unknown {what} {', '.join(unknown) or text!r}; choose from {','.join(allowed)}")
+        return items
+    return parse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("catalogue", nargs="?", metavar="CATALOGUE",
+                        help="tile catalogue YAML (default: the bundled tiledefs/micropul.yaml)")
+    parser.add_argument("--theme", default="classic",
+                        help="tile theme: a built-in name (classic, ink-saver, colour-safe) "
+                             "or a theme YAML file (default: classic)")
+    parser.add_argument("--paper", choices=(*PAPERS, "all"), default="all",
+                        help="paper of the PDF sheets and rulebooks (default: all)")
+    parser.add_argument("--bleed", type=_bleed, metavar="MM",
+                        help="art beyond the cut line, in mm, on the sheets and the PNG files "
+                             "(default: 0 on sheets, for home printing; 3 on the PNG files)")
+    parser.add_argument("--out", default="output", metavar="DIR",
+                        help="output directory; nothing outside it is written (default: output)")
+    parser.add_argument("--dpi", type=_dpi, default=300, metavar="N",
+                        help="resolution of the PNG tile images (default: 300)")
+    parser.add_argument("--no-numbers", dest="numbers", action="store_false",
+                        help="leave the small tile numbers off the faces")
+    parser.add_argument("--duplex", choices=("long", "short"), default="long",
+                        help="edge your printer turns the sheet over when printing "
+                             "double-sided; backs are mirrored to match (default: long)")
+    parser.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+                        help="shift every back page by X,Y mm (right, down) to correct a "
+                             "printer's front/back drift, as read on the calibration page")
+    parser.add_argument("--no-calibration", dest="calibration", action="store_false",
+                        help="leave the calibration page (and its back) out of the sheets")
+    parser.add_argument("--lang", type=_choices(LANGS, "language"), default=LANGS,
+                        metavar="L[,L...]",
+                        help=f"rulebook languages (default: {','.join(LANGS)})")
+    parser.add_argument("--only", type=_choices(PARTS, "part"), default=PARTS,
+                        metavar="PART[,PART...]",
+                        help=f"advanced: build only these parts ({','.join(PARTS)})")
+    parser.add_argument("--strict", action="store_true",
+                        help="treat catalogue and theme warnings as errors")
+    parser.add_argument("--quiet", action="store_true",
+                        help="print nothing but problems (no progress, no summary)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from micropul_print.kit import KitOptions, build_kit, format_summary
+
+    options = KitOptions(
+        catalogue=Path(args.catalogue) if args.catalogue else None,
+        theme=args.theme,
+        papers=PAPERS if args.paper == "all" else (args.paper,),
+        bleed=args.bleed,
+        dpi=args.dpi,
+        numbers=args.numbers,
+        flip=args.duplex,
+        back_offset=args.back_offset,
+        calibration=args.calibration,
+        langs=args.lang,
+        parts=frozenset(args.only),
+        strict=args.strict,
+    )
+
+    def progress(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    report = build_kit(Path(args.out), options, progress=None if args.quiet else progress)
+    if not args.quiet:
+        print(format_summary(report))
+    return 0

@@ -1,0 +1,191 @@
+"""The whole print-and-play kit, built into one output directory.
+
+Catalogue and theme are read (all their problems reported at once), then each part
+asked for is written through :class:`micropul_print.outputs.OutputDir`: the tile
+images, the duplex PDF sheets for each paper, and the rulebooks when that package is
+present. Heavy libraries are imported only by the parts that need them, so that a
+build of a few parts starts fast (bench/kit.py measures it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from micropul_print.outputs import OutputDir
+from micropul_print.sheets.duplex import Flip
+from micropul_print.sheets.layout import SheetLayout, load_layout
+from micropul_print.sheets.pages import Card, SheetOptions, SheetPlan, plan_sheets
+
+if TYPE_CHECKING:
+    from micropul_print.catalogue.model import Catalogue
+    from micropul_print.draw.theme import Theme
+
+Progress = Callable[[str], None]
+
+PARTS = frozenset({"svg", "png", "sheets", "rulebooks"})
+STONES_PER_PLAYER = 3
+PLAYERS = 2
+STONE_DIAMETER = 14.0  # mm: cut with scissors from a 30 mm slot
+AUTHOR = "Jean-François Lassonde (game); micropul-print (print-and-play kit)"
+
+
+@dataclass(frozen=True)
+class KitOptions:
+    catalogue: Path | None = None  # None: the bundled catalogue
+    theme: str = "classic"
+    papers: Sequence[str] = ("a4", "letter")
+    bleed: float | None = None  # None: 0 on sheets, the tile images' own default on PNGs
+    dpi: int = 300
+    numbers: bool = True
+    flip: Flip = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    calibration: bool = True
+    langs: Sequence[str] = ("en", "it", "pl", "es")
+    parts: frozenset[str] = PARTS
+    strict: bool = False
+
+
+@dataclass
+class KitReport:
+    root: Path
+    files: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)  # part -> files written
+    seconds: float = 0.0
+
+
+def build_kit(out: Path | str, options: KitOptions = KitOptions(), *,
+              progress: Progress | None = None) -> KitReport:
+    """Build every part of the kit named in ``options.parts`` into ``out``.
+
+    Raises UserError (catalogue, theme or layout problems) before writing anything.
+    """
+    from micropul_print.catalogue.loader import DEFAULT_CATALOGUE, load_catalogue
+    from micropul_print.draw.theme import load_theme
+
+    started = time.perf_counter()
+    say = progress or (lambda _message: None)
+    unknown = set(options.parts) - PARTS
+    if unknown:
+        raise ValueError(f"unknown kit parts: {sorted(unknown)}")
+    catalogue = load_catalogue(options.catalogue or DEFAULT_CATALOGUE, strict=options.strict)
+    theme = load_theme(options.theme)
+    layouts = _layouts(options.papers) if "sheets" in options.parts else []
+    output = OutputDir(out)
+    report = KitReport(output.root)
+
+    def wrote(part: str, paths: Sequence[Path]) -> None:
+        report.files.extend(paths)
+        report.counts[part] = report.counts.get(part, 0) + len(paths)
+
+    if {"svg", "png"} & options.parts:
+        from micropul_print import tilefiles
+
+        tile_kwargs: dict[str, object] = {"dpi": options.dpi, "show_numbers": options.numbers}
+        if options.bleed is not None:
+            tile_kwargs["bleed"] = options.bleed
+        formats = tuple(f for f in ("svg", "png") if f in options.parts)
+        if formats != ("svg", "png"):
+            tile_kwargs["formats"] = formats
+        wrote("tiles", tilefiles.write_tile_files(catalogue, theme, output, progress=say,
+                                                  **tile_kwargs))  # type: ignore[arg-type]
+
+    for layout in layouts:
+        path = write_sheets(catalogue, theme, output, layout, sheet_options(options),
+                            numbers=options.numbers, progress=say)
+        wrote("sheets", [path])
+
+    if "rulebooks" in options.parts:
+        try:
+            from micropul_print import rulebook
+            build_rulebooks = rulebook.build_rulebooks  # type: ignore[attr-defined]
+        except (ModuleNotFoundError, AttributeError) as exc:
+            if isinstance(exc, ModuleNotFoundError) and not (exc.name or "").startswith(
+                    "micropul_print.rulebook"):
+                raise
+            report.notes.append("rulebooks skipped: the rulebook package is not available yet")
+        else:
+            for paper in options.papers:
+                paths = build_rulebooks(catalogue, theme, output, langs=list(options.langs),
+                                        paper=paper, progress=say)
+                wrote("rulebooks", list(paths))
+
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def sheet_options(options: KitOptions) -> SheetOptions:
+    return SheetOptions(bleed=options.bleed or 0.0, flip=options.flip,
+                        back_offset=options.back_offset, calibration=options.calibration)
+
+
+def sheet_file_name(game: str, paper: str) -> str:
+    return f"{game}-tiles-{paper}.pdf"
+
+
+def plan_tile_sheets(catalogue: Catalogue, theme: Theme, layout: SheetLayout,
+                     options: SheetOptions, *, numbers: bool = True) -> SheetPlan:
+    """The Micropul side of the sheets: 48 faces with the common back, 30 mm cut, and the
+    players' stones as tokens. The sheet layer itself knows none of this."""
+    from micropul_print.games import micropul
+
+    back = micropul.back_drawing(theme, bleed=options.bleed)  # one drawing, every card
+    cards = [Card(micropul.tile_drawing(tile, theme, bleed=options.bleed, show_number=numbers),
+                  back)
+             for tile in catalogue.tiles]
+    tokens: list[Card] = []
+    for player in range(PLAYERS):
+        stone = micropul.stone_drawing(player, theme, STONE_DIAMETER)
+        # Printed on both sides, so a cut stone shows its colour either way up.
+        tokens += [Card(stone, stone)] * STONES_PER_PLAYER
+    size = micropul.TILE_SIZE_MM
+    return plan_sheets(layout, cards, size, size, catalogue.name, tokens=tokens,
+                       options=options)
+
+
+def write_sheets(catalogue: Catalogue, theme: Theme, output: OutputDir, layout: SheetLayout,
+                 options: SheetOptions, *, numbers: bool = True,
+                 progress: Progress | None = None) -> Path:
+    """Write ``sheets/<game>-tiles-<paper>.pdf``; returns its path."""
+    from micropul_print.sheets.pdf import DocumentInfo, render_pdf
+
+    relative = Path("sheets") / sheet_file_name(catalogue.game, layout.name)
+    if progress:
+        progress(f"writing {output.path(relative)}")
+    plan = plan_tile_sheets(catalogue, theme, layout, options, numbers=numbers)
+    info = DocumentInfo(
+        title=f"{catalogue.name} — tiles, {layout.label}",
+        author=AUTHOR,
+        subject=f"Print-and-play tiles of {catalogue.name}: {len(catalogue.tiles)} tiles "
+                f"of {plan.grid.card_width:g} mm, duplex sheets for {layout.label} paper",
+    )
+    return output.write_bytes(relative, render_pdf(plan, info))
+
+
+def _layouts(papers: Sequence[str]) -> list[SheetLayout]:
+    return [load_layout(paper) for paper in papers]
+
+
+def format_summary(report: KitReport) -> str:
+    total = 0
+    for path in report.files:
+        with contextlib.suppress(OSError):  # a file removed since: count what is left
+            total += path.stat().st_size
+    parts = ", ".join(f"{count} {part}" for part, count in sorted(report.counts.items()))
+    lines = [f"wrote {len(report.files)} files ({parts or 'nothing'}), "
+             f"{_size(total)}, into {report.root} in {report.seconds:.2f} s"]
+    lines += [f"note: {note}" for note in report.notes]
+    return "\n".join(lines)
+
+
+def _size(n: int) -> str:
+    if n >= 1024 * 1024:
+        return f"{n / (1024 * 1024):.1f} MiB"
+    if n >= 1024:
+        return f"{n / 1024:.0f} KiB"
+    return f"{n} B"

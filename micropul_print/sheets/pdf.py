@@ -1,0 +1,85 @@
+"""A planned sheet (pages.py) as PDF bytes, through the reportlab drawing backend.
+
+Every distinct drawing is emitted once, as a PDF form XObject clipped to its own size,
+and each placement only positions it: the identical backs of a card set cost one
+drawing, not one per card. Output is reproducible byte for byte (reportlab's invariant
+mode: fixed dates and document id) and uses only embedded fonts: the canvas starts in
+the registered Lato, so no standard-14 font is ever referenced.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Any
+
+from micropul_print.draw.primitives import Drawing
+from micropul_print.sheets.pages import SheetPlan
+
+MM = 72.0 / 25.4  # points per millimetre
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    title: str
+    author: str
+    subject: str
+    creator: str = "micropul-print"
+
+
+def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfgen.canvas import Canvas
+
+    from micropul_print.backends import pdf as backend
+
+    backend.register_fonts()
+    page_w, page_h = plan.layout.paper_width, plan.layout.paper_height
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(page_w * MM, page_h * MM), invariant=1,
+                    pageCompression=1, initialFontName=_embedded_font(pdfmetrics))
+    canvas.setTitle(info.title)
+    canvas.setAuthor(info.author)
+    canvas.setSubject(info.subject)
+    canvas.setCreator(info.creator)
+    canvas.setProducer(info.creator)
+
+    forms: dict[Drawing, str] = {}
+    for page in plan.pages:
+        for placement in page.placements:
+            name = forms.get(placement.drawing)
+            if name is None:
+                name = forms[placement.drawing] = f"D{len(forms)}"
+                _define_form(canvas, backend, name, placement.drawing, page_h)
+            # The form holds the drawing at the page's top-left: move it into place.
+            canvas.saveState()
+            canvas.translate(placement.x * MM, -placement.y * MM)
+            canvas.doForm(name)
+            canvas.restoreState()
+        backend.draw(canvas, page.marks, 0.0, 0.0)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _define_form(canvas: Any, backend: Any, name: str, drawing: Drawing, page_h: float) -> None:
+    """Record ``drawing`` as form ``name``, its top-left at the page's top-left, clipped
+    to its own rectangle so that art reaching past it never touches a neighbour."""
+    top = page_h * MM
+    bottom = (page_h - drawing.height) * MM
+    canvas.beginForm(name, 0, bottom, drawing.width * MM, top)
+    clip = canvas.beginPath()
+    clip.rect(0, bottom, drawing.width * MM, drawing.height * MM)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    backend.draw(canvas, drawing, 0.0, 0.0)
+    canvas.endForm()
+
+
+def _embedded_font(pdfmetrics: Any) -> str:
+    """The name of the regular Lato face registered by the backend."""
+    names = sorted(pdfmetrics.getRegisteredFontNames())
+    lato = [n for n in names if n.lower().startswith("lato")]
+    if not lato:
+        raise RuntimeError("the PDF backend registered no Lato font")
+    regular = [n for n in lato if "bold" not in n.lower() and "italic" not in n.lower()]
+    return str((regular or lato)[0])
