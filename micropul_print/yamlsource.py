@@ -350,7 +350,7 @@ class _Composer:
             except (ValueError, KeyError, ConstructorError):
                 self.error(where, f"{event.value!r} is not a valid !!{short} value")
                 short = "str"
-        node = YamlScalar(where, value, event.value, short, event.style)
+        node = YamlScalar(where, value, event.value, short, event.style or None)  # libyaml: ''
         if event.anchor is not None:
             self.anchors[event.anchor] = (node, 1)
         self.add(node, 1)

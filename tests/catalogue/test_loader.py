@@ -1,0 +1,214 @@
+"""The catalogue loader: the shipped catalogue, and one fixture per failure with its
+exact messages (tests/data/bad/<failure>.yaml)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from micropul_print.catalogue.loader import DEFAULT_CATALOGUE, load_catalogue, read_catalogue
+from micropul_print.catalogue.model import BLACK, DOT, EMPTY, PLUS, WHITE, BigMicropul
+from micropul_print.errors import Severity, UserError
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+BAD = DATA / "bad"
+
+# Each fixture, and every line the loader reports for it ({path} is the fixture).
+EXPECTED = {
+    "syntax_error": [
+        "{path}:2:15: error: invalid YAML: mapping values are not allowed in this context",
+    ],
+    "wrong_root_type": [
+        "{path}:1:1: error: a catalogue must be a mapping with the keys game, name, tile_count "
+        "and tiles, got a list",
+    ],
+    "unknown_key": [
+        "{path}:6:5: warning: unknown key 'colour' in tile (expected id, face, big or start)",
+    ],
+    "unknown_symbol": [
+        "{path}:7:11: error: unknown symbol 'X' (expected one of W, B, 1, 2, P, .)",
+    ],
+    "wrong_quadrant_count": [
+        "{path}:7:9: error: row 'W . B' has 3 symbols (expected 2, like 'W .')",
+    ],
+    "wrong_row_count": [
+        "{path}:7:7: error: 'face' has 3 rows (expected 2 rows of 2 symbols)",
+    ],
+    "duplicate_id": [
+        "{path}:9:9: error: duplicate tile id 1 (already used at line 5; expected each id once)",
+    ],
+    "missing_id": [
+        "{path}:5:5: error: tile is missing the required key 'id'",
+    ],
+    "no_micropul": [
+        "{path}:7:7: error: tile has no micropul (expected at least one W or B)",
+    ],
+    "big_bad_colour": [
+        "{path}:6:19: error: unknown big micropul colour 'R' (expected W or B)",
+    ],
+    "big_bad_catalyst": [
+        "{path}:6:32: error: unknown big micropul catalyst '3' (expected 1, 2 or P)",
+    ],
+    "big_with_face": [
+        "{path}:9:10: error: a tile has either 'face' or 'big', not both",
+    ],
+    "no_start_tile": [
+        "{path}:4:1: error: no start tile (expected one tile with 'start: true')",
+    ],
+    "several_start_tiles": [
+        "{path}:15:12: error: a second start tile (the first is at line 10; expected exactly one)",
+    ],
+    "start_tile_not_two_white_two_black": [
+        "{path}:10:12: error: start tile 41 must have two white and two black micropul, "
+        "got 'W W' above 'B W'",
+    ],
+    "tile_count_mismatch": [
+        "{path}:3:13: error: 'tile_count' is 48 but 2 tiles are listed (expected them to agree)",
+    ],
+    "not_utf8": [
+        "{path}:2:16: error: file is not valid UTF-8: byte 0xe9 cannot be decoded "
+        "(save the file as UTF-8)",
+    ],
+    "empty_file": [
+        "{path}: error: file is empty (no YAML content)",
+    ],
+    "python_tag": [
+        "{path}:2:7: error: unsupported tag '!!python/object/apply:os.system' (only the standard "
+        "tags !!str, !!int, !!float, !!bool, !!null, !!map and !!seq are allowed)",
+    ],
+    "alias_bomb": [
+        "{path}:20:10: error: aliases expand to more than 100000 values "
+        "(is this a 'billion laughs' alias bomb?)",
+    ],
+    "recursive_alias": [
+        "{path}:8:15: error: recursive alias '*row' (it refers to a value that contains it)",
+    ],
+    "duplicate_key": [
+        "{path}:11:5: error: duplicate key 'start' (already set at line 10; "
+        "each key may appear once)",
+    ],
+    "wrong_type": [
+        "{path}:5:9: error: 'id' must be a whole number, got 'seven'",
+    ],
+    "several_documents": [
+        "{path}:14:1: error: several YAML documents in one file (expected one; "
+        "remove the '---' line)",
+    ],
+    "unknown_game": [
+        "{path}:1:7: error: unknown game 'chess' (expected micropul)",
+    ],
+}
+
+
+def messages(path: Path | str) -> list[str]:
+    return [str(d) for d in read_catalogue(path)[1]]
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_bad_fixture_reports_exactly(name: str) -> None:
+    path = BAD / f"{name}.yaml"
+    assert messages(path) == [line.format(path=path) for line in EXPECTED[name]]
+
+
+def test_every_bad_catalogue_fixture_is_tested() -> None:
+    fixtures = {p.stem for p in BAD.glob("*.yaml") if not p.stem.startswith("position_")}
+    assert fixtures == set(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in EXPECTED if n != "unknown_key"))
+def test_errors_give_no_catalogue_and_raise(name: str) -> None:
+    path = BAD / f"{name}.yaml"
+    assert read_catalogue(path)[0] is None
+    with pytest.raises(UserError) as raised:
+        load_catalogue(path)
+    assert [str(d) for d in raised.value.diagnostics] == messages(path)
+
+
+def test_unknown_key_is_a_warning_unless_strict() -> None:
+    path = BAD / "unknown_key.yaml"
+    catalogue, diagnostics = read_catalogue(path)
+    assert catalogue is not None and [t.id for t in catalogue.tiles] == [1, 41]
+    assert [d.severity for d in diagnostics] == [Severity.WARNING]
+    assert load_catalogue(path).tiles == catalogue.tiles
+    with pytest.raises(UserError) as raised:
+        load_catalogue(path, strict=True)
+    assert [str(d) for d in raised.value.diagnostics] == messages(path)
+
+
+def test_file_not_found_shows_the_path_as_given(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere" / "tiles.yaml"
+    assert messages(missing) == [f"{missing}: error: file not found"]
+    assert messages("no-such-tiles.yaml") == ["no-such-tiles.yaml: error: file not found"]
+
+
+def test_oversized_file_is_refused_before_reading(tmp_path: Path) -> None:
+    huge = tmp_path / "huge.yaml"
+    with huge.open("wb") as handle:
+        handle.truncate(50 * 1024 * 1024)  # sparse: 50 MB that never touch the disk
+    assert messages(huge) == [
+        f"{huge}: error: file is too large: 52428800 bytes (50 MiB); "
+        "the limit is 1048576 bytes (1 MiB)"
+    ]
+
+
+def test_several_errors_are_all_reported_in_file_order(tmp_path: Path) -> None:
+    path = tmp_path / "tiles.yaml"
+    path.write_text(
+        "game: micropul\n"  # 1
+        "name: Micropul\n"  # 2
+        "tile_count: 4\n"  # 3
+        "tiles:\n"  # 4
+        "  - id: 2\n"  # 5
+        "    face: [W X, . .]\n"  # 6
+        "  - id: 2\n"  # 7
+        "    shape: round\n"  # 8
+        "    big: {colour: G, catalyst: 1}\n"  # 9
+        "  - id: 41\n"  # 10
+        "    start: true\n"  # 11
+        "    face: [W W, B B, . .]\n",  # 12
+        encoding="utf-8",
+    )
+    assert messages(path) == [
+        f"{path}:3:13: error: 'tile_count' is 4 but 3 tiles are listed (expected them to agree)",
+        f"{path}:6:14: error: unknown symbol 'X' (expected one of W, B, 1, 2, P, .)",
+        f"{path}:7:9: error: duplicate tile id 2 (already used at line 5; expected each id once)",
+        f"{path}:8:5: warning: unknown key 'shape' in tile (expected id, face, big or start)",
+        f"{path}:9:19: error: unknown big micropul colour 'G' (expected W or B)",
+        f"{path}:12:11: error: 'face' has 3 rows (expected 2 rows of 2 symbols)",
+    ]
+
+
+def test_shipped_catalogue_loads_without_any_diagnostic() -> None:
+    catalogue, diagnostics = read_catalogue(DEFAULT_CATALOGUE)
+    assert diagnostics == []
+    assert catalogue is not None
+    assert catalogue.game == "micropul" and catalogue.name == "Micropul"
+    assert [t.id for t in catalogue.tiles] == list(range(1, 49))
+    assert [t.id for t in catalogue.tiles if t.start] == [41]
+    assert catalogue.start_tile.quadrants == (WHITE, WHITE, BLACK, BLACK)
+    assert catalogue.tile(19).quadrants == (WHITE, DOT, EMPTY, PLUS)
+    bigs = {t.id: t.big for t in catalogue.tiles if t.big is not None}
+    assert bigs == {
+        37: BigMicropul(WHITE, PLUS),
+        38: BigMicropul(BLACK, PLUS),
+        43: BigMicropul(WHITE, DOT),
+        44: BigMicropul(BLACK, DOT),
+    }
+    assert catalogue.tile(44).quadrants == (BLACK,) * 4
+    assert catalogue.source == str(DEFAULT_CATALOGUE)
+
+
+def test_tiles_are_sorted_by_id_and_aliases_are_allowed(tmp_path: Path) -> None:
+    path = tmp_path / "tiles.yaml"
+    path.write_text(
+        "game: micropul\nname: Tiny\ntile_count: 3\ntiles:\n"
+        "  - {id: 41, start: true, face: &start [W W, B B]}\n"
+        "  - {id: 3, face: [W B, P .]}\n"
+        "  - {id: 2, face: *start}\n",
+        encoding="utf-8",
+    )
+    catalogue = load_catalogue(path)
+    assert [t.id for t in catalogue.tiles] == [2, 3, 41]
+    assert catalogue.tile(2).quadrants == catalogue.tile(41).quadrants
+    assert catalogue.tile(3).quadrants == (WHITE, BLACK, EMPTY, PLUS)
