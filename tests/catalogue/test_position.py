@@ -29,7 +29,8 @@ EXPECTED = {
     "wrong_type": ["{path}:3:18: error: 'x' must be a whole number, got 'one'"],
     "unknown_tile": ["{path}:3:12: error: unknown tile 49 (the catalogue has tiles 1 to 48)"],
     "tile_twice": [
-        "{path}:3:12: error: tile 41 is placed twice (first at line 2; each tile may be placed once)"
+        "{path}:3:12: error: tile 41 is placed twice "
+        "(first at line 2; each tile may be placed once)"
     ],
     "bad_rotation": [
         "{path}:3:37: error: rotation 45 is not allowed "
