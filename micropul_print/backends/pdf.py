@@ -1,0 +1,153 @@
+"""Drawing -> PDF (reportlab).
+
+:func:`draw` paints a Drawing onto any reportlab canvas (the sheet and rulebook pages
+use it); :func:`to_pdf` makes a one-page PDF of a single drawing. Text is set in Lato,
+embedded as a subset; no standard-14 font is ever used. Positions are given like
+everywhere else in the project: millimetres from the page's top-left corner.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from micropul_print import fonts
+from micropul_print.draw.primitives import (
+    Circle,
+    Drawing,
+    Group,
+    Line,
+    Polygon,
+    Primitive,
+    Rect,
+    Text,
+)
+
+# reportlab names of the registered faces.
+FONT_NAMES = {
+    "regular": fonts.FAMILY,
+    "bold": f"{fonts.FAMILY}-Bold",
+    "italic": f"{fonts.FAMILY}-Italic",
+    "bold_italic": f"{fonts.FAMILY}-BoldItalic",
+}
+CREATOR = "micropul-print"
+
+
+def register_fonts() -> None:
+    """Make Lato (regular, bold, italic, bold italic) known to reportlab under
+    FONT_NAMES, with family mapping so <b>/<i> in paragraphs use them. Idempotent."""
+    registered = set(pdfmetrics.getRegisteredFontNames())
+    paths = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC,
+             "bold_italic": fonts.BOLD_ITALIC}
+    for style, name in FONT_NAMES.items():
+        if name not in registered:
+            pdfmetrics.registerFont(TTFont(name, str(paths[style])))
+    pdfmetrics.registerFontFamily(fonts.FAMILY, normal=FONT_NAMES["regular"],
+                                  bold=FONT_NAMES["bold"], italic=FONT_NAMES["italic"],
+                                  boldItalic=FONT_NAMES["bold_italic"])
+
+
+def draw(canvas: Canvas, drawing: Drawing, x: float, y: float) -> None:
+    """Paint ``drawing`` with its top-left corner at (x, y) mm from the page's top-left."""
+    register_fonts()
+    page_height = float(canvas._pagesize[1])
+    canvas.saveState()
+    # From here on, one unit is 1 mm and y runs down the page, as in the primitives.
+    canvas.translate(x * mm, page_height - y * mm)
+    canvas.scale(mm, -mm)
+    for item in drawing.items:
+        _paint(canvas, item)
+    canvas.restoreState()
+
+
+def to_pdf(drawing: Drawing, title: str = "") -> bytes:
+    """A one-page PDF exactly the drawing's size; identical bytes for identical input."""
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(drawing.width * mm, drawing.height * mm), invariant=1,
+                    pageCompression=1)
+    set_metadata(canvas, title)
+    draw(canvas, drawing, 0.0, 0.0)
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def set_metadata(canvas: Canvas, title: str = "") -> None:
+    """Fixed document information: nothing that changes from one run to the next."""
+    canvas.setCreator(CREATOR)
+    canvas.setProducer(CREATOR)
+    canvas.setAuthor(CREATOR)
+    canvas.setTitle(title)
+
+
+def _set_paint(canvas: Canvas, fill: str | None, stroke: str | None,
+               stroke_width: float) -> tuple[int, int]:
+    do_fill = int(fill is not None)
+    do_stroke = int(stroke is not None and stroke_width > 0)
+    if fill is not None:
+        canvas.setFillColor(fill)
+    if do_stroke:
+        canvas.setStrokeColor(stroke)
+        canvas.setLineWidth(stroke_width)
+    return do_fill, do_stroke
+
+
+def _paint(canvas: Any, item: Primitive) -> None:
+    if isinstance(item, Rect):
+        fill, stroke = _set_paint(canvas, item.fill, item.stroke, item.stroke_width)
+        if fill or stroke:
+            if item.corner_radius > 0:
+                canvas.roundRect(item.x, item.y, item.width, item.height, item.corner_radius,
+                                 stroke=stroke, fill=fill)
+            else:
+                canvas.rect(item.x, item.y, item.width, item.height, stroke=stroke, fill=fill)
+    elif isinstance(item, Circle):
+        fill, stroke = _set_paint(canvas, item.fill, item.stroke, item.stroke_width)
+        if fill or stroke:
+            canvas.circle(item.cx, item.cy, item.r, stroke=stroke, fill=fill)
+    elif isinstance(item, Line):
+        _fill, stroke = _set_paint(canvas, None, item.stroke, item.stroke_width)
+        if stroke:
+            canvas.line(item.x1, item.y1, item.x2, item.y2)
+    elif isinstance(item, Polygon):
+        fill, stroke = _set_paint(canvas, item.fill, item.stroke, item.stroke_width)
+        if (fill or stroke) and item.points:
+            path = canvas.beginPath()
+            path.moveTo(*item.points[0])
+            for point in item.points[1:]:
+                path.lineTo(*point)
+            path.close()
+            canvas.drawPath(path, stroke=stroke, fill=fill)
+    elif isinstance(item, Text):
+        if item.fill is None:
+            return
+        canvas.saveState()
+        canvas.translate(item.x, item.y)
+        canvas.scale(1, -1)  # upright glyphs in the y-down frame
+        canvas.setFillColor(item.fill)
+        canvas.setFont(FONT_NAMES[item.weight], item.size)
+        if item.anchor == "middle":
+            canvas.drawCentredString(0, 0, item.text)
+        elif item.anchor == "end":
+            canvas.drawRightString(0, 0, item.text)
+        else:
+            canvas.drawString(0, 0, item.text)
+        canvas.restoreState()
+    elif isinstance(item, Group):
+        canvas.saveState()
+        canvas.translate(item.dx, item.dy)
+        if item.rotate % 360:
+            # In the y-down frame a positive reportlab angle turns clockwise on the page.
+            canvas.translate(item.rotate_cx, item.rotate_cy)
+            canvas.rotate(item.rotate % 360)
+            canvas.translate(-item.rotate_cx, -item.rotate_cy)
+        for child in item.items:
+            _paint(canvas, child)
+        canvas.restoreState()
+    else:
+        raise TypeError(f"not a drawing primitive: {item!r}")

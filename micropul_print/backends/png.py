@@ -1,0 +1,214 @@
+"""Drawing -> PNG (Pillow), anti-aliased by painting at SUPERSAMPLE times the target
+resolution and scaling down with a Lanczos filter.
+
+The image is exactly round(mm / 25.4 * dpi) pixels each way and records its dpi, so it
+prints at its true size. No timestamp or other varying chunk is written: the same
+Drawing gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from micropul_print import fonts
+from micropul_print.draw.primitives import (
+    Circle,
+    Drawing,
+    Group,
+    Line,
+    Polygon,
+    Primitive,
+    Rect,
+    Text,
+)
+
+SUPERSAMPLE = 4
+MM_PER_INCH = 25.4
+_ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}
+
+
+def pixel_size(mm: float, dpi: int) -> int:
+    return round(mm / MM_PER_INCH * dpi)
+
+
+def to_image(drawing: Drawing, dpi: int = 300) -> Image.Image:
+    """The drawing as an RGBA image at ``dpi`` (unpainted areas stay transparent)."""
+    width, height = pixel_size(drawing.width, dpi), pixel_size(drawing.height, dpi)
+    if width < 1 or height < 1:
+        raise ValueError(f"{drawing.width} x {drawing.height} mm at {dpi} dpi is under a pixel")
+    big = Image.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (255, 255, 255, 0))
+    painter = _Painter(big)
+    scale = _Affine(width * SUPERSAMPLE / drawing.width, 0.0, 0.0,
+                    0.0, height * SUPERSAMPLE / drawing.height, 0.0)
+    for item in drawing.items:
+        painter.paint(item, scale)
+    return big.resize((width, height), Image.Resampling.LANCZOS)
+
+
+def to_png(drawing: Drawing, dpi: int = 300) -> bytes:
+    """PNG bytes of the drawing; RGB when fully opaque (tile faces), else RGBA."""
+    image = to_image(drawing, dpi)
+    return png_bytes(image, dpi)
+
+
+def png_bytes(image: Image.Image, dpi: int) -> bytes:
+    """Encode ``image`` reproducibly, recording ``dpi``; drops alpha when opaque."""
+    if image.mode == "RGBA" and image.getchannel("A").getextrema() == (255, 255):
+        image = image.convert("RGB")
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False, compress_level=9)
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class _Affine:
+    """x' = a x + b y + c ; y' = d x + e y + f (millimetres -> supersampled pixels)."""
+
+    a: float
+    b: float
+    c: float
+    d: float
+    e: float
+    f: float
+
+    def __call__(self, x: float, y: float) -> tuple[float, float]:
+        return (self.a * x + self.b * y + self.c, self.d * x + self.e * y + self.f)
+
+    def then(self, inner: _Affine) -> _Affine:
+        """This transform applied after ``inner``."""
+        return _Affine(
+            self.a * inner.a + self.b * inner.d, self.a * inner.b + self.b * inner.e,
+            self.a * inner.c + self.b * inner.f + self.c,
+            self.d * inner.a + self.e * inner.d, self.d * inner.b + self.e * inner.e,
+            self.d * inner.c + self.e * inner.f + self.f,
+        )
+
+    @property
+    def scale(self) -> float:
+        """Length scale (the transforms are rotations by right angles and uniform scales)."""
+        return math.hypot(self.a, self.d)
+
+    @property
+    def quarter_turns(self) -> int:
+        """Clockwise quarter turns on the page."""
+        return round(math.degrees(math.atan2(self.d, self.a)) / 90) % 4
+
+
+def _group_transform(group: Group) -> _Affine:
+    turns = (group.rotate // 90) % 4
+    cos, sin = ((1, 0), (0, 1), (-1, 0), (0, -1))[turns]
+    cx, cy = group.rotate_cx, group.rotate_cy
+    # Clockwise on a y-down page about (cx, cy), then the translation.
+    return _Affine(cos, -sin, cx - cos * cx + sin * cy + group.dx,
+                   sin, cos, cy - sin * cx - cos * cy + group.dy)
+
+
+@lru_cache(maxsize=64)
+def _font(weight: str, pixels: int) -> ImageFont.FreeTypeFont:
+    path = fonts.BOLD if weight == "bold" else fonts.REGULAR
+    return ImageFont.truetype(str(path), pixels, layout_engine=ImageFont.Layout.BASIC)
+
+
+class _Painter:
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+
+    def paint(self, item: Primitive, t: _Affine) -> None:
+        if isinstance(item, Rect):
+            self._rect(item, t)
+        elif isinstance(item, Circle):
+            self._circle(item, t)
+        elif isinstance(item, Line):
+            if item.stroke is not None and item.stroke_width > 0:
+                self.draw.line([t(item.x1, item.y1), t(item.x2, item.y2)], fill=item.stroke,
+                               width=_px(item.stroke_width * t.scale))
+        elif isinstance(item, Polygon):
+            self._polygon(item, t)
+        elif isinstance(item, Text):
+            self._text(item, t)
+        elif isinstance(item, Group):
+            inner = t.then(_group_transform(item))
+            for child in item.items:
+                self.paint(child, inner)
+        else:
+            raise TypeError(f"not a drawing primitive: {item!r}")
+
+    def _rect(self, item: Rect, t: _Affine) -> None:
+        (x0, y0), (x1, y1) = t(item.x, item.y), t(item.x + item.width, item.y + item.height)
+        x0, x1 = sorted((x0, x1))
+        y0, y1 = sorted((y0, y1))
+        radius = item.corner_radius * t.scale
+        if item.fill is not None:
+            self._box(x0, y0, x1, y1, radius, fill=item.fill)
+        if item.stroke is not None and item.stroke_width > 0:
+            # Pillow strokes inward from the box; grow it by half the width so the
+            # stroke is centred on the outline, as in SVG and PDF.
+            half = item.stroke_width * t.scale / 2
+            self._box(x0 - half, y0 - half, x1 + half, y1 + half, radius + half,
+                      outline=item.stroke, width=_px(2 * half))
+
+    def _box(self, x0: float, y0: float, x1: float, y1: float, radius: float,
+             fill: str | None = None, outline: str | None = None, width: int = 0) -> None:
+        # Pixel p covers [p, p+1): a box [x0, x1) spans pixels round(x0)..round(x1)-1.
+        box = (round(x0), round(y0), max(round(x0), round(x1) - 1), max(round(y0), round(y1) - 1))
+        if radius >= 1:
+            self.draw.rounded_rectangle(box, radius=round(radius), fill=fill, outline=outline,
+                                        width=width)
+        else:
+            self.draw.rectangle(box, fill=fill, outline=outline, width=width)
+
+    def _circle(self, item: Circle, t: _Affine) -> None:
+        cx, cy = t(item.cx, item.cy)
+        r = item.r * t.scale
+        if item.fill is not None:
+            self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=item.fill)
+        if item.stroke is not None and item.stroke_width > 0:
+            half = item.stroke_width * t.scale / 2
+            self.draw.ellipse((cx - r - half, cy - r - half, cx + r + half, cy + r + half),
+                              outline=item.stroke, width=_px(2 * half))
+
+    def _polygon(self, item: Polygon, t: _Affine) -> None:
+        points = [t(x, y) for x, y in item.points]
+        if len(points) < 2:
+            return
+        if item.fill is not None:
+            self.draw.polygon(points, fill=item.fill)
+        if item.stroke is not None and item.stroke_width > 0:
+            self.draw.line([*points, points[0]], fill=item.stroke,
+                           width=_px(item.stroke_width * t.scale), joint="curve")
+
+    def _text(self, item: Text, t: _Affine) -> None:
+        if item.fill is None or not item.text:
+            return
+        font = _font(item.weight, max(1, round(item.size * t.scale)))
+        x, y = t(item.x, item.y)
+        anchor = _ANCHORS[item.anchor]
+        turns = t.quarter_turns
+        if turns == 0:
+            self.draw.text((x, y), item.text, fill=item.fill, font=font, anchor=anchor)
+            return
+        # Pillow sets text upright only: set it on its own mask, turn the mask, and
+        # stamp the colour through it so the anchor lands on (x, y).
+        left, top, right, bottom = (math.floor(v) if i < 2 else math.ceil(v)
+                                    for i, v in enumerate(font.getbbox(item.text, anchor=anchor)))
+        mask = Image.new("L", (right - left + 2, bottom - top + 2), 0)
+        ImageDraw.Draw(mask).text((-left + 1, -top + 1), item.text, fill=255, font=font,
+                                  anchor=anchor)
+        ax, ay = -left + 1, -top + 1  # the anchor inside the mask
+        w, h = mask.size
+        for _ in range(turns):  # one clockwise quarter turn: (ax, ay) -> (h - ay, ax)
+            mask = mask.transpose(Image.Transpose.ROTATE_270)
+            ax, ay = h - ay, ax
+            w, h = h, w
+        colour = Image.new("RGBA", mask.size, item.fill)
+        self.image.paste(colour, (round(x - ax), round(y - ay)), mask)
+
+
+def _px(width: float) -> int:
+    return max(1, round(width))

@@ -1,0 +1,92 @@
+"""Drawing -> SVG bytes (svgwrite). Units: the viewBox is in millimetres, and the root
+width/height say "mm", so the file prints at its true size.
+
+One SVG element per primitive (a Group is one ``g``), in the same order; numbers are
+written with at most four decimals, so the same Drawing always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import svgwrite
+
+from micropul_print.draw.primitives import (
+    Circle,
+    Drawing,
+    Group,
+    Line,
+    Polygon,
+    Primitive,
+    Rect,
+    Text,
+)
+from micropul_print.fonts import FAMILY
+
+FONT_FAMILY = f"{FAMILY}, sans-serif"
+
+
+def to_svg(drawing: Drawing) -> bytes:
+    """The drawing as a standalone SVG document, ``drawing.width`` mm wide."""
+    document = svgwrite.Drawing(
+        size=(f"{num(drawing.width)}mm", f"{num(drawing.height)}mm"),
+        viewBox=f"0 0 {num(drawing.width)} {num(drawing.height)}",
+        profile="full",
+        debug=False,
+    )
+    for item in drawing.items:
+        document.add(_element(document, item))
+    text: str = document.tostring()
+    return text.encode("utf-8") + b"\n"
+
+
+def num(value: float) -> str:
+    """A length as SVG text: at most 4 decimals, no trailing zeros, never "-0"."""
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _paint(fill: str | None, stroke: str | None, stroke_width: float) -> dict[str, str]:
+    paint = {"fill": fill or "none"}
+    if stroke is not None and stroke_width > 0:
+        paint["stroke"] = stroke
+        paint["stroke_width"] = num(stroke_width)
+    return paint
+
+
+def _element(document: Any, item: Primitive) -> Any:
+    if isinstance(item, Rect):
+        extra = {}
+        if item.corner_radius > 0:
+            extra = {"rx": num(item.corner_radius), "ry": num(item.corner_radius)}
+        return document.rect(insert=(num(item.x), num(item.y)),
+                             size=(num(item.width), num(item.height)),
+                             **extra, **_paint(item.fill, item.stroke, item.stroke_width))
+    if isinstance(item, Circle):
+        return document.circle(center=(num(item.cx), num(item.cy)), r=num(item.r),
+                               **_paint(item.fill, item.stroke, item.stroke_width))
+    if isinstance(item, Line):
+        return document.line(start=(num(item.x1), num(item.y1)), end=(num(item.x2), num(item.y2)),
+                             **_paint(None, item.stroke, item.stroke_width))
+    if isinstance(item, Polygon):
+        points = " ".join(f"{num(x)},{num(y)}" for x, y in item.points)
+        element = document.polygon(**_paint(item.fill, item.stroke, item.stroke_width))
+        element["points"] = points
+        return element
+    if isinstance(item, Text):
+        return document.text(item.text, insert=(num(item.x), num(item.y)),
+                             font_family=FONT_FAMILY, font_size=num(item.size),
+                             font_weight="bold" if item.weight == "bold" else "normal",
+                             text_anchor=item.anchor, fill=item.fill or "none")
+    if isinstance(item, Group):
+        transforms = []
+        if item.dx or item.dy:
+            transforms.append(f"translate({num(item.dx)} {num(item.dy)})")
+        if item.rotate % 360:
+            transforms.append(f"rotate({item.rotate % 360} {num(item.rotate_cx)} "
+                              f"{num(item.rotate_cy)})")
+        group = document.g(transform=" ".join(transforms)) if transforms else document.g()
+        for child in item.items:
+            group.add(_element(document, child))
+        return group
+    raise TypeError(f"not a drawing primitive: {item!r}")

@@ -1,0 +1,461 @@
+"""Themes: how each named mark of a face looks, read from a YAML data file.
+
+A theme knows colours, stroke widths and sizes in millimetres, and nothing about any
+game: the face layer (:mod:`micropul_print.draw.face`) asks it how to paint a mark
+called ``disc-dark`` or ``dot2``; which game piece that mark stands for is the game
+module's business. Built-in themes live in ``micropul_print/draw/themes/<name>.yaml``;
+``load_theme`` also accepts the path of a user's own file (docs/themes.md).
+
+Every problem in a theme file is reported at once, each at its ``file:line:col``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, TypeVar
+
+import yaml
+
+from micropul_print.errors import Diagnostic, Severity, UserError
+
+THEMES_DIR = Path(__file__).parent / "themes"
+THEME_NAMES: tuple[str, ...] = ("classic", "ink-saver", "colour-safe")
+DEFAULT_THEME = "classic"
+
+Colour = str | None
+Shape = Literal["none", "disc", "square", "dots", "cross"]
+SHAPES: tuple[str, ...] = ("none", "disc", "square", "dots", "cross")
+Weight = Literal["regular", "bold"]
+
+_MAX_THEME_BYTES = 256 * 1024
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+@dataclass(frozen=True)
+class Hatch:
+    """Parallel lines across a disc or square (ink-saving stand-in for a solid fill)."""
+
+    spacing: float  # distance between line centres, mm
+    width: float  # line width, mm
+    angle: float  # degrees, counter-clockwise from the x axis as seen on the page
+    colour: str
+
+
+@dataclass(frozen=True)
+class Ring:
+    """A concentric circle inside a disc: a shape cue that survives greyscale."""
+
+    inset: float  # from the disc's edge to the ring's centre line, mm
+    width: float
+    colour: str
+
+
+@dataclass(frozen=True)
+class MarkStyle:
+    """How one named mark is painted inside its cell.
+
+    ``disc`` and ``square`` fill the cell less ``margin`` on every side; ``dots`` are
+    ``count`` discs of diameter ``size`` in a row, ``gap`` apart (centre to centre);
+    ``cross`` is a plus sign ``size`` across with arms ``thickness`` thick; ``none``
+    paints nothing. ``content`` is the colour of marks drawn on top of this one (a
+    catalyst in the middle of a big disc); ``plate`` paints a disc of ``plate_colour``
+    of that diameter under them first.
+    """
+
+    shape: Shape
+    fill: Colour = None
+    stroke: Colour = None
+    stroke_width: float = 0.0
+    margin: float = 0.0
+    size: float = 0.0
+    thickness: float = 0.0
+    count: int = 1
+    gap: float = 0.0
+    hatch: Hatch | None = None
+    ring: Ring | None = None
+    core: float = 0.0  # diameter of a solid centre disc of ``core_colour``
+    core_colour: Colour = None
+    content: Colour = None
+    plate: float = 0.0
+    plate_colour: Colour = None
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    size: float  # em size, mm
+    colour: str
+    weight: Weight = "regular"
+    inset: float = 0.0  # number: distance of the text box from the cut edges, mm
+
+
+@dataclass(frozen=True)
+class PlateStyle:
+    """The rounded box behind a face label (e.g. START), so it reads over any mark."""
+
+    fill: Colour
+    stroke: Colour
+    stroke_width: float
+    padding: float  # around the text, mm
+    corner_radius: float
+
+
+@dataclass(frozen=True)
+class Theme:
+    name: str
+    description: str
+    background: str  # face background, painted to the drawing edge (bleed included)
+    outline: Colour  # thin square (or circle) on the cut line; None: no outline
+    outline_width: float
+    number: TextStyle
+    label: TextStyle
+    plate: PlateStyle
+    marks: dict[str, MarkStyle] = field(compare=True)
+    source: str = ""
+
+    def mark(self, name: str) -> MarkStyle:
+        """The style of mark ``name``; a KeyError names the theme and the known marks."""
+        try:
+            return self.marks[name]
+        except KeyError:
+            known = ", ".join(sorted(self.marks))
+            raise KeyError(f"theme {self.name!r} has no mark {name!r} (has: {known})") from None
+
+
+def load_theme(name_or_path: str) -> Theme:
+    """A built-in theme by name (``THEME_NAMES``) or a theme file by path.
+
+    Raises UserError carrying every problem found, each at its file:line:col.
+    """
+    if name_or_path in THEME_NAMES:
+        path = THEMES_DIR / f"{name_or_path}.yaml"
+    else:
+        path = Path(name_or_path)
+        looks_like_path = path.suffix in (".yaml", ".yml") or "/" in name_or_path
+        if not looks_like_path or not path.exists():
+            raise UserError([Diagnostic(
+                name_or_path, 0, 0,
+                f"no theme {name_or_path!r}: give a built-in theme "
+                f"({', '.join(THEME_NAMES)}) or the path of a theme .yaml file",
+            )])
+    theme, diagnostics = read_theme(path)
+    if theme is None:
+        raise UserError(diagnostics)
+    return theme
+
+
+def read_theme(path: Path) -> tuple[Theme | None, list[Diagnostic]]:
+    """Parse and validate one theme file; the theme is None when there is any error."""
+    where = str(path)
+    try:
+        if path.is_dir():
+            return None, [Diagnostic(where, 0, 0, "is a directory, not a theme file")]
+        size = path.stat().st_size
+        if size > _MAX_THEME_BYTES:
+            return None, [Diagnostic(where, 0, 0, f"theme file is {size} bytes; the limit is "
+                                                  f"{_MAX_THEME_BYTES} bytes")]
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Diagnostic(where, 0, 0, f"cannot read theme file: {exc.strerror}")]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [Diagnostic(where, line, col, "theme file is not UTF-8 text")]
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        return None, [Diagnostic(where, line, col, f"YAML syntax error: {exc.problem}")]
+    except yaml.YAMLError as exc:
+        return None, [Diagnostic(where, 0, 0, f"YAML error: {exc}")]
+    if root is None:
+        return None, [Diagnostic(where, 0, 0, "theme file is empty")]
+    reader = _Reader(where)
+    theme = reader.theme(root, default_name=path.stem)
+    errors = [d for d in reader.diagnostics if d.severity is Severity.ERROR]
+    return (None if errors else theme), reader.diagnostics
+
+
+# --- validation -----------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+class _Invalid(Exception):
+    """A value already reported; the caller substitutes a placeholder and reads on."""
+
+
+class _Reader:
+    """Walks composed YAML nodes, converting values and collecting diagnostics."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.diagnostics: list[Diagnostic] = []
+
+    def report(self, node: yaml.Node, message: str,
+               severity: Severity = Severity.ERROR) -> None:
+        mark = node.start_mark
+        self.diagnostics.append(
+            Diagnostic(self.file, mark.line + 1, mark.column + 1, message, severity))
+
+    def mapping(self, node: yaml.Node, what: str, required: tuple[str, ...],
+                optional: tuple[str, ...]) -> dict[str, yaml.Node]:
+        if not isinstance(node, yaml.MappingNode):
+            self.report(node, f"{what} must be a mapping of keys to values")
+            raise _Invalid
+        found: dict[str, yaml.Node] = {}
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+            if not isinstance(key, str):
+                self.report(key_node, f"{what}: keys must be plain words")
+            elif key in found:
+                self.report(key_node, f"{what}: duplicate key {key!r}")
+            elif key not in required and key not in optional:
+                allowed = ", ".join((*required, *optional))
+                self.report(key_node, f"{what}: unknown key {key!r} (allowed: {allowed})",
+                            Severity.WARNING)
+            else:
+                found[key] = value_node
+        for key in required:
+            if key not in found:
+                self.report(node, f"{what}: missing key {key!r}")
+        return found
+
+    def scalar(self, node: yaml.Node, what: str) -> str:
+        if not isinstance(node, yaml.ScalarNode):
+            self.report(node, f"{what} must be a single value")
+            raise _Invalid
+        return str(node.value)
+
+    def colour(self, node: yaml.Node, what: str, *, allow_none: bool = True) -> Colour:
+        text = self.scalar(node, what)
+        if allow_none and node.tag.endswith(":null"):
+            return None
+        if not _COLOUR.fullmatch(text):
+            extra = " or null for no paint" if allow_none else ""
+            self.report(node, f"{what} must be a colour like \"#1a2b3c\"{extra}; got {text!r}")
+            raise _Invalid
+        return text.lower()
+
+    def length(self, node: yaml.Node, what: str, *, maximum: float = 100.0) -> float:
+        text = self.scalar(node, what)
+        try:
+            value = float(text)
+        except ValueError:
+            self.report(node, f"{what} must be a length in millimetres; got {text!r}")
+            raise _Invalid from None
+        if not 0.0 <= value <= maximum:
+            self.report(node, f"{what} must be between 0 and {maximum:g} mm; got {text}")
+            raise _Invalid
+        return value
+
+    def number(self, node: yaml.Node, what: str, low: float, high: float) -> float:
+        text = self.scalar(node, what)
+        try:
+            value = float(text)
+        except ValueError:
+            self.report(node, f"{what} must be a number; got {text!r}")
+            raise _Invalid from None
+        if not low <= value <= high:
+            self.report(node, f"{what} must be between {low:g} and {high:g}; got {text}")
+            raise _Invalid
+        return value
+
+    def count(self, node: yaml.Node, what: str) -> int:
+        text = self.scalar(node, what)
+        if not text.isdigit() or not 1 <= int(text) <= 9:
+            self.report(node, f"{what} must be a whole number from 1 to 9; got {text!r}")
+            raise _Invalid
+        return int(text)
+
+    def choice(self, node: yaml.Node, what: str, choices: tuple[str, ...]) -> str:
+        text = self.scalar(node, what)
+        if text not in choices:
+            self.report(node, f"{what} must be one of {', '.join(choices)}; got {text!r}")
+            raise _Invalid
+        return text
+
+    def field(self, fields: dict[str, yaml.Node], key: str,
+              convert: Callable[[yaml.Node, str], T], what: str, default: T) -> T:
+        node = fields.get(key)
+        if node is None:
+            return default
+        try:
+            return convert(node, f"{what}.{key}")
+        except _Invalid:
+            return default
+
+    # -- sections --
+
+    def theme(self, root: yaml.Node, default_name: str) -> Theme | None:
+        try:
+            top = self.mapping(root, "theme", ("face", "number", "label", "marks"),
+                               ("name", "description"))
+        except _Invalid:
+            return None
+        name = self.field(top, "name", self.scalar, "theme", default_name)
+        description = self.field(top, "description", self.scalar, "theme", "")
+        face = self._section(top, "face", self._face)
+        number = self._section(top, "number", self._text)
+        label = self._section(top, "label", self._label)
+        marks = self._section(top, "marks", self._marks)
+        if face is None or number is None or label is None or marks is None:
+            return None
+        background, outline, outline_width = face
+        label_style, plate = label
+        return Theme(name=name, description=description, background=background,
+                     outline=outline, outline_width=outline_width, number=number,
+                     label=label_style, plate=plate, marks=marks, source=self.file)
+
+    def _section(self, top: dict[str, yaml.Node], key: str,
+                 read: Callable[[yaml.Node, str], T]) -> T | None:
+        node = top.get(key)
+        if node is None:
+            return None
+        try:
+            return read(node, key)
+        except _Invalid:
+            return None
+
+    def _face(self, node: yaml.Node, what: str) -> tuple[str, Colour, float]:
+        f = self.mapping(node, what, ("background",), ("outline", "outline_width"))
+        background = self.field(f, "background",
+                                lambda n, w: self.colour(n, w, allow_none=False), what, None)
+        outline = self.field(f, "outline", self.colour, what, None)
+        width = self.field(f, "outline_width", self.length, what, 0.0)
+        if background is None:
+            raise _Invalid
+        return background, outline, width
+
+    def _text(self, node: yaml.Node, what: str) -> TextStyle:
+        f = self.mapping(node, what, ("size", "colour"), ("weight", "inset"))
+        return self._text_fields(f, what)
+
+    def _text_fields(self, f: dict[str, yaml.Node], what: str) -> TextStyle:
+        size = self.field(f, "size", self.length, what, 0.0)
+        colour = self.field(f, "colour", lambda n, w: self.colour(n, w, allow_none=False),
+                            what, None)
+        weight = self.field(f, "weight",
+                            lambda n, w: self.choice(n, w, ("regular", "bold")), what, "regular")
+        inset = self.field(f, "inset", self.length, what, 0.0)
+        if "size" in f and size <= 0.0:
+            self.report(f["size"], f"{what}.size must be more than 0 mm")
+            raise _Invalid
+        if colour is None:
+            raise _Invalid
+        return TextStyle(size=size, colour=colour,
+                         weight="bold" if weight == "bold" else "regular", inset=inset)
+
+    def _label(self, node: yaml.Node, what: str) -> tuple[TextStyle, PlateStyle]:
+        f = self.mapping(node, what, ("size", "colour", "plate"), ("weight",))
+        text = self._text_fields(f, what)
+        plate = self._plate(f["plate"], f"{what}.plate") if "plate" in f else None
+        if plate is None:
+            raise _Invalid
+        return text, plate
+
+    def _plate(self, node: yaml.Node, what: str) -> PlateStyle:
+        f = self.mapping(node, what, (),
+                         ("fill", "stroke", "stroke_width", "padding", "corner_radius"))
+        return PlateStyle(
+            fill=self.field(f, "fill", self.colour, what, None),
+            stroke=self.field(f, "stroke", self.colour, what, None),
+            stroke_width=self.field(f, "stroke_width", self.length, what, 0.0),
+            padding=self.field(f, "padding", self.length, what, 0.0),
+            corner_radius=self.field(f, "corner_radius", self.length, what, 0.0),
+        )
+
+    def _marks(self, node: yaml.Node, what: str) -> dict[str, MarkStyle]:
+        if not isinstance(node, yaml.MappingNode) or not node.value:
+            self.report(node, "marks must be a mapping of mark names to their styles")
+            raise _Invalid
+        marks: dict[str, MarkStyle] = {}
+        failed = False
+        for key_node, value_node in node.value:
+            try:
+                name = self.scalar(key_node, "mark name")
+                if name in marks:
+                    self.report(key_node, f"marks: duplicate mark {name!r}")
+                    continue
+                marks[name] = self._mark(value_node, f"marks.{name}")
+            except _Invalid:
+                failed = True
+        if failed:
+            raise _Invalid
+        return marks
+
+    _MARK_KEYS = ("fill", "stroke", "stroke_width", "margin", "size", "thickness", "count",
+                  "gap", "hatch", "ring", "core", "core_colour", "content", "plate",
+                  "plate_colour")
+
+    def _mark(self, node: yaml.Node, what: str) -> MarkStyle:
+        before = len(self.diagnostics)
+        f = self.mapping(node, what, ("shape",), self._MARK_KEYS)
+        shape = self.field(f, "shape", lambda n, w: self.choice(n, w, SHAPES), what, "none")
+        style = MarkStyle(
+            shape=shape,  # type: ignore[arg-type]  # checked against SHAPES above
+            fill=self.field(f, "fill", self.colour, what, None),
+            stroke=self.field(f, "stroke", self.colour, what, None),
+            stroke_width=self.field(f, "stroke_width", self.length, what, 0.0),
+            margin=self.field(f, "margin", self.length, what, 0.0),
+            size=self.field(f, "size", self.length, what, 0.0),
+            thickness=self.field(f, "thickness", self.length, what, 0.0),
+            count=self.field(f, "count", self.count, what, 1),
+            gap=self.field(f, "gap", self.length, what, 0.0),
+            hatch=self.field(f, "hatch", self._hatch, what, None),
+            ring=self.field(f, "ring", self._ring, what, None),
+            core=self.field(f, "core", self.length, what, 0.0),
+            core_colour=self.field(f, "core_colour", self.colour, what, None),
+            content=self.field(f, "content", self.colour, what, None),
+            plate=self.field(f, "plate", self.length, what, 0.0),
+            plate_colour=self.field(f, "plate_colour", self.colour, what, None),
+        )
+        for problem in _style_problems(style):
+            self.report(node, f"{what}: {problem}")
+        if any(d.severity is Severity.ERROR for d in self.diagnostics[before:]):
+            raise _Invalid
+        return style
+
+    def _hatch(self, node: yaml.Node, what: str) -> Hatch:
+        f = self.mapping(node, what, ("spacing", "width", "colour"), ("angle",))
+        spacing = self.field(f, "spacing", self.length, what, 0.0)
+        width = self.field(f, "width", self.length, what, 0.0)
+        colour = self.field(f, "colour", lambda n, w: self.colour(n, w, allow_none=False),
+                            what, None)
+        angle = self.field(f, "angle", lambda n, w: self.number(n, w, -180, 180), what, 45.0)
+        if spacing < 0.2:
+            self.report(node, f"{what}.spacing must be at least 0.2 mm")
+            raise _Invalid
+        if colour is None:
+            raise _Invalid
+        return Hatch(spacing=spacing, width=width, angle=angle, colour=colour)
+
+    def _ring(self, node: yaml.Node, what: str) -> Ring:
+        f = self.mapping(node, what, ("inset", "width", "colour"), ())
+        colour = self.field(f, "colour", lambda n, w: self.colour(n, w, allow_none=False),
+                            what, None)
+        if colour is None:
+            raise _Invalid
+        return Ring(inset=self.field(f, "inset", self.length, what, 0.0),
+                    width=self.field(f, "width", self.length, what, 0.0), colour=colour)
+
+
+def _style_problems(style: MarkStyle) -> Iterator[str]:
+    """Combinations that would draw nothing or nonsense."""
+    if style.shape in ("dots", "cross") and style.size <= 0.0:
+        yield f"a {style.shape} mark needs a size above 0 mm"
+    if style.shape == "cross" and not 0.0 < style.thickness <= style.size:
+        yield "a cross needs a thickness above 0 mm and no larger than its size"
+    if style.shape in ("dots", "cross") and style.fill is None:
+        yield f"a {style.shape} mark needs a fill colour"
+    if style.shape == "dots" and style.count > 1 and style.gap < style.size:
+        yield "dots need a gap (centre to centre) at least as large as their size"
+    if style.core > 0.0 and style.core_colour is None:
+        yield "core needs a core_colour"
+    if style.plate > 0.0 and style.plate_colour is None:
+        yield "plate needs a plate_colour"
