@@ -29,7 +29,6 @@ Progress = Callable[[str], None]
 
 PARTS = frozenset({"svg", "png", "sheets", "rulebooks"})
 STONES_PER_PLAYER = 3
-PLAYERS = 2
 STONE_DIAMETER = 14.0  # mm: cut with scissors from a 30 mm slot
 AUTHOR = "Jean-François Lassonde (game); micropul-print (print-and-play kit)"
 
@@ -139,7 +138,7 @@ def plan_tile_sheets(catalogue: Catalogue, theme: Theme, layout: SheetLayout,
                   back)
              for tile in catalogue.tiles]
     tokens: list[Card] = []
-    for player in range(PLAYERS):
+    for player in micropul.PLAYERS:
         stone = micropul.stone_drawing(player, theme, STONE_DIAMETER)
         # Printed on both sides, so a cut stone shows its colour either way up.
         tokens += [Card(stone, stone)] * STONES_PER_PLAYER

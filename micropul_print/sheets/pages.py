@@ -118,8 +118,8 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
                           _with_footer(calibration_back(layout, options.flip, options.back_offset),
                                        layout, f"{title} — calibration page, back")))
     total = len(sheets)
-    front_marks = _grid_marks(layout, grid)
     for number, content in enumerate(sheets, 1):
+        rows_used = max(slot for slot, _piece, _token in content) // grid.columns + 1
         fronts: list[Placement] = []
         backs: list[Placement] = []
         for slot, piece, is_token in content:
@@ -133,7 +133,8 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
         front_label = f"{title} — fronts, page {number}/{total}"
         back_label = f"{title} — backs, page {number}/{total}"
         pages.append(Page("front", front_label, tuple(fronts),
-                          _with_footer(front_marks, layout, front_label)))
+                          _with_footer(_grid_marks(layout, grid, rows_used), layout,
+                                       front_label)))
         pages.append(Page("back", back_label, tuple(backs),
                           _with_footer(Drawing(layout.paper_width, layout.paper_height),
                                        layout, back_label)))
@@ -154,25 +155,29 @@ def _place(grid: Grid, drawing: Drawing, column: int, row: int, centred: bool,
     return Placement(drawing, x, y)
 
 
-def _grid_marks(layout: SheetLayout, grid: Grid) -> Drawing:
-    """Crop marks on every cut line, from just outside the art out to the margin (so the
-    first cut removes none of them), and, without bleed, thin lines along the cuts."""
+def _grid_marks(layout: SheetLayout, grid: Grid, rows: int) -> Drawing:
+    """Crop marks on every cut line of the first ``rows`` rows (those in use), from just
+    outside the art out to the margin, so the first cut removes none of them; without
+    bleed, thin lines along the cuts as well."""
     marks = layout.crop_marks
     items: list[Primitive] = []
     gap = grid.bleed + marks.offset
     top_limit = layout.margin + layout.footer_band
     bottom_limit = layout.paper_height - layout.margin - layout.footer_band
     left_limit, right_limit = layout.margin, layout.paper_width - layout.margin
-    grid_right, grid_bottom = grid.left + grid.width, grid.top + grid.height
+    grid_right = grid.left + grid.width
+    grid_bottom = grid.top + rows * grid.card_height + (rows - 1) * grid.gutter
+    lines_x = grid.cut_lines_x()
+    lines_y = [y for y in grid.cut_lines_y() if y <= grid_bottom + 1e-6]
     if layout.cut_lines and grid.bleed == 0:
-        for x in grid.cut_lines_x():
+        for x in lines_x:
             items.append(Line(x, grid.top, x, grid_bottom, CUT_LINE_COLOUR, CUT_LINE_WIDTH))
-        for y in grid.cut_lines_y():
+        for y in lines_y:
             items.append(Line(grid.left, y, grid_right, y, CUT_LINE_COLOUR, CUT_LINE_WIDTH))
-    for x in grid.cut_lines_x():
+    for x in lines_x:
         items.append(Line(x, top_limit, x, grid.top - gap, MARK_COLOUR, marks.width))
         items.append(Line(x, grid_bottom + gap, x, bottom_limit, MARK_COLOUR, marks.width))
-    for y in grid.cut_lines_y():
+    for y in lines_y:
         items.append(Line(left_limit, y, grid.left - gap, y, MARK_COLOUR, marks.width))
         items.append(Line(grid_right + gap, y, right_limit, y, MARK_COLOUR, marks.width))
     return Drawing(layout.paper_width, layout.paper_height, tuple(items))

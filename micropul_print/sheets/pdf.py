@@ -4,7 +4,8 @@ Every distinct drawing is emitted once, as a PDF form XObject clipped to its own
 and each placement only positions it: the identical backs of a card set cost one
 drawing, not one per card. Output is reproducible byte for byte (reportlab's invariant
 mode: fixed dates and document id) and uses only embedded fonts: the canvas starts in
-the registered Lato, so no standard-14 font is ever referenced.
+the registered Lato, so no standard-14 font (reportlab's Helvetica default) is ever
+referenced.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ class DocumentInfo:
 
 
 def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
-    from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfgen.canvas import Canvas
 
     from micropul_print.backends import pdf as backend
@@ -37,7 +37,7 @@ def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
     page_w, page_h = plan.layout.paper_width, plan.layout.paper_height
     buffer = io.BytesIO()
     canvas = Canvas(buffer, pagesize=(page_w * MM, page_h * MM), invariant=1,
-                    pageCompression=1, initialFontName=_embedded_font(pdfmetrics))
+                    pageCompression=1, initialFontName=backend.FONT_NAMES["regular"])
     canvas.setTitle(info.title)
     canvas.setAuthor(info.author)
     canvas.setSubject(info.subject)
@@ -74,12 +74,3 @@ def _define_form(canvas: Any, backend: Any, name: str, drawing: Drawing, page_h:
     backend.draw(canvas, drawing, 0.0, 0.0)
     canvas.endForm()
 
-
-def _embedded_font(pdfmetrics: Any) -> str:
-    """The name of the regular Lato face registered by the backend."""
-    names = sorted(pdfmetrics.getRegisteredFontNames())
-    lato = [n for n in names if n.lower().startswith("lato")]
-    if not lato:
-        raise RuntimeError("the PDF backend registered no Lato font")
-    regular = [n for n in lato if "bold" not in n.lower() and "italic" not in n.lower()]
-    return str((regular or lato)[0])

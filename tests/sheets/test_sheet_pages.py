@@ -155,3 +155,12 @@ def test_calibration_page_has_the_30_mm_square_and_mirrored_crosses() -> None:
         (back_ring,) = [i for i in back.marks.items if isinstance(i, Circle)]
         expected = back_point(front_ring.cx, front_ring.cy, 210.0, 297.0, flip, (1.0, 2.0))
         assert (back_ring.cx, back_ring.cy) == pytest.approx(expected)
+
+
+def test_marks_follow_only_the_rows_in_use() -> None:
+    sheet = plan("letter", calibration=False)
+    stones_page = sheet.pages[2]
+    assert len(stones_page.placements) == 6  # one row of the 6 x 8 grid
+    horizontal = sorted({i.y1 for i in stones_page.marks.items
+                         if isinstance(i, Line) and i.y1 == i.y2})
+    assert horizontal == pytest.approx([sheet.grid.top, sheet.grid.top + 30.0])
