@@ -120,10 +120,8 @@ class YamlScalar(YamlNode):
             return self.where
         if self.style is None:
             shift = 0
-        elif (self.style == "'" and "'" not in self.raw) or (
-            self.style == '"' and '"' not in self.raw and "\\" not in self.raw
-        ):
-            shift = 1
+        elif self.style == "'" and "'" not in self.raw:
+            shift = 1  # double quotes may hide escapes: no way back to columns
         else:
             return self.where
         return Where(self.file, self.line, self.col + shift + offset)
