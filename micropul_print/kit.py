@@ -82,17 +82,20 @@ def build_kit(out: Path | str, options: KitOptions = KitOptions(), *,
         report.files.extend(paths)
         report.counts[part] = report.counts.get(part, 0) + len(paths)
 
-    if {"svg", "png"} & options.parts:
-        from micropul_print import tilefiles
+    if "png" in options.parts:  # the complete tile files: SVG, PNG and the overview
+        from micropul_print.tilefiles import write_tile_files
 
-        tile_kwargs: dict[str, object] = {"dpi": options.dpi, "show_numbers": options.numbers}
-        if options.bleed is not None:
-            tile_kwargs["bleed"] = options.bleed
-        formats = tuple(f for f in ("svg", "png") if f in options.parts)
-        if formats != ("svg", "png"):
-            tile_kwargs["formats"] = formats
-        wrote("tiles", tilefiles.write_tile_files(catalogue, theme, output, progress=say,
-                                                  **tile_kwargs))  # type: ignore[arg-type]
+        if options.bleed is None:
+            tiles = write_tile_files(catalogue, theme, output, dpi=options.dpi,
+                                     show_numbers=options.numbers, progress=say)
+        else:
+            tiles = write_tile_files(catalogue, theme, output, dpi=options.dpi,
+                                     bleed=options.bleed, show_numbers=options.numbers,
+                                     progress=say)
+        wrote("tile files", tiles)
+    elif "svg" in options.parts:
+        wrote("tile files", write_svg_files(catalogue, theme, output, numbers=options.numbers,
+                                            progress=say))
 
     for layout in layouts:
         path = write_sheets(catalogue, theme, output, layout, sheet_options(options),
@@ -101,13 +104,13 @@ def build_kit(out: Path | str, options: KitOptions = KitOptions(), *,
 
     if "rulebooks" in options.parts:
         try:
-            from micropul_print import rulebook
-            build_rulebooks = rulebook.build_rulebooks  # type: ignore[attr-defined]
-        except (ModuleNotFoundError, AttributeError) as exc:
-            if isinstance(exc, ModuleNotFoundError) and not (exc.name or "").startswith(
-                    "micropul_print.rulebook"):
+            from micropul_print.rulebook import build_rulebooks  # type: ignore[attr-defined]
+        except ImportError as exc:  # only the rulebook itself missing is expected
+            # exc.name: the module not found, or the module lacking the name
+            if not (exc.name or "").startswith("micropul_print.rulebook"):
                 raise
-            report.notes.append("rulebooks skipped: the rulebook package is not available yet")
+            report.notes.append("rulebooks skipped: micropul_print.rulebook has no "
+                                "build_rulebooks yet")
         else:
             for paper in options.papers:
                 paths = build_rulebooks(catalogue, theme, output, langs=list(options.langs),
@@ -116,6 +119,23 @@ def build_kit(out: Path | str, options: KitOptions = KitOptions(), *,
 
     report.seconds = time.perf_counter() - started
     return report
+
+
+def write_svg_files(catalogue: Catalogue, theme: Theme, output: OutputDir, *,
+                    numbers: bool = True, progress: Progress | None = None) -> list[Path]:
+    """Only the SVG tile files (same names as tilefiles writes), for a quick build."""
+    from micropul_print.backends.svg import to_svg
+    from micropul_print.games.micropul import back_drawing, tile_drawing
+    from micropul_print.tilefiles import BACK_NAME, SVG_DIR, tile_name
+
+    if progress:
+        progress(f"writing {output.path(SVG_DIR)}/*.svg")
+    written = [output.write_bytes(f"{SVG_DIR}/{tile_name(tile.id)}.svg",
+                                  to_svg(tile_drawing(tile, theme, show_number=numbers)))
+               for tile in catalogue.tiles]
+    written.append(output.write_bytes(f"{SVG_DIR}/{BACK_NAME}.svg",
+                                      to_svg(back_drawing(theme))))
+    return written
 
 
 def sheet_options(options: KitOptions) -> SheetOptions:

@@ -1,8 +1,10 @@
 """A planned sheet (pages.py) as PDF bytes, through the reportlab drawing backend.
 
-Every distinct drawing is emitted once, as a PDF form XObject clipped to its own size,
-and each placement only positions it: the identical backs of a card set cost one
-drawing, not one per card. Output is reproducible byte for byte (reportlab's invariant
+A drawing placed more than once (the identical backs of a card set, the tokens) is
+emitted once, as a PDF form XObject, and each placement only positions it; a drawing
+placed once is painted in place (a form per face would cost time and 70 % more bytes).
+Either way each placement is clipped to its drawing's rectangle, so art reaching past
+it never touches a neighbour. Output is reproducible byte for byte (reportlab's invariant
 mode: fixed dates and document id) and uses only embedded fonts: the canvas starts in
 the registered Lato, so no standard-14 font (reportlab's Helvetica default) is ever
 referenced.
@@ -44,9 +46,17 @@ def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
     canvas.setCreator(info.creator)
     canvas.setProducer(info.creator)
 
+    uses: dict[Drawing, int] = {}
+    for page in plan.pages:
+        for placement in page.placements:
+            uses[placement.drawing] = uses.get(placement.drawing, 0) + 1
     forms: dict[Drawing, str] = {}
     for page in plan.pages:
         for placement in page.placements:
+            if uses[placement.drawing] == 1:
+                _draw_clipped(canvas, backend, placement.drawing, placement.x, placement.y,
+                              page_h)
+                continue
             name = forms.get(placement.drawing)
             if name is None:
                 name = forms[placement.drawing] = f"D{len(forms)}"
@@ -64,7 +74,7 @@ def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
 
 def _define_form(canvas: Any, backend: Any, name: str, drawing: Drawing, page_h: float) -> None:
     """Record ``drawing`` as form ``name``, its top-left at the page's top-left, clipped
-    to its own rectangle so that art reaching past it never touches a neighbour."""
+    to its own rectangle."""
     top = page_h * MM
     bottom = (page_h - drawing.height) * MM
     canvas.beginForm(name, 0, bottom, drawing.width * MM, top)
@@ -74,3 +84,15 @@ def _define_form(canvas: Any, backend: Any, name: str, drawing: Drawing, page_h:
     backend.draw(canvas, drawing, 0.0, 0.0)
     canvas.endForm()
 
+
+
+def _draw_clipped(canvas: Any, backend: Any, drawing: Drawing, x: float, y: float,
+                  page_h: float) -> None:
+    """Paint ``drawing`` with its top-left at (x, y) mm, clipped to its rectangle."""
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(x * MM, (page_h - y - drawing.height) * MM, drawing.width * MM,
+              drawing.height * MM)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    backend.draw(canvas, drawing, x, y)
+    canvas.restoreState()

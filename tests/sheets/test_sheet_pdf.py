@@ -61,7 +61,9 @@ def _apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
 
 @dataclass
 class Replay:
-    forms: list[tuple[str, float, float, float, float]]  # name, x0, y0, x1, y1 (points)
+    # Placed drawings in painting order: a form (its name) or a drawing painted in
+    # place inside a clip ("clip"), with x0, y0, x1, y1 in points.
+    forms: list[tuple[str, float, float, float, float]]
     lines: list[tuple[float, float, float, float, float]]  # x1, y1, x2, y2, width (points)
     rects: list[tuple[float, float, float, float]]  # filled or stroked rectangles: x, y, w, h
 
@@ -75,6 +77,7 @@ def replay(reader: PdfReader, page_number: int) -> Replay:
     width = 1.0
     out = Replay([], [], [])
     start: tuple[float, float] = (0.0, 0.0)
+    last_rect = (0.0, 0.0, 0.0, 0.0)
     for operands, op in ContentStream(page.get_contents(), reader).operations:
         if op == b"q":
             stack.append((ctm, width))
@@ -92,7 +95,11 @@ def replay(reader: PdfReader, page_number: int) -> Replay:
         elif op == b"re":
             x, y, w, h = (float(v) for v in operands)
             (x0, y0), (x1, y1) = _apply(ctm, x, y), _apply(ctm, x + w, y + h)
-            out.rects.append((min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0)))
+            last_rect = (min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0))
+            out.rects.append(last_rect)
+        elif op in (b"W", b"W*"):
+            x, y, w, h = last_rect
+            out.forms.append(("clip", x, y, x + w, y + h))
         elif op == b"Do":
             name = str(operands[0])
             bbox = [float(v) for v in xobjects[name].get_object()["/BBox"]]
@@ -169,10 +176,13 @@ def test_backs_in_the_pdf_lie_behind_the_fronts(flip: str) -> None:
 
 def test_identical_drawings_become_one_form() -> None:
     reader = read(make_plan("a4", calibration=False))
+    fronts = replay(reader, 0).forms
     backs = replay(reader, 1).forms
-    assert len(backs) == 54
-    # 48 card backs share one form; 6 stones share another.
+    assert len(fronts) == len(backs) == 54
+    # Faces are painted in place; the 48 card backs share one form, the 6 stones another.
+    assert [name for name, *_ in fronts].count("clip") == 48
     assert len({name for name, *_ in backs}) == 2
+    assert len(reader.pages[1]["/Resources"]["/XObject"]) == 2
 
 
 def test_page_order_and_size() -> None:
