@@ -321,14 +321,17 @@ class _Composer:
         elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
             self.end()
 
-    def count(self, nodes: int, where: Where) -> None:
+    def count(self, nodes: int, where: Where, *, alias: bool = False) -> None:
         self.expanded += nodes
         if self.expanded > self.max_nodes:
-            self.error(
-                where,
-                f"aliases expand to more than {self.max_nodes} values "
-                "(is this a 'billion laughs' alias bomb?)",
-            )
+            if alias:
+                message = (
+                    f"aliases expand to more than {self.max_nodes} values "
+                    "(is this a 'billion laughs' alias bomb?)"
+                )
+            else:
+                message = f"more than {self.max_nodes} values in one file (the limit)"
+            self.error(where, message)
             raise _Fatal
 
     def scalar(self, event: yaml.ScalarEvent) -> None:
@@ -370,7 +373,7 @@ class _Composer:
             self.error(where, f"undefined alias '*{name}' (expected an anchor '&{name}' before it)")
             raise _Fatal
         node, size = self.anchors[name]
-        self.count(size, where)
+        self.count(size, where, alias=True)
         self.add(node, size)
 
     def start(self, event: yaml.MappingStartEvent | yaml.SequenceStartEvent) -> None:

@@ -276,3 +276,9 @@ def test_expect_helpers_report_what_was_expected() -> None:
     ]
     assert all(d.severity is Severity.ERROR for d in out)
     assert describe(root) == "a mapping"
+
+
+def test_value_limit_without_aliases_is_not_called_a_bomb() -> None:
+    assert problems("[1, 2, 3]\n", max_nodes=3) == [
+        "f.yaml:1:8: error: more than 3 values in one file (the limit)"
+    ]
