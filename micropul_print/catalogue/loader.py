@@ -48,7 +48,7 @@ _HEADER_KEYS = ("game", "name", "tile_count", "tiles")
 
 
 @dataclass(frozen=True)
-class _Header:
+class CatalogueHeader:
     """The keys every catalogue has, whatever the game."""
 
     game: str
@@ -61,7 +61,7 @@ class _Header:
 
 
 # A game's reader turns the tile entries into a catalogue, or None if it found errors.
-GameReader = Callable[[_Header, list[Diagnostic]], Catalogue | None]
+GameReader = Callable[[CatalogueHeader, list[Diagnostic]], Catalogue | None]
 
 
 def read_catalogue(path: str | Path) -> tuple[Catalogue | None, list[Diagnostic]]:
@@ -120,7 +120,7 @@ def _read(root: YamlNode, source: str, out: list[Diagnostic]) -> Catalogue | Non
     if reader is None or game is None:
         return None
     tiles_key = root.key_node("tiles")
-    header = _Header(game, name, tile_count, count_node, tiles, tiles_key or root, source)
+    header = CatalogueHeader(game, name, tile_count, count_node, tiles, tiles_key or root, source)
     return reader(header, out)
 
 
@@ -135,7 +135,7 @@ _SYMBOLS_TEXT = ", ".join(_QUADRANT_SYMBOLS)
 _TILE_KEYS = ("id", "face", "big", "start")
 
 
-def _read_micropul(header: _Header, out: list[Diagnostic]) -> Catalogue | None:
+def _read_micropul(header: CatalogueHeader, out: list[Diagnostic]) -> Catalogue | None:
     tiles: list[Tile] = []
     seen: dict[int, YamlNode] = {}
     starts: list[tuple[Tile | None, YamlNode]] = []  # tiles marked 'start: true'

@@ -153,11 +153,8 @@ def _placement(
         return None
     before = len(out)
     out.extend(check_keys(mapping, "placement", _PLACEMENT_KEYS))
-    values: dict[str, int | None] = {}
-    for key in _PLACEMENT_KEYS:
-        value_node = mapping.get(key)
-        values[key] = None if value_node is None else expect_int(value_node, repr(key), out)
-    tile, rotation = values["tile"], values["rotation"]
+    values = _whole_numbers(mapping, _PLACEMENT_KEYS, out)
+    tile, rotation = values.get("tile"), values.get("rotation")
     tile_node, rotation_node = mapping.get("tile"), mapping.get("rotation")
     if tile is not None and tile_node is not None and tile not in catalogue:
         ids = sorted(t.id for t in catalogue.tiles)
@@ -179,14 +176,10 @@ def _placement(
                 f"{join_choices([str(r) for r in ROTATIONS])} degrees clockwise)"
             )
         )
-    if _has_error(out, before) or None in values.values():
+    if _has_error(out, before) or len(values) < len(_PLACEMENT_KEYS):
         return None
     return PlacementSpec(
-        tile=_int(values["tile"]),
-        x=_int(values["x"]),
-        y=_int(values["y"]),
-        rotation=_int(values["rotation"]),
-        where=mapping.where,
+        values["tile"], values["x"], values["y"], values["rotation"], mapping.where
     )
 
 
@@ -196,12 +189,9 @@ def _stone(node: YamlNode, out: list[Diagnostic]) -> StoneSpec | None:
         return None
     before = len(out)
     out.extend(check_keys(mapping, "stone", _STONE_KEYS))
-    values: dict[str, int | None] = {}
-    for key in ("player", "x", "y"):
-        value_node = mapping.get(key)
-        values[key] = None if value_node is None else expect_int(value_node, repr(key), out)
+    values = _whole_numbers(mapping, ("player", "x", "y"), out)
     player_node = mapping.get("player")
-    player = values["player"]
+    player = values.get("player")
     if player is not None and player_node is not None and player < 1:
         out.append(player_node.diagnostic(f"player {player} is not allowed (expected 1 or more)"))
     quadrant: int | None = None
@@ -217,21 +207,23 @@ def _stone(node: YamlNode, out: list[Diagnostic]) -> StoneSpec | None:
                     f"unknown quadrant {shown} (expected {join_choices(QUADRANT_NAMES)})"
                 )
             )
-    if _has_error(out, before) or None in values.values() or quadrant is None:
+    if _has_error(out, before) or len(values) < 3 or quadrant is None:
         return None
-    return StoneSpec(
-        player=_int(values["player"]),
-        x=_int(values["x"]),
-        y=_int(values["y"]),
-        quadrant=quadrant,
-        where=mapping.where,
-    )
+    return StoneSpec(values["player"], values["x"], values["y"], quadrant, mapping.where)
 
 
 def _has_error(out: list[Diagnostic], since: int) -> bool:
     return bool(errors_in(out[since:]))
 
 
-def _int(value: int | None) -> int:
-    assert value is not None  # checked by the caller
-    return value
+def _whole_numbers(
+    mapping: YamlMapping, keys: tuple[str, ...], out: list[Diagnostic]
+) -> dict[str, int]:
+    """The keys present with a whole number; the others are reported (or missing)."""
+    values: dict[str, int] = {}
+    for key in keys:
+        node = mapping.get(key)
+        value = None if node is None else expect_int(node, repr(key), out)
+        if value is not None:
+            values[key] = value
+    return values
