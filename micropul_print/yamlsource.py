@@ -184,6 +184,8 @@ def _read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, str]:
     try:
         if path.is_dir():
             return None, "is a directory, not a file"
+        if path.is_fifo() or path.is_socket():  # opening a pipe would wait for a writer
+            return None, "is a pipe or socket, not a file"
         with path.open("rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             if size > max_bytes:

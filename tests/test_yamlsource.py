@@ -282,3 +282,11 @@ def test_value_limit_without_aliases_is_not_called_a_bomb() -> None:
     assert problems("[1, 2, 3]\n", max_nodes=3) == [
         "f.yaml:1:8: error: more than 3 values in one file (the limit)"
     ]
+
+
+def test_pipes_are_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    assert [str(d) for d in read_yaml(pipe)[1]] == [
+        f"{pipe}: error: is a pipe or socket, not a file"
+    ]

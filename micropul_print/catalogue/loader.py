@@ -274,7 +274,8 @@ def _row(node: YamlNode, out: list[Diagnostic]) -> tuple[str, str] | None:
     symbols = text.split(" ")
     if "" in symbols or len(symbols) != 2:
         if "" not in symbols and all(len(s) == 1 for s in symbols):
-            problem = f"row {text!r} has {len(symbols)} symbols"
+            count = len(symbols)
+            problem = f"row {text!r} has {count} symbol{'' if count == 1 else 's'}"
         else:
             problem = f"row {text!r} is not two symbols separated by one space"
         out.append(node.diagnostic(f"{problem} (expected 2, like 'W .')"))

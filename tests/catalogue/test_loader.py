@@ -179,6 +179,22 @@ def test_several_errors_are_all_reported_in_file_order(tmp_path: Path) -> None:
     ]
 
 
+def test_rows_must_be_two_symbols_separated_by_one_space(tmp_path: Path) -> None:
+    path = tmp_path / "tiles.yaml"
+    path.write_text(
+        "game: micropul\nname: Rows\ntile_count: 1\ntiles:\n"
+        "  - id: 41\n    start: true\n    face:\n"
+        "      - 1\n"
+        "      - WB\n",
+        encoding="utf-8",
+    )
+    assert messages(path) == [
+        f"{path}:8:9: error: row '1' has 1 symbol (expected 2, like 'W .')",
+        f"{path}:9:9: error: row 'WB' is not two symbols separated by one space "
+        "(expected 2, like 'W .')",
+    ]
+
+
 def test_shipped_catalogue_loads_without_any_diagnostic() -> None:
     catalogue, diagnostics = read_catalogue(DEFAULT_CATALOGUE)
     assert diagnostics == []
