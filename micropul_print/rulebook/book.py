@@ -56,6 +56,7 @@ class Heading:
 class Paragraph:
     key: str
     where: Where
+    lead: bool = False  # the opening paragraph, set apart from the rules
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ class Figure:
     position: str  # path relative to the rulebook package
     caption: str  # key
     claims: tuple[Claim, ...]
-    highlight: tuple[int, ...]  # placement numbers, 1-based
+    highlight: tuple[int, ...] | None  # placement numbers, 1-based; None: the last one
     where: Where
 
     @property
@@ -133,7 +134,7 @@ class Book:
     def figures(self) -> tuple[Figure, ...]:
         return tuple(b for b in self.blocks if isinstance(b, Figure))
 
-    def keys(self) -> list[tuple[str, Where]]:
+    def text_keys(self) -> list[tuple[str, Where]]:
         """Every text key the structure names, with where it names it."""
         found: list[tuple[str, Where]] = []
         for block in self.blocks:
@@ -170,7 +171,8 @@ def load_book(path: Path = BOOK_FILE) -> Book:
     return book
 
 
-_BLOCK_KINDS = ("title", "heading", "subheading", "paragraph", "bullets", "legend", "figure")
+_BLOCK_KINDS = ("title", "lead", "heading", "subheading", "paragraph", "bullets", "legend",
+                "figure")
 
 
 def _block(node: YamlNode, out: list[Diagnostic]) -> Block | None:
@@ -184,12 +186,12 @@ def _block(node: YamlNode, out: list[Diagnostic]) -> Block | None:
         return None
     kind, body = mapping.keys()[0], mapping.entries[0][1]
     where = mapping.where
-    if kind in ("heading", "subheading", "paragraph"):
+    if kind in ("heading", "subheading", "paragraph", "lead"):
         key = expect_text(body, f"a {kind}", out)
         if key is None:
             return None
-        if kind == "paragraph":
-            return Paragraph(key, where)
+        if kind in ("paragraph", "lead"):
+            return Paragraph(key, where, lead=kind == "lead")
         return Heading(key, where, 1 if kind == "heading" else 2)
     if kind in ("title", "bullets"):
         keys = _text_list(body, f"a {kind}", out)
@@ -260,9 +262,10 @@ def _figure(node: YamlNode, where: Where, out: list[Diagnostic]) -> Figure | Non
         claim = _claim(item, out)
         if claim is not None:
             claims.append(claim)
-    highlight: list[int] = []
+    highlight: list[int] | None = None
     highlight_node = mapping.get("highlight")
     if highlight_node is not None:
+        highlight = []
         numbers = expect_sequence(highlight_node, "'highlight'", out)
         for item in numbers.items if numbers is not None else ():
             number = expect_int(item, "a placement number", out)
@@ -270,7 +273,8 @@ def _figure(node: YamlNode, where: Where, out: list[Diagnostic]) -> Figure | Non
                 highlight.append(number)
     if position is None or caption is None:
         return None
-    return Figure(position, caption, tuple(claims), tuple(highlight), where)
+    return Figure(position, caption, tuple(claims),
+                  None if highlight is None else tuple(highlight), where)
 
 
 def _claim(node: YamlNode, out: list[Diagnostic]) -> Claim | None:

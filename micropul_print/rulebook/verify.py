@@ -51,7 +51,7 @@ def check_texts(book: Book, reference: Locale) -> list[Diagnostic]:
     text's placeholders are ones its block can fill."""
     problems: list[Diagnostic] = []
     allowed: dict[str, frozenset[str]] = dict(PAGE_TEXTS)
-    for key, where in book.keys():
+    for key, where in book.text_keys():
         if key not in reference.texts:
             problems.append(where.diagnostic(f"no text '{key}' in {reference.source}"))
         allowed.setdefault(key, frozenset())

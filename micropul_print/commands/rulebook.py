@@ -1,0 +1,61 @@
+"""`micropul-print rulebook`: the localized rulebook PDFs alone (output/rules/)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "build the rulebook PDFs (figures checked by the rules engine), or only --check them"
+
+PAPERS = ("a4", "letter")
+
+
+def _langs(text: str) -> list[str]:
+    items = list(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
+    if not items:
+        raise argparse.ArgumentTypeError(f"expected language codes such as en,it: {text!r}")
+    return items
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", type=_langs, metavar="LL[,LL...]",
+                        help="languages, by the name of their file in "
+                             "micropul_print/rulebook/locales/ (default: every one there)")
+    parser.add_argument("--paper", choices=PAPERS, default="a4",
+                        help="page size (default: a4)")
+    parser.add_argument("--out", default="output", metavar="DIR",
+                        help="output directory; the PDFs go to DIR/rules/ (default: output)")
+    parser.add_argument("--theme", default="classic",
+                        help="tile theme of the figures: a built-in name or a theme YAML "
+                             "file (default: classic)")
+    parser.add_argument("--catalogue", metavar="PATH",
+                        help="tile catalogue (default: the shipped one)")
+    parser.add_argument("--check", action="store_true",
+                        help="only check the texts and every figure's claims; write nothing")
+    parser.add_argument("--quiet", action="store_true", help="print nothing but problems")
+
+
+def run(args: argparse.Namespace) -> int:
+    from micropul_print.catalogue.loader import DEFAULT_CATALOGUE, load_catalogue
+    from micropul_print.rulebook import available_languages, build_rulebooks, check_rulebook
+
+    langs = args.lang or available_languages()
+    catalogue = load_catalogue(args.catalogue or DEFAULT_CATALOGUE)
+
+    def say(message: str) -> None:
+        if not args.quiet:
+            print(message, file=sys.stderr)
+
+    if args.check:
+        _book, _locales, figures = check_rulebook(catalogue, langs)
+        say(f"rulebook: {', '.join(langs)}: every key and placeholder present; "
+            f"{sum(len(f.figure.claims) for f in figures)} claims in {len(figures)} "
+            "figures hold")
+        return 0
+    from micropul_print.draw.theme import load_theme
+    from micropul_print.outputs import OutputDir
+
+    theme = load_theme(args.theme)
+    build_rulebooks(catalogue, theme, OutputDir(args.out), langs=langs, paper=args.paper,
+                    progress=say)
+    return 0

@@ -1,0 +1,371 @@
+"""The rulebook's pages, set with reportlab platypus: two columns under a title on the
+first page, running head and page numbers, margins mirrored for duplex printing (the
+wide margin is always on the binding side), Lato embedded as subsets, reproducible
+bytes. Game-independent: it sets texts, figures and legend rows that it is given.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from xml.sax.saxutils import escape
+
+import pyphen  # type: ignore[import-untyped]
+from reportlab.lib.colors import HexColor
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    FrameBreak,
+    KeepTogether,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from micropul_print.backends.pdf import CREATOR, FONT_NAMES, register_fonts
+from micropul_print.backends.pdf import draw as draw_drawing
+from micropul_print.draw.primitives import Drawing
+
+PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
+
+INK = HexColor("#212529")
+ACCENT = HexColor("#1864ab")
+MUTED = HexColor("#495057")
+RULE = HexColor("#adb5bd")
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Page geometry in millimetres. ``inner`` is the binding-side margin: on the left
+    of odd (right-hand) pages, on the right of even ones."""
+
+    inner: float = 20.0
+    outer: float = 14.0
+    top: float = 18.0
+    bottom: float = 18.0
+    gutter: float = 7.0
+    title_height: float = 34.0  # the title band of page 1
+    header_offset: float = 10.0  # running head baseline, from the top edge
+    footer_offset: float = 10.0  # page number baseline, from the bottom edge
+
+
+GEOMETRY = Geometry()
+FIGURE_TILE_MM = 15.0  # figures show tiles at half their printed size
+LEGEND_PICTURE_MM = 9.0
+
+
+# -- what the layout is given -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PageTexts:
+    """The texts of the page furniture, in the book's language."""
+
+    lang: str  # language code, for hyphenation and the PDF's /Lang
+    title: str  # document title (metadata)
+    subject: str
+    author: str
+    running_head: str
+    page_number: str  # with {page}
+    figure_label: str  # with {number}
+
+
+@dataclass(frozen=True)
+class TitleBlock:
+    lines: tuple[str, ...]  # name, tagline, further lines
+
+
+@dataclass(frozen=True)
+class HeadingBlock:
+    text: str
+    level: int
+
+
+@dataclass(frozen=True)
+class TextBlock:
+    text: str
+    lead: bool = False
+
+
+@dataclass(frozen=True)
+class BulletsBlock:
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A drawing, or the ``clip`` (x, y, width, height in drawing mm) of one, shown
+    ``size`` mm wide."""
+
+    drawing: Drawing
+    size: float
+    clip: tuple[float, float, float, float] | None = None
+    frame: bool = False  # a thin rule around it (a quadrant shown alone)
+
+
+@dataclass(frozen=True)
+class LegendBlock:
+    caption: str
+    rows: tuple[tuple[Picture, str], ...]
+
+
+@dataclass(frozen=True)
+class FigureBlock:
+    drawing: Drawing
+    caption: str
+    tile_size: float  # the tile art's size in drawing mm (shown at FIGURE_TILE_MM)
+
+
+PageBlock = TitleBlock | HeadingBlock | TextBlock | BulletsBlock | LegendBlock | FigureBlock
+
+
+# -- markup -------------------------------------------------------------------------------
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_ITALIC = re.compile(r"\*(.+?)\*")
+
+
+def markup(text: str) -> str:
+    """Catalogue text -> reportlab paragraph markup: escape, then **bold**, *italic*."""
+    text = escape(text)
+    text = _BOLD.sub(r"<b>\1</b>", text)
+    return _ITALIC.sub(r"<i>\1</i>", text)
+
+
+# -- flowables ----------------------------------------------------------------------------
+
+
+def _paint(canvas: Canvas, picture: Picture, height_pt: float) -> None:
+    """Paint ``picture`` with its top-left at the current origin's top (the flowable's
+    box is ``height_pt`` tall). The backend positions drawings from the page's top-left,
+    so the page height is taken off again first."""
+    x, y, width, height = picture.clip or (0.0, 0.0, picture.drawing.width,
+                                            picture.drawing.height)
+    scale = picture.size / width
+    page_height = float(canvas._pagesize[1])
+    canvas.saveState()
+    if picture.clip is not None:
+        path = canvas.beginPath()
+        path.rect(0, 0, picture.size * mm, height * scale * mm)
+        canvas.clipPath(path, stroke=0, fill=0)
+    canvas.translate(0, height_pt)
+    canvas.scale(scale, scale)
+    canvas.translate(-x * mm, y * mm - page_height)
+    draw_drawing(canvas, picture.drawing, 0.0, 0.0)
+    canvas.restoreState()
+    if picture.frame:
+        canvas.saveState()
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.7)
+        canvas.rect(0, 0, picture.size * mm, height * scale * mm, stroke=1, fill=0)
+        canvas.restoreState()
+
+
+class PictureFlowable(Flowable):  # type: ignore[misc]  # reportlab is untyped
+    """A picture centred in the column."""
+
+    def __init__(self, picture: Picture) -> None:
+        super().__init__()
+        self.picture = picture
+        width, height = (picture.clip or (0, 0, picture.drawing.width,
+                                          picture.drawing.height))[2:]
+        self.box = (picture.size * mm, height * picture.size / width * mm)
+        self.hAlign = "CENTER"
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        return self.box
+
+    def draw(self) -> None:
+        _paint(self.canv, self.picture, self.box[1])
+
+
+# -- styles -------------------------------------------------------------------------------
+
+
+def _styles(lang: str) -> dict[str, ParagraphStyle]:
+    hyphenation = pyphen.language_fallback(lang) or ""  # no dictionary: no hyphenation
+    regular, bold, italic = FONT_NAMES["regular"], FONT_NAMES["bold"], FONT_NAMES["italic"]
+    body = ParagraphStyle(
+        "body", fontName=regular, fontSize=9.2, leading=12.4, textColor=INK,
+        alignment=TA_JUSTIFY, spaceAfter=4.2, hyphenationLang=hyphenation,
+        allowWidows=0, allowOrphans=0, embeddedHyphenation=1,
+        hyphenationMinWordLength=6,
+    )
+    return {
+        "body": body,
+        "lead": ParagraphStyle("lead", parent=body, fontName=italic, fontSize=9.6,
+                               leading=13.2, spaceAfter=6),
+        "bullet": ParagraphStyle("bullet", parent=body, leftIndent=11, bulletIndent=2,
+                                 bulletFontName=bold, bulletColor=ACCENT, spaceAfter=2.6),
+        "h1": ParagraphStyle("h1", parent=body, fontName=bold, fontSize=12.5, leading=15,
+                             textColor=ACCENT, alignment=TA_LEFT, spaceBefore=8,
+                             spaceAfter=3.5, keepWithNext=1, hyphenationLang=""),
+        "h2": ParagraphStyle("h2", parent=body, fontName=bold, fontSize=9.8, leading=12.4,
+                             alignment=TA_LEFT, spaceBefore=3, spaceAfter=1.6,
+                             keepWithNext=1, hyphenationLang=""),
+        "caption": ParagraphStyle("caption", parent=body, fontSize=8, leading=10.4,
+                                  textColor=MUTED, alignment=TA_LEFT, spaceBefore=3,
+                                  spaceAfter=9),
+        "legend": ParagraphStyle("legend", parent=body, fontSize=8.4, leading=10.6,
+                                 alignment=TA_LEFT, spaceAfter=0),
+        "title": ParagraphStyle("title", fontName=bold, fontSize=30, leading=34,
+                                textColor=INK, alignment=TA_CENTER),
+        "tagline": ParagraphStyle("tagline", fontName=italic, fontSize=12.5, leading=16,
+                                  textColor=ACCENT, alignment=TA_CENTER, spaceBefore=2),
+        "version": ParagraphStyle("version", fontName=regular, fontSize=9, leading=12,
+                                  textColor=MUTED, alignment=TA_CENTER, spaceBefore=2),
+    }
+
+
+# -- the document -------------------------------------------------------------------------
+
+
+def render(blocks: Sequence[PageBlock], texts: PageTexts, paper: str,
+           geometry: Geometry = GEOMETRY) -> bytes:
+    """The rulebook as PDF bytes; identical input gives identical bytes."""
+    register_fonts()
+    page_width, page_height = PAPER_SIZES[paper]
+    styles = _styles(texts.lang)
+    buffer = io.BytesIO()
+    document = BaseDocTemplate(
+        buffer, pagesize=(page_width, page_height), invariant=1, pageCompression=1,
+        title=texts.title, author=texts.author, subject=texts.subject, creator=CREATOR,
+        producer=CREATOR, lang=texts.lang,
+    )
+    document.addPageTemplates(_templates(page_width, page_height, geometry, texts))
+    story = _story(blocks, styles, texts, column_width=_column_width(page_width, geometry))
+    document.build(story)
+    return buffer.getvalue()
+
+
+def _column_width(page_width: float, g: Geometry) -> float:
+    return float(page_width - (g.inner + g.outer + g.gutter) * mm) / 2
+
+
+def _templates(page_width: float, page_height: float, g: Geometry,
+               texts: PageTexts) -> list[PageTemplate]:
+    column = _column_width(page_width, g)
+    body_height = page_height - (g.top + g.bottom) * mm
+
+    def columns(left: float, height: float, name: str) -> list[Frame]:
+        return [
+            Frame(left + i * (column + g.gutter * mm), g.bottom * mm, column, height,
+                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
+                  id=f"{name}-{i}")
+            for i in range(2)
+        ]
+
+    def decorate(canvas: Canvas, document: Any) -> None:
+        _furniture(canvas, document.page, page_width, page_height, g, texts)
+
+    title_height = g.title_height * mm
+    title = Frame(g.inner * mm, page_height - g.top * mm - title_height,
+                  page_width - (g.inner + g.outer) * mm, title_height, leftPadding=0,
+                  rightPadding=0, topPadding=0, bottomPadding=0, id="title")
+    return [
+        PageTemplate("first", [title, *columns(g.inner * mm, body_height - title_height,
+                                               "first")],
+                     onPage=decorate, autoNextPageTemplate="even"),
+        PageTemplate("even", columns(g.outer * mm, body_height, "even"), onPage=decorate,
+                     autoNextPageTemplate="odd"),
+        PageTemplate("odd", columns(g.inner * mm, body_height, "odd"), onPage=decorate,
+                     autoNextPageTemplate="even"),
+    ]
+
+
+def _furniture(canvas: Canvas, page: int, page_width: float, page_height: float,
+               g: Geometry, texts: PageTexts) -> None:
+    """Running head (not on page 1) and page number, both on the outer side."""
+    odd = page % 2 == 1
+    left = (g.inner if odd else g.outer) * mm
+    right = page_width - (g.outer if odd else g.inner) * mm
+    outer_x = right if odd else left
+    canvas.saveState()
+    canvas.setFillColor(MUTED)
+    canvas.setStrokeColor(RULE)
+    canvas.setLineWidth(0.4)
+    if page > 1:
+        y = page_height - g.header_offset * mm
+        canvas.setFont(FONT_NAMES["regular"], 8)
+        if odd:
+            canvas.drawRightString(outer_x, y, texts.running_head)
+        else:
+            canvas.drawString(outer_x, y, texts.running_head)
+        canvas.line(left, y - 2.2 * mm, right, y - 2.2 * mm)
+    number = texts.page_number.replace("{page}", str(page))
+    canvas.setFont(FONT_NAMES["bold"], 8.5)
+    y = g.footer_offset * mm
+    if odd:
+        canvas.drawRightString(outer_x, y, number)
+    else:
+        canvas.drawString(outer_x, y, number)
+    canvas.restoreState()
+
+
+def _story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
+           texts: PageTexts, column_width: float) -> list[Flowable]:
+    story: list[Flowable] = []
+    figure_number = 0
+    for block in blocks:
+        if isinstance(block, TitleBlock):
+            name, *rest = block.lines
+            story.append(Paragraph(markup(name), styles["title"]))
+            for i, line in enumerate(rest):
+                story.append(Paragraph(markup(line), styles["tagline" if i == 0 else "version"]))
+            story.append(FrameBreak())
+        elif isinstance(block, HeadingBlock):
+            style = styles["h1" if block.level == 1 else "h2"]
+            story.append(Paragraph(markup(block.text), style))
+        elif isinstance(block, TextBlock):
+            story.append(Paragraph(markup(block.text), styles["lead" if block.lead else "body"]))
+        elif isinstance(block, BulletsBlock):
+            story.extend(Paragraph(markup(item), styles["bullet"], bulletText="•")
+                         for item in block.items)
+        elif isinstance(block, LegendBlock):
+            figure_number += 1
+            story.append(_legend(block, styles, texts, figure_number, column_width))
+        else:
+            figure_number += 1
+            width = FIGURE_TILE_MM / block.tile_size * block.drawing.width
+            picture = Picture(block.drawing, min(width, column_width / mm))
+            story.append(KeepTogether([
+                Spacer(1, 2),
+                PictureFlowable(picture),
+                _caption(block.caption, styles, texts, figure_number),
+            ]))
+    return story
+
+
+def _caption(text: str, styles: dict[str, ParagraphStyle], texts: PageTexts,
+             number: int) -> Paragraph:
+    label = texts.figure_label.replace("{number}", str(number))
+    return Paragraph(f"<b>{escape(label)}.</b> {markup(text)}", styles["caption"])
+
+
+def _legend(block: LegendBlock, styles: dict[str, ParagraphStyle], texts: PageTexts,
+            number: int, column_width: float) -> Flowable:
+    picture_column = (LEGEND_PICTURE_MM + 4) * mm
+    rows = [[PictureFlowable(picture), Paragraph(markup(text), styles["legend"])]
+            for picture, text in block.rows]
+    table = Table(rows, colWidths=[picture_column, column_width - picture_column])
+    table.setStyle(TableStyle([
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("ALIGN", (0, 0), (0, -1), "CENTER"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.6),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
+        ("LINEBELOW", (0, 0), (-1, -2), 0.3, RULE),
+    ]))
+    return KeepTogether([Spacer(1, 2), table, _caption(block.caption, styles, texts, number)])
