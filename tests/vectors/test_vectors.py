@@ -87,14 +87,13 @@ def run_vector(vector: Vector, catalogue: Catalogue) -> None:
                 assert found == expected, f"{where}: got {found}"
         elif verb == "activated":
             assert last is not None, f"{where}: no placement yet"
-            got = sorted((c.x, c.y, c.position, c.kind) for c in last.activated)
-            wanted = tail.strip()
-            expected = []
-            if wanted != "none":
-                for item in wanted.split(","):
+            catalysts = sorted((c.x, c.y, c.position, c.kind) for c in last.activated)
+            claimed: list[tuple[int, int, str, str]] = []
+            if tail.strip() != "none":
+                for item in tail.split(","):
                     x_, y_, position, kind = item.split()
-                    expected.append((int(x_), int(y_), position, kind))
-            assert got == sorted(expected), f"{where}: got {got}"
+                    claimed.append((int(x_), int(y_), position, kind))
+            assert catalysts == sorted(claimed), f"{where}: got {catalysts}"
         elif verb in ("draws", "plus"):
             assert last is not None, f"{where}: no placement yet"
             value = last.draws if verb == "draws" else last.plus
@@ -107,8 +106,8 @@ def run_vector(vector: Vector, catalogue: Catalogue) -> None:
             matches = [g for g in board.groups() if (x, y, q) in g.quadrants]
             assert len(matches) == 1, f"{where}: no micropul there"
             group = matches[0]
-            got = (group.colour, group.points, "closed" if group.closed else "open", group.stones)
-            assert got == (colour, points, state, stones), f"{where}: got {got}"
+            seen = (group.colour, group.points, "closed" if group.closed else "open", group.stones)
+            assert seen == (colour, points, state, stones), f"{where}: got {seen}"
         elif verb == "groups":
             assert len(board.groups()) == int(tail), f"{where}: got {len(board.groups())}"
         elif verb == "score":
