@@ -7,9 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.catalogue.loader import DEFAULT_CATALOGUE, load_catalogue, read_catalogue
-from micropul_print.catalogue.model import BLACK, DOT, EMPTY, PLUS, WHITE, BigMicropul
-from micropul_print.errors import Severity, UserError
+from micropul_print.catalogue.loader import (
+    DEFAULT_CATALOGUE,
+    GAMES,
+    CatalogueHeader,
+    load_catalogue,
+    read_catalogue,
+)
+from micropul_print.catalogue.model import BLACK, DOT, EMPTY, PLUS, WHITE, BigMicropul, Catalogue
+from micropul_print.errors import Diagnostic, Severity, UserError
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 BAD = DATA / "bad"
@@ -228,3 +234,22 @@ def test_tiles_are_sorted_by_id_and_aliases_are_allowed(tmp_path: Path) -> None:
     assert [t.id for t in catalogue.tiles] == [2, 3, 41]
     assert catalogue.tile(2).quadrants == catalogue.tile(41).quadrants
     assert catalogue.tile(3).quadrants == (WHITE, BLACK, EMPTY, PLUS)
+
+
+def test_another_game_plugs_in_by_its_game_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def read_plain_tiles(header: CatalogueHeader, out: list[Diagnostic]) -> Catalogue | None:
+        out.append(header.tiles_node.diagnostic("read by the other game", Severity.NOTICE))
+        return Catalogue(header.game, header.name or "", (), header.source)
+
+    monkeypatch.setitem(GAMES, "cellulae", read_plain_tiles)
+    path = tmp_path / "cellulae.yaml"
+    path.write_text("game: cellulae\nname: Cellulae\ntile_count: 0\ntiles: []\n")
+    catalogue, diagnostics = read_catalogue(path)
+    assert catalogue is not None and catalogue.game == "cellulae"
+    assert [str(d) for d in diagnostics] == [f"{path}:4:1: notice: read by the other game"]
+    path.write_text("game: go\nname: Go\ntile_count: 0\ntiles: []\n")
+    assert messages(path) == [
+        f"{path}:1:7: error: unknown game 'go' (expected micropul or cellulae)"
+    ]
