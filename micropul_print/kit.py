@@ -104,7 +104,7 @@ def build_kit(out: Path | str, options: KitOptions = KitOptions(), *,
 
     if "rulebooks" in options.parts:
         try:
-            from micropul_print.rulebook import build_rulebooks  # type: ignore[attr-defined]
+            from micropul_print.rulebook import build_rulebooks
         except ImportError as exc:  # only the rulebook itself missing is expected
             # exc.name: the module not found, or the module lacking the name
             if not (exc.name or "").startswith("micropul_print.rulebook"):
@@ -112,10 +112,10 @@ def build_kit(out: Path | str, options: KitOptions = KitOptions(), *,
             report.notes.append("rulebooks skipped: micropul_print.rulebook has no "
                                 "build_rulebooks yet")
         else:
-            for paper in options.papers:
-                paths = build_rulebooks(catalogue, theme, output, langs=list(options.langs),
-                                        paper=paper, progress=say)
-                wrote("rulebooks", list(paths))
+            # Rulebook file names carry no paper: one set, on the first paper asked for.
+            paths = build_rulebooks(catalogue, theme, output, langs=list(options.langs),
+                                    paper=options.papers[0], progress=say)
+            wrote("rulebooks", list(paths))
 
     report.seconds = time.perf_counter() - started
     return report

@@ -182,7 +182,8 @@ def test_identical_drawings_become_one_form() -> None:
     # Faces are painted in place; the 48 card backs share one form, the 6 stones another.
     assert [name for name, *_ in fronts].count("clip") == 48
     assert len({name for name, *_ in backs}) == 2
-    assert len(reader.pages[1]["/Resources"]["/XObject"]) == 2
+    resources: Any = reader.pages[1]["/Resources"].get_object()
+    assert len(resources["/XObject"]) == 2
 
 
 def test_page_order_and_size() -> None:

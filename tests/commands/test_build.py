@@ -1,0 +1,110 @@
+"""`micropul-print build` through the command line entry point."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from micropul_print.cli import main
+
+ROOT = Path(__file__).parents[2]
+CATALOGUE_TEXT = (ROOT / "tiledefs/micropul.yaml").read_text(encoding="utf-8")
+FAST = ["--dpi", "30"]  # small PNGs: the tests are about files, not pixels
+
+
+def files_under(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()}
+
+
+def test_build_writes_the_contract_files_and_nothing_outside_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    workdir = tmp_path / "cwd"
+    workdir.mkdir()
+    monkeypatch.chdir(workdir)
+    out = tmp_path / "kit"
+    assert main(["build", "--out", str(out), "--lang", "en", *FAST]) == 0
+    written = files_under(out)
+    assert {"sheets/micropul-tiles-a4.pdf", "sheets/micropul-tiles-letter.pdf",
+            "tiles/svg/tile-01.svg", "tiles/svg/tile-48.svg", "tiles/svg/tile-back.svg",
+            "tiles/png/tile-01.png", "tiles/png/tile-back.png", "tiles/overview.png",
+            "rules/micropul-rules-en.pdf"} <= written
+    assert not any(name.endswith(".tmp") for name in written)  # atomic writes left nothing
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cwd", "kit"]
+    assert list(workdir.iterdir()) == []
+    captured = capsys.readouterr()
+    assert "writing" in captured.err
+    assert f"wrote {len(written)} files" in captured.out
+
+
+def test_only_svg_and_sheets_on_one_paper(tmp_path: Path) -> None:
+    assert main(["build", "--out", str(tmp_path), "--only", "svg,sheets", "--paper", "a4",
+                 "--quiet"]) == 0
+    written = files_under(tmp_path)
+    assert "sheets/micropul-tiles-a4.pdf" in written
+    assert "sheets/micropul-tiles-letter.pdf" not in written
+    assert len([n for n in written if n.startswith("tiles/svg/")]) == 49
+    assert not [n for n in written if n.startswith(("tiles/png", "rules"))]
+
+
+def test_quiet_prints_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "--out", str(tmp_path), "--only", "sheets", "--paper", "letter",
+                 "--quiet"]) == 0
+    assert capsys.readouterr() == ("", "")
+
+
+def sheet(out: Path, paper: str = "a4") -> PdfReader:
+    return PdfReader(io.BytesIO((out / f"sheets/micropul-tiles-{paper}.pdf").read_bytes()))
+
+
+def test_sheet_options_reach_the_pdf(tmp_path: Path) -> None:
+    plain, options = tmp_path / "plain", tmp_path / "options"
+    assert main(["build", "--out", str(plain), "--only", "sheets", "--quiet"]) == 0
+    assert main(["build", "--out", str(options), "--only", "sheets", "--quiet",
+                 "--no-calibration", "--bleed", "3", "--duplex", "short",
+                 "--back-offset", "0.5,-0.5", "--no-numbers"]) == 0
+    assert len(sheet(plain).pages) == 4  # calibration + back, tiles + backs
+    assert len(sheet(plain, "letter").pages) == 6  # the stones need a sheet of their own
+    assert len(sheet(options).pages) == 4  # 35 tiles a page with 3 mm bleed: 2 sheets
+    assert "fronts, page 1/2" in sheet(options).pages[0].extract_text()
+    assert "calibration" in sheet(plain).pages[0].extract_text()
+
+
+@pytest.mark.parametrize("arguments", [
+    ["--bleed", "-1"], ["--bleed", "wide"], ["--bleed", "11"], ["--paper", "a3"],
+    ["--back-offset", "1"], ["--back-offset", "1,x"], ["--back-offset", "30,0"],
+    ["--lang", "fr"], ["--lang", ""], ["--dpi", "0"], ["--dpi", "many"],
+    ["--duplex", "diagonal"], ["--only", "svg,pdf"], ["one.yaml", "two.yaml"],
+])
+def test_bad_options_are_usage_errors(arguments: list[str], tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["build", "--out", str(tmp_path / "out"), *arguments])
+    assert caught.value.code == 2
+    assert "usage:" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_bad_catalogue_is_reported_with_its_place_and_nothing_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(CATALOGUE_TEXT.replace("      - W .\n      - . .", "      - W X\n      - . .",
+                                          1), encoding="utf-8")
+    assert main(["build", str(bad), "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:" in err and ": error: " in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_missing_catalogue_and_unknown_theme_are_user_errors(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", str(tmp_path / "none.yaml"), "--out", str(tmp_path / "o")]) == 1
+    assert main(["build", "--theme", "no-such-theme", "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("error:") >= 2
+    assert "Traceback" not in err
+    assert not (tmp_path / "o").exists()

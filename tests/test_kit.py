@@ -1,0 +1,119 @@
+"""The kit orchestration: the Micropul side of the sheets, reproducibility, progress."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from micropul_print.catalogue.loader import load_catalogue
+from micropul_print.draw.theme import load_theme
+from micropul_print.kit import KitOptions, build_kit, format_summary, plan_tile_sheets
+from micropul_print.sheets.layout import load_layout
+from micropul_print.sheets.pages import SheetOptions
+
+PT_PER_MM = 72 / 25.4
+
+
+def test_micropul_sheets_hold_48_tiles_and_6_stones() -> None:
+    catalogue, theme = load_catalogue(), load_theme("classic")
+    a4 = plan_tile_sheets(catalogue, theme, load_layout("a4"), SheetOptions())
+    fronts = [p for p in a4.pages if p.side == "front"]
+    assert [len(p.placements) for p in fronts] == [0, 48 + 6]
+    stones = [pl.drawing for pl in fronts[1].placements[48:]]
+    assert all(d.width == 14.0 for d in stones)
+    assert len(set(stones)) == 2  # three of each player's colour
+    letter = plan_tile_sheets(catalogue, theme, load_layout("letter"), SheetOptions())
+    assert [len(p.placements) for p in letter.pages if p.side == "front"] == [0, 48, 6]
+
+
+def test_every_card_has_the_same_back() -> None:
+    plan = plan_tile_sheets(load_catalogue(), load_theme("classic"), load_layout("a4"),
+                            SheetOptions(bleed=2.0, calibration=False))
+    backs = {pl.drawing for page in plan.pages if page.side == "back"
+             for pl in page.placements if pl.drawing.width > 20}
+    assert len(backs) == 1
+
+
+def build(out: Path, **options: Any) -> list[str]:
+    messages: list[str] = []
+    kit_options = KitOptions(dpi=30, langs=("en",), **options)
+    report = build_kit(out, kit_options, progress=messages.append)
+    assert sorted(report.files) == sorted(p for p in out.rglob("*") if p.is_file())
+    return messages
+
+
+def test_two_builds_give_identical_bytes_for_every_file(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    build(first)
+    build(second)
+    names = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+    assert names == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
+    assert len(names) > 100
+    for name in names:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+
+
+def test_progress_names_each_sheet_and_summary_counts_files(tmp_path: Path) -> None:
+    messages = build(tmp_path, parts=frozenset({"sheets"}), papers=("letter",))
+    assert messages == [f"writing {tmp_path.resolve()}/sheets/micropul-tiles-letter.pdf"]
+    report = build_kit(tmp_path, KitOptions(parts=frozenset({"sheets"}), papers=("a4",)))
+    summary = format_summary(report)
+    assert summary.startswith("wrote 1 files (1 sheets), ")
+    assert "KiB" in summary
+
+
+def _sheet(out: Path, paper: str) -> PdfReader:
+    return PdfReader(io.BytesIO((out / f"sheets/micropul-tiles-{paper}.pdf").read_bytes()))
+
+
+def test_real_sheet_tiles_measure_30_mm_and_fonts_are_embedded(tmp_path: Path) -> None:
+    build_kit(tmp_path, KitOptions(parts=frozenset({"sheets"})))
+    for paper in ("a4", "letter"):
+        reader = _sheet(tmp_path, paper)
+        page = reader.pages[2]  # after the calibration page and its back
+        clips: list[tuple[float, float]] = []
+        last = (0.0, 0.0)
+        for operands, op in ContentStream(page.get_contents(), reader).operations:
+            if op == b"re":
+                last = (abs(float(operands[2])), abs(float(operands[3])))
+            elif op in (b"W", b"W*"):
+                clips.append(last)
+        tiles = [c for c in clips if c[0] > 20]
+        assert len(tiles) == 48
+        for width, height in tiles:  # page units are points: no scaling around the clip
+            assert width == pytest.approx(30 * PT_PER_MM, abs=0.01 * PT_PER_MM)
+            assert height == pytest.approx(30 * PT_PER_MM, abs=0.01 * PT_PER_MM)
+        meta = reader.metadata
+        assert meta is not None
+        assert meta.title == f"Micropul — tiles, {'A4' if paper == 'a4' else 'Letter'}"
+        assert "Lassonde" in str(meta.author)
+        for number in range(len(reader.pages)):
+            resources: Any = reader.pages[number]["/Resources"].get_object()
+            for font in resources.get("/Font", {}).values():
+                descriptor = font.get_object()["/FontDescriptor"].get_object()
+                assert "/FontFile2" in descriptor
+
+
+def test_bleed_reaches_sheets_and_pngs(tmp_path: Path) -> None:
+    from PIL import Image
+
+    build(tmp_path / "zero", bleed=0.0, parts=frozenset({"png", "sheets"}), papers=("a4",))
+    build(tmp_path / "three", bleed=3.0, parts=frozenset({"png", "sheets"}), papers=("a4",))
+
+    def png_width(root: Path) -> int:
+        with Image.open(root / "tiles/png/tile-01.png") as image:
+            return image.width
+
+    assert png_width(tmp_path / "zero") < png_width(tmp_path / "three")
+    assert len(_sheet(tmp_path / "zero", "a4").pages) == 4
+    assert len(_sheet(tmp_path / "three", "a4").pages) == 6  # 35 a page: two tile sheets
+
+
+def test_unknown_part_is_a_programming_error(tmp_path: Path) -> None:
+    with pytest.raises(ValueError):
+        build_kit(tmp_path, KitOptions(parts=frozenset({"posters"})))
