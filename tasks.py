@@ -43,8 +43,9 @@ def ensure_venv(extras: str) -> None:
         venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
     target = f".[{extras}]" if extras else "."
     print(f"tasks: installing {target} into .venv", file=sys.stderr)
-    cmd: list[str | Path] = [PYTHON, "-m", "pip", "install", "-q", "-e", target]
-    cmd.insert(4, "--disable-pip-version-check")
+    cmd: list[str | Path] = [
+        PYTHON, "-m", "pip", "install", "--disable-pip-version-check", "-q", "-e", target,
+    ]
     if _run(*cmd) != 0:
         sys.exit("tasks: installation failed (see pip's message above)")
     stamp.write_text(wanted)
