@@ -100,6 +100,7 @@ class Board:
         self._points: dict[int, int] = {}  # root -> points
         self._stones: dict[int, list[int]] = {}  # root -> players with a stone on it
         self.unclaimed: set[int] = set()  # roots of groups without a stone
+        self.stones: list[tuple[int, int, int, int]] = []  # (player, x, y, quadrant) in order
 
     # -- reading the table -------------------------------------------------------------
 
@@ -309,6 +310,7 @@ class Board:
         self._claim_key(player, cell_key(x, y) * 4 + quadrant)
 
     def _claim_key(self, player: int, key: int) -> None:
+        self.stones.append((player, *cell_xy(key >> 2), key & 3))
         root = self._find(key)
         self._stones.setdefault(root, []).append(player)
         self.unclaimed.discard(root)
