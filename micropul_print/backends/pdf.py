@@ -9,7 +9,7 @@ everywhere else in the project: millimetres from the page's top-left corner.
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import IO, Any
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
@@ -68,13 +68,23 @@ def draw(canvas: Canvas, drawing: Drawing, x: float, y: float) -> None:
 def to_pdf(drawing: Drawing, title: str = "") -> bytes:
     """A one-page PDF exactly the drawing's size; identical bytes for identical input."""
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(drawing.width * mm, drawing.height * mm), invariant=1,
-                    pageCompression=1)
-    set_metadata(canvas, title)
+    canvas = make_canvas(buffer, (drawing.width * mm, drawing.height * mm), title)
     draw(canvas, drawing, 0.0, 0.0)
     canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+def make_canvas(target: str | IO[bytes], pagesize: tuple[float, float],
+                title: str = "") -> Canvas:
+    """A reproducible canvas (``pagesize`` in points): invariant mode, fixed metadata,
+    and Lato as its initial font, so not even reportlab's page preamble names a
+    standard-14 font (a plain Canvas would reference an unembedded Helvetica)."""
+    register_fonts()
+    canvas = Canvas(target, pagesize=pagesize, invariant=1, pageCompression=1,
+                    initialFontName=FONT_NAMES["regular"])
+    set_metadata(canvas, title)
+    return canvas
 
 
 def set_metadata(canvas: Canvas, title: str = "") -> None:

@@ -69,10 +69,8 @@ def _element(document: Any, item: Primitive) -> Any:
         return document.line(start=(num(item.x1), num(item.y1)), end=(num(item.x2), num(item.y2)),
                              **_paint(None, item.stroke, item.stroke_width))
     if isinstance(item, Polygon):
-        points = " ".join(f"{num(x)},{num(y)}" for x, y in item.points)
-        element = document.polygon(**_paint(item.fill, item.stroke, item.stroke_width))
-        element["points"] = points
-        return element
+        return document.polygon(points=[(num(x), num(y)) for x, y in item.points],
+                                **_paint(item.fill, item.stroke, item.stroke_width))
     if isinstance(item, Text):
         return document.text(item.text, insert=(num(item.x), num(item.y)),
                              font_family=FONT_FAMILY, font_size=num(item.size),

@@ -337,19 +337,23 @@ class _Reader:
         return self._text_fields(f, what)
 
     def _text_fields(self, f: dict[str, yaml.Node], what: str) -> TextStyle:
-        size = self.field(f, "size", self.length, what, 0.0)
+        size = self.field(f, "size", self._text_size, what, None)
         colour = self.field(f, "colour", lambda n, w: self.colour(n, w, allow_none=False),
                             what, None)
         weight = self.field(f, "weight",
                             lambda n, w: self.choice(n, w, ("regular", "bold")), what, "regular")
         inset = self.field(f, "inset", self.length, what, 0.0)
-        if "size" in f and size <= 0.0:
-            self.report(f["size"], f"{what}.size must be more than 0 mm")
-            raise _Invalid
-        if colour is None:
+        if size is None or colour is None:
             raise _Invalid
         return TextStyle(size=size, colour=colour,
                          weight="bold" if weight == "bold" else "regular", inset=inset)
+
+    def _text_size(self, node: yaml.Node, what: str) -> float:
+        size = self.length(node, what)
+        if size <= 0.0:
+            self.report(node, f"{what} must be more than 0 mm")
+            raise _Invalid
+        return size
 
     def _label(self, node: yaml.Node, what: str) -> tuple[TextStyle, PlateStyle]:
         f = self.mapping(node, what, ("size", "colour", "plate"), ("weight",))

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from micropul_print.backends.pdf import FONT_NAMES, draw, register_fonts, to_pdf
+from micropul_print.catalogue.model import BLACK, WHITE, Tile
+from micropul_print.draw.primitives import Drawing, Group, Rect, Text
+from micropul_print.draw.theme import load_theme
+from micropul_print.games.micropul import tile_drawing
+
+from .rasterize import pdf_page_image
+
+START = Tile(41, (WHITE, WHITE, BLACK, BLACK), start=True)
+
+
+def test_one_page_the_drawings_size() -> None:
+    reader = PdfReader(io.BytesIO(to_pdf(tile_drawing(START, load_theme("classic"), bleed=3.0))))
+    (page,) = reader.pages
+    assert float(page.mediabox.width) == pytest.approx(36 * mm)
+    assert float(page.mediabox.height) == pytest.approx(36 * mm)
+
+
+def test_same_drawing_same_bytes() -> None:
+    drawing = tile_drawing(START, load_theme("ink-saver"))
+    assert to_pdf(drawing) == to_pdf(drawing)
+
+
+def test_text_is_lato_embedded_never_a_standard_font() -> None:
+    reader = PdfReader(io.BytesIO(to_pdf(tile_drawing(START, load_theme("classic")))))
+    resources: Any = reader.pages[0]["/Resources"]
+    fonts = resources["/Font"]
+    names = []
+    for ref in fonts.values():
+        font = ref.get_object()
+        descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font \
+            else font
+        descriptor = descendant["/FontDescriptor"].get_object()
+        assert "/FontFile2" in descriptor
+        names.append(str(font["/BaseFont"]))
+    assert names and all("Lato" in name for name in names)
+
+
+def test_register_fonts_is_idempotent() -> None:
+    register_fonts()
+    register_fonts()
+    from reportlab.pdfbase import pdfmetrics
+
+    assert set(FONT_NAMES.values()) <= set(pdfmetrics.getRegisteredFontNames())
+
+
+def test_draw_places_the_top_left_corner_from_the_page_top() -> None:
+    """A 10 mm black square drawn at (20 mm, 30 mm) on a 100 x 100 mm page."""
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(100 * mm, 100 * mm), invariant=1)
+    draw(canvas, Drawing(10, 10, (Rect(0, 0, 10, 10, fill="#000000"),)), 20.0, 30.0)
+    canvas.showPage()
+    canvas.save()
+    image = pdf_page_image(buffer.getvalue(), 254)  # 10 px per mm
+    dark = image.convert("L").point(lambda v: 255 if v < 128 else 0).getbbox()
+    assert dark == pytest.approx((200, 300, 300, 400), abs=1)
+
+
+def test_turned_group_text_stays_upright_relative_to_the_group() -> None:
+    """Rotation and the y-down frame agree: text turned 90 degrees runs downward."""
+    text = Text(10, 5, "START", 3.0, anchor="middle", weight="bold")
+    drawing = Drawing(20, 20, (Rect(0, 0, 20, 20, fill="#ffffff"),
+                               Group((text,), rotate=90, rotate_cx=10, rotate_cy=10)))
+    image = pdf_page_image(to_pdf(drawing), 254).convert("L")
+    bbox = image.point(lambda v: 255 if v < 128 else 0).getbbox()
+    assert bbox is not None
+    left, top, right, bottom = bbox
+    assert bottom - top > 2 * (right - left)
+    assert ((left + right) / 2, (top + bottom) / 2) == pytest.approx((160, 100), abs=12)

@@ -1,0 +1,88 @@
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from micropul_print.backends.png import pixel_size, to_image, to_png
+from micropul_print.catalogue.model import BLACK, WHITE, Tile
+from micropul_print.draw.primitives import Circle, Drawing, Group, Rect, Text
+from micropul_print.draw.theme import load_theme
+from micropul_print.games.micropul import stone_drawing, tile_drawing
+
+START = Tile(41, (WHITE, WHITE, BLACK, BLACK), start=True)
+
+
+@pytest.mark.parametrize(("mm", "dpi", "pixels"), [
+    (30.0, 300, 354), (36.0, 300, 425), (30.0, 100, 118), (14.0, 600, 331)])
+def test_exact_pixel_size_and_recorded_dpi(mm: float, dpi: int, pixels: int) -> None:
+    assert pixel_size(mm, dpi) == pixels
+    image = Image.open(io.BytesIO(to_png(Drawing(mm, mm, (Rect(0, 0, mm, mm, fill="#ffffff"),)),
+                                         dpi)))
+    assert image.size == (pixels, pixels)
+    assert image.info["dpi"] == pytest.approx((dpi, dpi), abs=0.01)
+
+
+def test_same_drawing_same_bytes() -> None:
+    drawing = tile_drawing(START, load_theme("colour-safe"), bleed=3.0)
+    assert to_png(drawing, 150) == to_png(drawing, 150)
+
+
+def test_opaque_faces_are_rgb_round_tokens_keep_transparent_corners() -> None:
+    theme = load_theme("classic")
+    face = Image.open(io.BytesIO(to_png(tile_drawing(START, theme), 100)))
+    assert face.mode == "RGB"
+    stone = Image.open(io.BytesIO(to_png(stone_drawing(2, theme), 100)))
+    assert stone.mode == "RGBA"
+    assert stone.getpixel((0, 0))[3] == 0  # type: ignore[index]
+    assert stone.getpixel((stone.width // 2, stone.height // 2))[3] == 255  # type: ignore[index]
+
+
+def test_shapes_land_where_the_millimetres_say() -> None:
+    drawing = Drawing(20, 10, (Rect(0, 0, 20, 10, fill="#ffffff"),
+                               Circle(15, 5, 3, fill="#000000"),
+                               Rect(1, 1, 4, 4, fill="#ff0000")))
+    image = to_image(drawing, 254)  # 10 px per mm
+    assert image.size == (200, 100)
+    assert image.getpixel((150, 50)) == (0, 0, 0, 255)
+    assert image.getpixel((30, 30)) == (255, 0, 0, 255)
+    assert image.getpixel((100, 50)) == (255, 255, 255, 255)
+    assert image.getpixel((150, 85)) == (255, 255, 255, 255)  # just outside the circle
+
+
+def test_strokes_are_centred_on_the_outline() -> None:
+    drawing = Drawing(20, 20, (Rect(0, 0, 20, 20, fill="#ffffff"),
+                               Circle(10, 10, 6, stroke="#000000", stroke_width=2.0)))
+    image = to_image(drawing, 254).convert("L")
+    row = [image.getpixel((x, 100)) for x in range(200)]
+    dark = [x for x, v in enumerate(row) if isinstance(v, int) and v < 128]
+    # the ring spans radius 5..7 mm on each side of the centre (x = 100 px)
+    assert min(dark) == pytest.approx(30, abs=1) and max(dark) == pytest.approx(169, abs=1)
+
+
+def test_groups_rotate_clockwise_about_their_centre() -> None:
+    square = Group((Rect(0, 0, 5, 5, fill="#000000"),), rotate=90, rotate_cx=5, rotate_cy=5)
+    image = to_image(Drawing(10, 10, (Rect(0, 0, 10, 10, fill="#ffffff"), square)), 254)
+    # the top-left square turns to the top-right
+    assert image.getpixel((75, 25))[:3] == (0, 0, 0)  # type: ignore[index]
+    assert image.getpixel((25, 25))[:3] == (255, 255, 255)  # type: ignore[index]
+
+
+@pytest.mark.parametrize("turn", [0, 90, 180, 270])
+def test_text_turns_with_its_group(turn: int) -> None:
+    """Text in a turned group is set upright, then turned; its ink stays near the
+    turned anchor point."""
+    text = Text(10, 5, "START", 3.0, anchor="middle", weight="bold")
+    group = Group((text,), rotate=turn, rotate_cx=10, rotate_cy=10)
+    image = to_image(Drawing(20, 20, (Rect(0, 0, 20, 20, fill="#ffffff"), group)), 254)
+    bbox = Image.eval(image.convert("L"), lambda v: 255 - v).getbbox()
+    assert bbox is not None
+    left, top, right, bottom = bbox
+    long_side, short_side = (right - left, bottom - top)
+    if turn in (90, 270):
+        long_side, short_side = short_side, long_side
+    assert long_side > 2 * short_side  # a word, lying along the turned baseline
+    centre = ((left + right) / 2, (top + bottom) / 2)
+    expected = {0: (100, 40), 90: (160, 100), 180: (100, 160), 270: (40, 100)}[turn]
+    assert centre == pytest.approx(expected, abs=12)

@@ -1,0 +1,76 @@
+"""The PNG and PDF backends paint the same picture: each region of a rasterized PDF
+has the colour of the same region of the PNG. (The SVG's 1:1 mapping to primitives is
+checked in test_svg.py.)"""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image, ImageStat
+
+from micropul_print.backends.pdf import to_pdf
+from micropul_print.backends.png import to_image
+from micropul_print.catalogue.model import BLACK, DOT, DOUBLE, EMPTY, PLUS, WHITE, BigMicropul, Tile
+from micropul_print.draw.primitives import Drawing
+from micropul_print.draw.theme import THEME_NAMES, load_theme
+from micropul_print.games.micropul import back_drawing, stone_drawing, tile_drawing
+
+from .rasterize import pdf_page_image
+
+DPI = 200  # at lower resolutions pdfium thickens thin hatch lines noticeably
+GRID = 4  # compare a 4 x 4 grid of regions: finer than a quadrant, coarser than edges
+TOLERANCE = 6.0  # mean difference per channel in a region, out of 255
+
+PIECES = {
+    "start": lambda t: tile_drawing(Tile(41, (WHITE, WHITE, BLACK, BLACK), start=True), t),
+    "catalysts": lambda t: tile_drawing(Tile(31, (WHITE, DOUBLE, DOT, EMPTY)), t),
+    "plus-bleed": lambda t: tile_drawing(Tile(20, (BLACK, DOT, EMPTY, PLUS)), t, bleed=3.0),
+    "big": lambda t: tile_drawing(
+        Tile(38, (BLACK, BLACK, BLACK, BLACK), big=BigMicropul(BLACK, PLUS)), t),
+    "back": lambda t: back_drawing(t, bleed=3.0),
+    "stone": lambda t: stone_drawing(2, t, diameter=30.0),
+}
+
+
+def region_means(image: Image.Image) -> list[list[float]]:
+    w, h = image.size
+    means = []
+    for row in range(GRID):
+        for col in range(GRID):
+            box = (col * w // GRID, row * h // GRID, (col + 1) * w // GRID, (row + 1) * h // GRID)
+            means.append(ImageStat.Stat(image.crop(box)).mean)
+    return means
+
+
+def flatten(image: Image.Image) -> Image.Image:
+    """RGBA on white, as on paper."""
+    paper = Image.new("RGB", image.size, "#ffffff")
+    paper.paste(image, (0, 0), image)
+    return paper
+
+
+def pdf_image(drawing: Drawing, size: tuple[int, int]) -> Image.Image:
+    # Render a touch large, then resample to the PNG's exact pixel grid.
+    return pdf_page_image(to_pdf(drawing), DPI * 2).resize(size, Image.Resampling.LANCZOS)
+
+
+@pytest.mark.parametrize("theme_name", THEME_NAMES)
+@pytest.mark.parametrize("piece", sorted(PIECES))
+def test_png_and_pdf_agree_region_by_region(theme_name: str, piece: str) -> None:
+    drawing = PIECES[piece](load_theme(theme_name))
+    png = flatten(to_image(drawing, DPI))
+    pdf = pdf_image(drawing, png.size)
+    for index, (a, b) in enumerate(zip(region_means(png), region_means(pdf), strict=True)):
+        worst = max(abs(x - y) for x, y in zip(a, b, strict=True))
+        assert worst < TOLERANCE, f"region {divmod(index, GRID)}: PNG {a} vs PDF {b}"
+
+
+def test_the_comparison_notices_a_different_picture() -> None:
+    """Guard against a comparison too loose to fail: a swapped colour must trip it."""
+    theme = load_theme("classic")
+    one = tile_drawing(Tile(41, (WHITE, WHITE, BLACK, BLACK), start=True), theme)
+    other = tile_drawing(Tile(42, (BLACK, BLACK, WHITE, WHITE)), theme)
+    png = flatten(to_image(one, DPI))
+    pdf = pdf_image(other, png.size)
+    diffs = [max(abs(x - y) for x, y in zip(a, b, strict=True))
+             for a, b in zip(region_means(png), region_means(pdf), strict=True)]
+    assert max(diffs) > 10 * TOLERANCE

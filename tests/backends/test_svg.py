@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from micropul_print.backends.svg import num, to_svg
+from micropul_print.catalogue.model import BLACK, DOT, DOUBLE, PLUS, WHITE, BigMicropul, Tile
+from micropul_print.draw.primitives import (
+    Circle,
+    Drawing,
+    Group,
+    Line,
+    Polygon,
+    Primitive,
+    Rect,
+    Text,
+)
+from micropul_print.draw.theme import THEME_NAMES, load_theme
+from micropul_print.games.micropul import back_drawing, stone_drawing, tile_drawing
+
+NS = "{http://www.w3.org/2000/svg}"
+TAGS = {Rect: "rect", Circle: "circle", Line: "line", Polygon: "polygon", Text: "text",
+        Group: "g"}
+TILES = [
+    Tile(41, (WHITE, WHITE, BLACK, BLACK), start=True),
+    Tile(31, (WHITE, DOUBLE, DOT, "empty")),
+    Tile(38, (BLACK, BLACK, BLACK, BLACK), big=BigMicropul(BLACK, PLUS)),
+]
+
+
+def elements(svg: bytes) -> tuple[ET.Element, list[ET.Element]]:
+    root = ET.fromstring(svg)
+    return root, [child for child in root if child.tag != f"{NS}defs"]
+
+
+def assert_maps_one_to_one(items: tuple[Primitive, ...], nodes: list[ET.Element]) -> None:
+    assert [TAGS[type(i)] for i in items] == [n.tag.removeprefix(NS) for n in nodes]
+    for item, node in zip(items, nodes, strict=True):
+        if isinstance(item, Circle):
+            assert (node.get("cx"), node.get("cy"), node.get("r")) == (
+                num(item.cx), num(item.cy), num(item.r))
+            assert node.get("fill") == (item.fill or "none")
+        elif isinstance(item, Rect):
+            assert (node.get("x"), node.get("y"), node.get("width"), node.get("height")) == (
+                num(item.x), num(item.y), num(item.width), num(item.height))
+        elif isinstance(item, Line):
+            assert node.get("stroke") == item.stroke
+            assert node.get("stroke-width") == num(item.stroke_width)
+        elif isinstance(item, Polygon):
+            assert len((node.get("points") or "").split()) == len(item.points)
+        elif isinstance(item, Text):
+            assert node.text == item.text
+            assert node.get("font-size") == num(item.size)
+            assert (node.get("font-family") or "").startswith("Lato")
+        elif isinstance(item, Group):
+            assert_maps_one_to_one(item.items, list(node))
+
+
+@pytest.mark.parametrize("theme_name", THEME_NAMES)
+def test_every_primitive_is_one_svg_element(theme_name: str) -> None:
+    theme = load_theme(theme_name)
+    for drawing in [*(tile_drawing(t, theme) for t in TILES), back_drawing(theme),
+                    stone_drawing(2, theme)]:
+        _root, nodes = elements(to_svg(drawing))
+        assert_maps_one_to_one(drawing.items, nodes)
+
+
+def test_true_size_in_millimetres() -> None:
+    drawing = tile_drawing(TILES[0], load_theme("classic"), bleed=3.0)
+    root, _nodes = elements(to_svg(drawing))
+    assert (root.get("width"), root.get("height"), root.get("viewBox")) == (
+        "36mm", "36mm", "0 0 36 36")
+
+
+def test_groups_turn_clockwise_then_move() -> None:
+    drawing = Drawing(60, 30, (Group((Rect(0, 0, 30, 30, fill="#ff0000"),), dx=30, rotate=90,
+                                     rotate_cx=15, rotate_cy=15),))
+    _root, (group,) = elements(to_svg(drawing))
+    assert group.get("transform") == "translate(30 0) rotate(90 15 15)"
+    assert_maps_one_to_one(drawing.items, [group])
+
+
+def test_same_drawing_same_bytes() -> None:
+    theme = load_theme("ink-saver")
+    assert to_svg(tile_drawing(TILES[2], theme)) == to_svg(tile_drawing(TILES[2], theme))
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (30.0, "30"), (7.5, "7.5"), (0.30000000000000004, "0.3"), (-0.0, "0"), (-0.00001, "0"),
+    (1 / 3, "0.3333"),
+])
+def test_numbers_are_short_and_stable(value: float, text: str) -> None:
+    assert num(value) == text

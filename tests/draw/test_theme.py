@@ -1,0 +1,145 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from micropul_print.draw.theme import (
+    DEFAULT_THEME,
+    THEME_NAMES,
+    THEMES_DIR,
+    load_theme,
+    read_theme,
+)
+from micropul_print.errors import Severity, UserError
+
+CLASSIC = (THEMES_DIR / "classic.yaml").read_text(encoding="utf-8")
+
+
+def write(tmp_path: Path, text: str, name: str = "mine.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def messages(path: Path) -> list[str]:
+    _theme, diagnostics = read_theme(path)
+    return [str(d).replace(str(path), "FILE") for d in diagnostics]
+
+
+def test_builtin_names_match_the_files() -> None:
+    assert DEFAULT_THEME in THEME_NAMES
+    assert {p.stem for p in THEMES_DIR.glob("*.yaml")} == set(THEME_NAMES)
+
+
+@pytest.mark.parametrize("name", THEME_NAMES)
+def test_builtin_theme_loads_cleanly(name: str) -> None:
+    theme, diagnostics = read_theme(THEMES_DIR / f"{name}.yaml")
+    assert diagnostics == []
+    assert theme is not None and theme.name == name and theme.description
+
+
+def test_builtin_themes_offer_the_same_marks() -> None:
+    marks = {name: set(load_theme(name).marks) for name in THEME_NAMES}
+    assert all(m == marks[DEFAULT_THEME] for m in marks.values())
+
+
+def test_a_theme_file_path_loads(tmp_path: Path) -> None:
+    path = write(tmp_path, CLASSIC.replace("name: classic", "name: mine"))
+    theme = load_theme(str(path))
+    assert theme.name == "mine"
+    assert theme.marks == load_theme("classic").marks
+
+
+def test_colours_are_normalised_to_lower_case(tmp_path: Path) -> None:
+    path = write(tmp_path, CLASSIC.replace('background: "#ffffff"', 'background: "#FFFFFF"'))
+    assert load_theme(str(path)).background == "#ffffff"
+
+
+def test_unknown_theme_name_is_a_user_error() -> None:
+    with pytest.raises(UserError) as caught:
+        load_theme("neon")
+    (diagnostic,) = caught.value.diagnostics
+    assert str(diagnostic) == (
+        "neon: error: no theme 'neon': give a built-in theme (classic, ink-saver, "
+        "colour-safe) or the path of a theme .yaml file")
+
+
+def test_missing_theme_file_is_a_user_error(tmp_path: Path) -> None:
+    with pytest.raises(UserError):
+        load_theme(str(tmp_path / "absent.yaml"))
+
+
+def test_every_problem_is_reported_at_its_line(tmp_path: Path) -> None:
+    text = CLASSIC.replace('outline: "#000000"', 'outline: "black"').replace(
+        "  size: 1.9\n", "  size: tiny\n", 1).replace(
+        "dot1: {shape: dots,", "dot1: {shape: blob,")
+    path = write(tmp_path, text)
+    lines = text.splitlines()
+    outline_line = next(i for i, line in enumerate(lines, 1) if 'outline: "black"' in line)
+    size_line = next(i for i, line in enumerate(lines, 1) if "size: tiny" in line)
+    dot_line = next(i for i, line in enumerate(lines, 1) if "shape: blob" in line)
+    assert messages(path) == [
+        f'FILE:{outline_line}:12: error: face.outline must be a colour like "#1a2b3c" '
+        "or null for no paint; got 'black'",
+        f"FILE:{size_line}:9: error: number.size must be a length in millimetres; got 'tiny'",
+        f"FILE:{dot_line}:17: error: marks.dot1.shape must be one of none, disc, square, "
+        "dots, cross; got 'blob'",
+    ]
+    with pytest.raises(UserError) as caught:
+        load_theme(str(path))
+    assert len(caught.value.diagnostics) == 3
+
+
+def test_unknown_key_is_a_warning_only(tmp_path: Path) -> None:
+    path = write(tmp_path, CLASSIC.replace("  outline_width: 0.2\n",
+                                           "  outline_width: 0.2\n  glow: 3\n"))
+    theme, diagnostics = read_theme(path)
+    assert theme is not None
+    (warning,) = diagnostics
+    assert warning.severity is Severity.WARNING
+    assert "face: unknown key 'glow' (allowed: background, outline, outline_width)" in str(warning)
+
+
+def test_missing_section_is_reported_at_the_root(tmp_path: Path) -> None:
+    text = CLASSIC.split("\nlabel:")[0] + "\n"  # drops label and marks
+    path = write(tmp_path, text)
+    assert messages(path) == [
+        "FILE:3:1: error: theme: missing key 'label'",
+        "FILE:3:1: error: theme: missing key 'marks'",
+    ]
+
+
+def test_inconsistent_mark_is_reported(tmp_path: Path) -> None:
+    path = write(tmp_path, CLASSIC.replace("gap: 4.2,", "gap: 1.0,"))
+    (message,) = messages(path)
+    assert message.endswith("error: marks.dot2: dots need a gap (centre to centre) at least "
+                            "as large as their size")
+
+
+def test_yaml_syntax_error_has_a_position(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: x\nface: [unclosed\n")
+    (message,) = messages(path)
+    assert message.startswith("FILE:3:1: error: YAML syntax error:")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("", "FILE: error: theme file is empty"),
+    ("- a list\n", "FILE:1:1: error: theme must be a mapping of keys to values"),
+])
+def test_wrong_shapes_of_file(tmp_path: Path, text: str, expected: str) -> None:
+    assert messages(write(tmp_path, text)) == [expected]
+
+
+def test_not_utf8_is_reported_at_the_byte(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes(b"name: caf\xe9\n")
+    assert messages(path) == ["FILE:1:10: error: theme file is not UTF-8 text"]
+
+
+def test_python_tags_are_never_constructed(tmp_path: Path) -> None:
+    path = write(tmp_path, CLASSIC.replace(
+        "name: classic", "name: !!python/object/apply:os.system ['echo hacked']"))
+    theme, _diagnostics = read_theme(path)
+    # compose never constructs: the tagged node is a sequence, so "name" is rejected.
+    assert theme is None
