@@ -23,6 +23,7 @@ from micropul_print.sheets.pages import Card, SheetOptions, SheetPlan, plan_shee
 
 if TYPE_CHECKING:
     from micropul_print.catalogue.model import Catalogue
+    from micropul_print.draw.primitives import Drawing
     from micropul_print.draw.theme import Theme
 
 Progress = Callable[[str], None]
@@ -77,6 +78,7 @@ def build_kit(out: Path | str, options: KitOptions = KitOptions(), *,
     layouts = _layouts(options.papers) if "sheets" in options.parts else []
     output = OutputDir(out)
     report = KitReport(output.root)
+    art = TileArt(catalogue, theme, numbers=options.numbers)
 
     def wrote(part: str, paths: Sequence[Path]) -> None:
         report.files.extend(paths)
@@ -94,12 +96,10 @@ def build_kit(out: Path | str, options: KitOptions = KitOptions(), *,
                                      progress=say)
         wrote("tile files", tiles)
     elif "svg" in options.parts:
-        wrote("tile files", write_svg_files(catalogue, theme, output, numbers=options.numbers,
-                                            progress=say))
+        wrote("tile files", write_svg_files(art, output, progress=say))
 
     for layout in layouts:
-        path = write_sheets(catalogue, theme, output, layout, sheet_options(options),
-                            numbers=options.numbers, progress=say)
+        path = write_sheets(art, output, layout, sheet_options(options), progress=say)
         wrote("sheets", [path])
 
     if "rulebooks" in options.parts:
@@ -121,20 +121,48 @@ def build_kit(out: Path | str, options: KitOptions = KitOptions(), *,
     return report
 
 
-def write_svg_files(catalogue: Catalogue, theme: Theme, output: OutputDir, *,
-                    numbers: bool = True, progress: Progress | None = None) -> list[Path]:
-    """Only the SVG tile files (same names as tilefiles writes), for a quick build."""
+class TileArt:
+    """Each tile picture made once per build, shared by the SVG files and the sheets
+    (without bleed they are the very same drawings)."""
+
+    def __init__(self, catalogue: Catalogue, theme: Theme, *, numbers: bool = True) -> None:
+        self.catalogue, self.theme, self.numbers = catalogue, theme, numbers
+        self._fronts: dict[float, list[Drawing]] = {}
+        self._backs: dict[float, Drawing] = {}
+
+    def fronts(self, bleed: float = 0.0) -> list[Drawing]:
+        from micropul_print.games.micropul import tile_drawing
+
+        if bleed not in self._fronts:
+            self._fronts[bleed] = [tile_drawing(tile, self.theme, bleed=bleed,
+                                                show_number=self.numbers)
+                                   for tile in self.catalogue.tiles]
+        return self._fronts[bleed]
+
+    def back(self, bleed: float = 0.0) -> Drawing:
+        from micropul_print.games.micropul import back_drawing
+
+        if bleed not in self._backs:
+            self._backs[bleed] = back_drawing(self.theme, bleed=bleed)
+        return self._backs[bleed]
+
+
+# The SVG names of micropul_print.tilefiles (tests/test_kit.py keeps them equal), here
+# so that an SVG-only build does not load tilefiles' raster libraries.
+SVG_DIR = "tiles/svg"
+SVG_BACK_NAME = "tile-back"
+
+
+def write_svg_files(art: TileArt, output: OutputDir, *,
+                    progress: Progress | None = None) -> list[Path]:
+    """Only the SVG tile files, named as tilefiles names them, for a quick build."""
     from micropul_print.backends.svg import to_svg
-    from micropul_print.games.micropul import back_drawing, tile_drawing
-    from micropul_print.tilefiles import BACK_NAME, SVG_DIR, tile_name
 
     if progress:
         progress(f"writing {output.path(SVG_DIR)}/*.svg")
-    written = [output.write_bytes(f"{SVG_DIR}/{tile_name(tile.id)}.svg",
-                                  to_svg(tile_drawing(tile, theme, show_number=numbers)))
-               for tile in catalogue.tiles]
-    written.append(output.write_bytes(f"{SVG_DIR}/{BACK_NAME}.svg",
-                                      to_svg(back_drawing(theme))))
+    written = [output.write_bytes(f"{SVG_DIR}/tile-{tile.id:02d}.svg", to_svg(drawing))
+               for tile, drawing in zip(art.catalogue.tiles, art.fronts(), strict=True)]
+    written.append(output.write_bytes(f"{SVG_DIR}/{SVG_BACK_NAME}.svg", to_svg(art.back())))
     return written
 
 
@@ -147,36 +175,33 @@ def sheet_file_name(game: str, paper: str) -> str:
     return f"{game}-tiles-{paper}.pdf"
 
 
-def plan_tile_sheets(catalogue: Catalogue, theme: Theme, layout: SheetLayout,
-                     options: SheetOptions, *, numbers: bool = True) -> SheetPlan:
+def plan_tile_sheets(art: TileArt, layout: SheetLayout, options: SheetOptions) -> SheetPlan:
     """The Micropul side of the sheets: 48 faces with the common back, 30 mm cut, and the
     players' stones as tokens. The sheet layer itself knows none of this."""
     from micropul_print.games import micropul
 
-    back = micropul.back_drawing(theme, bleed=options.bleed)  # one drawing, every card
-    cards = [Card(micropul.tile_drawing(tile, theme, bleed=options.bleed, show_number=numbers),
-                  back)
-             for tile in catalogue.tiles]
+    back = art.back(options.bleed)  # one drawing behind every card
+    cards = [Card(front, back) for front in art.fronts(options.bleed)]
     tokens: list[Card] = []
     for player in micropul.PLAYERS:
-        stone = micropul.stone_drawing(player, theme, STONE_DIAMETER)
+        stone = micropul.stone_drawing(player, art.theme, STONE_DIAMETER)
         # Printed on both sides, so a cut stone shows its colour either way up.
         tokens += [Card(stone, stone)] * STONES_PER_PLAYER
     size = micropul.TILE_SIZE_MM
-    return plan_sheets(layout, cards, size, size, catalogue.name, tokens=tokens,
+    return plan_sheets(layout, cards, size, size, art.catalogue.name, tokens=tokens,
                        options=options)
 
 
-def write_sheets(catalogue: Catalogue, theme: Theme, output: OutputDir, layout: SheetLayout,
-                 options: SheetOptions, *, numbers: bool = True,
-                 progress: Progress | None = None) -> Path:
+def write_sheets(art: TileArt, output: OutputDir, layout: SheetLayout, options: SheetOptions,
+                 *, progress: Progress | None = None) -> Path:
     """Write ``sheets/<game>-tiles-<paper>.pdf``; returns its path."""
     from micropul_print.sheets.pdf import DocumentInfo, render_pdf
 
+    catalogue = art.catalogue
     relative = Path("sheets") / sheet_file_name(catalogue.game, layout.name)
     if progress:
         progress(f"writing {output.path(relative)}")
-    plan = plan_tile_sheets(catalogue, theme, layout, options, numbers=numbers)
+    plan = plan_tile_sheets(art, layout, options)
     info = DocumentInfo(
         title=f"{catalogue.name} — tiles, {layout.label}",
         author=AUTHOR,

@@ -10,9 +10,10 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
+from micropul_print import kit
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.draw.theme import load_theme
-from micropul_print.kit import KitOptions, build_kit, format_summary, plan_tile_sheets
+from micropul_print.kit import KitOptions, TileArt, build_kit, format_summary, plan_tile_sheets
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pages import SheetOptions
 
@@ -20,20 +21,20 @@ PT_PER_MM = 72 / 25.4
 
 
 def test_micropul_sheets_hold_48_tiles_and_6_stones() -> None:
-    catalogue, theme = load_catalogue(), load_theme("classic")
-    a4 = plan_tile_sheets(catalogue, theme, load_layout("a4"), SheetOptions())
+    art = TileArt(load_catalogue(), load_theme("classic"))
+    a4 = plan_tile_sheets(art, load_layout("a4"), SheetOptions())
     fronts = [p for p in a4.pages if p.side == "front"]
     assert [len(p.placements) for p in fronts] == [0, 48 + 6]
     stones = [pl.drawing for pl in fronts[1].placements[48:]]
     assert all(d.width == 14.0 for d in stones)
     assert len(set(stones)) == 2  # three of each player's colour
-    letter = plan_tile_sheets(catalogue, theme, load_layout("letter"), SheetOptions())
+    letter = plan_tile_sheets(art, load_layout("letter"), SheetOptions())
     assert [len(p.placements) for p in letter.pages if p.side == "front"] == [0, 48, 6]
 
 
 def test_every_card_has_the_same_back() -> None:
-    plan = plan_tile_sheets(load_catalogue(), load_theme("classic"), load_layout("a4"),
-                            SheetOptions(bleed=2.0, calibration=False))
+    art = TileArt(load_catalogue(), load_theme("classic"))
+    plan = plan_tile_sheets(art, load_layout("a4"), SheetOptions(bleed=2.0, calibration=False))
     backs = {pl.drawing for page in plan.pages if page.side == "back"
              for pl in page.placements if pl.drawing.width > 20}
     assert len(backs) == 1
@@ -117,3 +118,17 @@ def test_bleed_reaches_sheets_and_pngs(tmp_path: Path) -> None:
 def test_unknown_part_is_a_programming_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         build_kit(tmp_path, KitOptions(parts=frozenset({"posters"})))
+
+
+def test_svg_only_build_names_files_as_tilefiles_does(tmp_path: Path) -> None:
+    from micropul_print import tilefiles
+
+    assert (kit.SVG_DIR, kit.SVG_BACK_NAME) == (tilefiles.SVG_DIR, tilefiles.BACK_NAME)
+    build(tmp_path / "svg", parts=frozenset({"svg"}))
+    build(tmp_path / "all", parts=frozenset({"png"}))
+    svg_only = sorted(p.name for p in (tmp_path / "svg" / kit.SVG_DIR).iterdir())
+    complete = sorted(p.name for p in (tmp_path / "all" / tilefiles.SVG_DIR).iterdir())
+    assert svg_only == complete
+    for name in svg_only:  # the same pictures, byte for byte
+        assert (tmp_path / "svg" / kit.SVG_DIR / name).read_bytes() == (
+            tmp_path / "all" / tilefiles.SVG_DIR / name).read_bytes()
