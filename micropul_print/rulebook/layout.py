@@ -242,6 +242,8 @@ def render(blocks: Sequence[PageBlock], texts: PageTexts, paper: str,
         buffer, pagesize=(page_width, page_height), invariant=1, pageCompression=1,
         title=texts.title, author=texts.author, subject=texts.subject, creator=CREATOR,
         producer=CREATOR, lang=texts.lang,
+        # Lato from the first operator on: no standard-14 font is ever referenced.
+        initialFontName=FONT_NAMES["regular"],
     )
     document.addPageTemplates(_templates(page_width, page_height, geometry, texts))
     story = _story(blocks, styles, texts, column_width=_column_width(page_width, geometry))
@@ -360,6 +362,7 @@ def _legend(block: LegendBlock, styles: dict[str, ParagraphStyle], texts: PageTe
             for picture, text in block.rows]
     table = Table(rows, colWidths=[picture_column, column_width - picture_column])
     table.setStyle(TableStyle([
+        ("FONTNAME", (0, 0), (-1, -1), FONT_NAMES["regular"]),  # never Helvetica
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("ALIGN", (0, 0), (0, -1), "CENTER"),
         ("LEFTPADDING", (0, 0), (-1, -1), 0),

@@ -1,0 +1,66 @@
+"""The rulebook structure: it loads, it names only English texts, every English text
+is used, and each mistake in a structure file is reported at its place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from micropul_print.errors import UserError
+from micropul_print.rulebook.book import Figure, load_book
+from micropul_print.rulebook.locales import load_locale
+from micropul_print.rulebook.verify import check_texts
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_the_structure_and_the_english_texts_match() -> None:
+    assert check_texts(load_book(), load_locale("en")) == []
+
+
+def test_the_book_has_the_figures_the_rules_need() -> None:
+    figures = load_book().figures
+    positions = {f.position for f in figures}
+    assert {"figures/setup.yaml", "figures/legal.yaml", "figures/clash.yaml",
+            "figures/clash-turned.yaml", "figures/catalysts.yaml",
+            "figures/closed-group.yaml", "figures/big.yaml"} <= positions
+    assert all(isinstance(f, Figure) and f.claims for f in figures)
+
+
+def test_a_text_the_structure_does_not_use_is_reported(tmp_path: Path) -> None:
+    english = (Path(load_locale("en").source)).read_text(encoding="utf-8")
+    (tmp_path / "en.yaml").write_text(english + "unused: Nobody reads this.\n",
+                                      encoding="utf-8")
+    problems = check_texts(load_book(), load_locale("en", tmp_path))
+    line = english.count("\n") + 1
+    assert [str(p) for p in problems] == [
+        f"{tmp_path / 'en.yaml'}:{line}:9: error: text 'unused' is not used by the rulebook "
+        f"({load_book().source})"
+    ]
+
+
+def test_a_placeholder_nothing_fills_is_reported(tmp_path: Path) -> None:
+    english = (Path(load_locale("en").source)).read_text(encoding="utf-8")
+    changed = english.replace("  text: >-\n    You start", "  text: >-\n    {drawn} You start")
+    assert changed != english
+    (tmp_path / "en.yaml").write_text(changed, encoding="utf-8")
+    messages = [p.message for p in check_texts(load_book(), load_locale("en", tmp_path))]
+    assert messages == ["'goal.text' uses {drawn}, which nothing fills there"]
+
+
+def test_each_mistake_in_a_structure_is_reported() -> None:
+    path = DATA / "bad_structure.yaml"
+    with pytest.raises(UserError) as caught:
+        load_book(path)
+    assert [str(d) for d in caught.value.diagnostics] == [
+        f"{path}:3:5: error: a block is one of title, lead, heading, subheading, paragraph, "
+        "bullets, legend or figure with its content, got the keys chapter",
+        f"{path}:4:14: error: a heading must be a non-empty text, got a list",
+        f"{path}:9:11: error: a claim about a placement states exactly one of legal, reason, "
+        "draws, plus or tile",
+        f"{path}:10:19: error: a group is named by one of its micropul: [x, y, quadrant], "
+        "quadrant one of tl, tr, br or bl; got a list",
+        f"{path}:11:33: error: 'legal' must be true or false, got 'maybe'",
+        f"{path}:15:18: error: unknown mark 'sparkle' (expected highlight, cross or stone)",
+    ]

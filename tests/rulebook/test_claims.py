@@ -1,0 +1,102 @@
+"""Figure claims against the rules engine: the book's all hold, false ones fail
+with a message naming the figure file and the claim."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from micropul_print.catalogue.loader import load_catalogue
+from micropul_print.catalogue.model import Catalogue
+from micropul_print.errors import UserError
+from micropul_print.rulebook.book import Claim, Figure, load_book
+from micropul_print.rulebook.claims import check_claims
+from micropul_print.rulebook.verify import verify_figures
+from micropul_print.yamlsource import Where
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> Catalogue:
+    return load_catalogue()
+
+
+def test_every_claim_of_the_book_holds(catalogue: Catalogue) -> None:
+    book = load_book()
+    verified = verify_figures(book, catalogue)
+    assert [v.figure for v in verified] == list(book.figures)
+
+
+def test_named_claims_give_the_engine_values_to_the_captions(catalogue: Catalogue) -> None:
+    values = {v.figure.position: v.values for v in verify_figures(load_book(), catalogue)}
+    assert values["figures/catalysts.yaml"] == {"drawn": 2}
+    assert values["figures/closed-group.yaml"] == {"points": 6}
+    assert values["figures/big.yaml"] == {"points": 3, "drawn": 1}
+    assert values["figures/merged.yaml"] == {"stones": 2}
+    assert values["figures/clash-turned.yaml"] == {"options": 5}
+
+
+def test_a_false_claim_fails_with_the_exact_message(catalogue: Catalogue) -> None:
+    path = DATA / "false_claim.yaml"
+    with pytest.raises(UserError) as caught:
+        verify_figures(load_book(path), catalogue)
+    assert [str(d) for d in caught.value.diagnostics] == [
+        f"{path}:8:11: error: figure figures/clash.yaml: claim \"placement 2: legal is true\" "
+        "is false: the engine says false",
+        f"{path}:9:11: error: figure figures/clash.yaml: claim \"placement 2: reason is "
+        "no micropul link\" is false: the engine says \"colour clash\"",
+    ]
+
+
+def _figure(*claims: tuple[str, Any, str, Any]) -> Figure:
+    where = Where("book.yaml", 1, 1)
+    return Figure("figures/x.yaml", "figures.x",
+                  tuple(Claim(s, k, p, e, "", where) for s, k, p, e in claims), None, where)
+
+
+ANALYSIS: dict[str, Any] = {
+    "placements": [
+        {"tile": 41, "x": 0, "y": 0, "rotation": 0, "legal": True, "reason": None,
+         "draws": 0, "plus": 0},
+        {"tile": 7, "x": 1, "y": 0, "rotation": 90, "legal": True, "reason": None,
+         "draws": 3, "plus": 1},
+    ],
+    "groups": [
+        {"colour": "white", "points": 5, "closed": True, "stones": [1, 2],
+         "quadrants": [[0, 0, "tl"], [0, 0, "tr"]]},
+    ],
+}
+
+
+def test_claims_are_read_from_the_analysis_contract() -> None:
+    figure = _figure(("placement", 2, "draws", 3), ("placement", 2, "plus", 1),
+                     ("placement", 1, "reason", "none"), ("group", (0, 0, "tr"), "points", 5),
+                     ("group", (0, 0, "tl"), "closed", True),
+                     ("group", (0, 0, "tl"), "stones", 2))
+    assert check_claims(figure, ANALYSIS) == ({}, [])
+
+
+def test_claims_about_what_is_not_there_cannot_be_checked() -> None:
+    figure = _figure(("placement", 3, "legal", True), ("group", (5, 5, "tl"), "points", 1),
+                     ("legal_placements", 7, "count", 2))
+    _, problems = check_claims(figure, ANALYSIS)
+    assert [p.message for p in problems] == [
+        'figure figures/x.yaml: claim "placement 3: legal is true" cannot be checked: '
+        "the position has 2 placements",
+        'figure figures/x.yaml: claim "the group at (5, 5, tl): points is 1" cannot be '
+        "checked: no micropul group covers (5, 5, tl)",
+        'figure figures/x.yaml: claim "the legal placements of tile 7: count is 2" cannot '
+        "be checked: the engine listed no legal placements",
+    ]
+
+
+def test_a_count_is_not_a_flag() -> None:
+    """``plus: 1`` and ``legal: true`` are different claims: types must match too."""
+    figure = _figure(("placement", 2, "plus", True))
+    _, problems = check_claims(figure, ANALYSIS)
+    assert [p.message for p in problems] == [
+        'figure figures/x.yaml: claim "placement 2: plus is true" is false: the engine says 1'
+    ]

@@ -1,0 +1,46 @@
+"""`micropul-print rulebook`: check only, build, and a clear error for a missing
+language (exit 1, no traceback)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from micropul_print.cli import main
+
+
+def test_check_writes_nothing_and_reports_the_claims(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rulebook", "--check", "--lang", "en", "--out", str(tmp_path)]) == 0
+    assert list(tmp_path.iterdir()) == []
+    assert capsys.readouterr().err == (
+        "rulebook: en: every key and placeholder present; 24 claims in 9 figures hold\n")
+
+
+def test_build_one_language_on_letter(tmp_path: Path) -> None:
+    assert main(["rulebook", "--lang", "en", "--paper", "letter", "--out", str(tmp_path),
+                 "--quiet"]) == 0
+    assert [p.name for p in (tmp_path / "rules").iterdir()] == ["micropul-rules-en.pdf"]
+
+
+def test_a_missing_language_exits_1_with_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rulebook", "--lang", "en,zz", "--out", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "error: no rulebook text for language 'zz' (available: en" in err
+    assert "Traceback" not in err and err.count("\n") == 1
+    assert not (tmp_path / "rules").exists()
+
+
+def test_checking_needs_no_drawing_library() -> None:
+    code = (
+        "import sys\n"
+        "from micropul_print.cli import main\n"
+        "assert main(['rulebook', '--check', '--quiet']) == 0\n"
+        "heavy = {'reportlab', 'svgwrite', 'PIL'} & {m.split('.')[0] for m in sys.modules}\n"
+        "assert not heavy, heavy\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -1,0 +1,88 @@
+"""Figure drawings: the game's tile art in each cell, turned as placed, plus the
+figure marks (frame on the tile just played, cross on an illegal one, stones)."""
+
+from __future__ import annotations
+
+import pytest
+
+from micropul_print.catalogue.loader import load_catalogue
+from micropul_print.catalogue.model import Catalogue, Tile
+from micropul_print.draw.primitives import Circle, Drawing, Group, Line, Rect, Text
+from micropul_print.draw.theme import load_theme
+from micropul_print.games.micropul import stone_drawing, tile_drawing
+from micropul_print.rulebook.book import load_book
+from micropul_print.rulebook.figures import STYLE, figure_drawing, legend_mark, legend_symbol
+from micropul_print.rulebook.verify import VerifiedFigure, verify_figures
+
+THEME = load_theme("classic")
+
+
+def tile_art(tile: Tile) -> Drawing:
+    return tile_drawing(tile, THEME, show_number=False)
+
+
+def stone_art(player: int, diameter: float) -> Drawing:
+    return stone_drawing(player, THEME, diameter)
+
+
+@pytest.fixture(scope="module")
+def catalogue() -> Catalogue:
+    return load_catalogue()
+
+
+@pytest.fixture(scope="module")
+def figures(catalogue: Catalogue) -> dict[str, VerifiedFigure]:
+    return {v.figure.position: v for v in verify_figures(load_book(), catalogue)}
+
+
+def _tiles(drawing: Drawing) -> list[Group]:
+    return [item for item in drawing.items if isinstance(item, Group)
+            and len(item.items) > 4]
+
+
+def test_each_tile_is_the_sheet_drawing_turned_in_its_cell(
+        figures: dict[str, VerifiedFigure], catalogue: Catalogue) -> None:
+    drawing = figure_drawing(figures["figures/catalysts.yaml"], catalogue, tile_art, stone_art)
+    groups = _tiles(drawing)
+    placements = figures["figures/catalysts.yaml"].position.placements
+    assert len(groups) == len(placements) == 6
+    for group, spec in zip(groups, placements, strict=True):
+        assert group.items == tile_art(catalogue.tile(spec.tile)).items
+        assert group.rotate == spec.rotation
+        assert (group.dx, group.dy) == (STYLE.margin + (spec.x + 1) * 30,
+                                        STYLE.margin + (spec.y + 1) * 30)
+    assert (drawing.width, drawing.height) == (3 * 30 + 2 * STYLE.margin,
+                                               2 * 30 + 2 * STYLE.margin)
+
+
+def test_the_last_tile_is_framed(figures: dict[str, VerifiedFigure],
+                                 catalogue: Catalogue) -> None:
+    drawing = figure_drawing(figures["figures/legal.yaml"], catalogue, tile_art, stone_art)
+    frames = [i for i in drawing.items if isinstance(i, Rect) and i.stroke == STYLE.highlight]
+    assert len(frames) == 1
+    assert 30 + STYLE.margin < frames[0].x < 31 + STYLE.margin
+
+
+def test_an_illegal_placement_is_crossed_out(figures: dict[str, VerifiedFigure],
+                                             catalogue: Catalogue) -> None:
+    drawing = figure_drawing(figures["figures/clash.yaml"], catalogue, tile_art, stone_art)
+    crosses = [i for i in drawing.items if isinstance(i, Line) and i.stroke == STYLE.cross]
+    assert len(crosses) == 2
+    assert not [i for i in drawing.items if isinstance(i, Rect) and i.stroke == STYLE.highlight]
+
+
+def test_stones_are_numbered_in_a_readable_colour(figures: dict[str, VerifiedFigure],
+                                                   catalogue: Catalogue) -> None:
+    drawing = figure_drawing(figures["figures/merged.yaml"], catalogue, tile_art, stone_art)
+    numbers = {i.text: i.fill for i in drawing.items if isinstance(i, Text)}
+    assert numbers == {"1": "#000000", "2": "#ffffff"}  # light stone, dark stone
+
+
+def test_legend_pictures(catalogue: Catalogue) -> None:
+    white = legend_symbol("white", catalogue, tile_art)
+    assert white.items == tile_art(Tile(0, ("white", "empty", "empty", "empty"))).items
+    big = legend_symbol("big", catalogue, tile_art)
+    assert big.items == tile_art(catalogue.tile(37)).items
+    stone = legend_mark("stone", 30.0, stone_art)
+    assert stone.width == 15.0
+    assert any(isinstance(i, Circle) and i.fill == STYLE.highlight for i in stone.items)

@@ -1,0 +1,105 @@
+"""The English rulebook PDF: extractable words, embedded Lato only, paper sizes,
+fixed metadata, identical bytes on every build."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from micropul_print.catalogue.loader import load_catalogue
+from micropul_print.draw.theme import load_theme
+from micropul_print.outputs import OutputDir
+from micropul_print.rulebook import build_rulebooks, rulebook_path
+
+A4_PT = (595.28, 841.89)
+LETTER_PT = (612.0, 792.0)
+STANDARD_14 = ("Helvetica", "Times", "Courier", "Symbol", "ZapfDingbats")
+
+
+@pytest.fixture(scope="module")
+def english(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    catalogue, theme = load_catalogue(), load_theme("classic")
+    built = {}
+    for paper in ("a4", "letter"):
+        out = OutputDir(tmp_path_factory.mktemp(paper))
+        (path,) = build_rulebooks(catalogue, theme, out, langs=["en"], paper=paper)
+        assert path == out.path(rulebook_path(catalogue, "en"))
+        assert path.name == "micropul-rules-en.pdf" and path.parent.name == "rules"
+        built[paper] = path.read_bytes()
+    return built
+
+
+def _text(pdf: bytes) -> str:
+    """Extracted text with hyphenated line ends joined and spaces normalised."""
+    raw = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    return re.sub(r"\s+", " ", re.sub(r"(\w)-\n(\w)", r"\1\2", raw))
+
+
+def test_the_words_can_be_copied(english: dict[str, bytes]) -> None:
+    text = _text(english["a4"])
+    for phrase in ("Micropul", "Components", "Rule #1.", "Rule #2.", "catalyst", "core",
+                   "supply", "Solitaire", "There is no tie-break.",
+                   "Jean-François Lassonde", "version 1.2.1",
+                   "the game ends at that moment and is scored as usual"):
+        assert phrase in text, phrase
+
+
+def test_engine_values_fill_the_captions(english: dict[str, bytes]) -> None:
+    text = _text(english["a4"])
+    assert "its player takes 2 tiles from the core" in text
+    assert "It is worth 6 points to the owner of the stone on it." in text
+    assert "It now carries 2 stones, so nobody will score it." in text
+    assert "could be played in 5 different ways" in text
+    assert "48 different square tiles" in text
+    assert "Figure 10." in text
+
+
+def test_only_embedded_lato_subsets(english: dict[str, bytes]) -> None:
+    for pdf in english.values():
+        reader = PdfReader(io.BytesIO(pdf))
+        names = set()
+        for page in reader.pages:
+            resources: Any = page["/Resources"]
+            for reference in resources["/Font"].values():
+                font = reference.get_object()
+                name = str(font["/BaseFont"])
+                names.add(name.split("+")[-1])
+                assert not any(s in name for s in STANDARD_14), name
+                assert "/FontFile2" in font["/FontDescriptor"], name
+        assert names == {"Lato-Regular", "Lato-Bold", "Lato-Italic"}
+
+
+@pytest.mark.parametrize(("paper", "size"), [("a4", A4_PT), ("letter", LETTER_PT)])
+def test_page_size(english: dict[str, bytes], paper: str, size: tuple[float, float]) -> None:
+    reader = PdfReader(io.BytesIO(english[paper]))
+    assert len(reader.pages) >= 2
+    for page in reader.pages:
+        box = page.mediabox
+        assert (round(float(box.width), 2), round(float(box.height), 2)) == size
+
+
+def test_fixed_metadata(english: dict[str, bytes]) -> None:
+    info = PdfReader(io.BytesIO(english["a4"])).metadata
+    assert info is not None
+    fields = {key: str(value) for key, value in info.items()}
+    assert fields["/Title"] == "Micropul – rules of the game"
+    assert fields["/Subject"].startswith("Rules of Micropul")
+    assert fields["/Author"] == "Jean-François Lassonde (game); micropul-print (rulebook)"
+    assert fields["/CreationDate"] == fields["/ModDate"] == "D:20000101000000+00'00'"
+
+
+def test_same_bytes_every_time(english: dict[str, bytes], tmp_path: Path) -> None:
+    (path,) = build_rulebooks(load_catalogue(), load_theme("classic"), OutputDir(tmp_path),
+                              langs=["en"], paper="a4")
+    assert path.read_bytes() == english["a4"]
+
+
+def test_page_numbers_on_every_page(english: dict[str, bytes]) -> None:
+    reader = PdfReader(io.BytesIO(english["a4"]))
+    for number, page in enumerate(reader.pages, start=1):
+        assert re.search(rf"(^|\n){number}(\n|$)", page.extract_text()), number
