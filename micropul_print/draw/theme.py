@@ -13,13 +13,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeVar
 
-import yaml
-
-from micropul_print.errors import Diagnostic, Severity, UserError
+from micropul_print.errors import Diagnostic, UserError, errors_in
+from micropul_print.yamlsource import (
+    YamlMapping,
+    YamlNode,
+    YamlScalar,
+    check_keys,
+    describe,
+    in_file_order,
+    read_yaml,
+)
 
 THEMES_DIR = Path(__file__).parent / "themes"
 THEME_NAMES: tuple[str, ...] = ("classic", "ink-saver", "colour-safe")
@@ -30,7 +37,7 @@ Shape = Literal["none", "disc", "square", "dots", "cross"]
 SHAPES: tuple[str, ...] = ("none", "disc", "square", "dots", "cross")
 Weight = Literal["regular", "bold"]
 
-_MAX_THEME_BYTES = 256 * 1024
+MAX_THEME_BYTES = 256 * 1024  # a theme is a page of settings; refuse anything bigger
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
@@ -112,7 +119,7 @@ class Theme:
     number: TextStyle
     label: TextStyle
     plate: PlateStyle
-    marks: dict[str, MarkStyle] = field(compare=True)
+    marks: dict[str, MarkStyle]
     source: str = ""
 
     def mark(self, name: str) -> MarkStyle:
@@ -148,37 +155,13 @@ def load_theme(name_or_path: str) -> Theme:
 
 def read_theme(path: Path) -> tuple[Theme | None, list[Diagnostic]]:
     """Parse and validate one theme file; the theme is None when there is any error."""
-    where = str(path)
-    try:
-        if path.is_dir():
-            return None, [Diagnostic(where, 0, 0, "is a directory, not a theme file")]
-        size = path.stat().st_size
-        if size > _MAX_THEME_BYTES:
-            return None, [Diagnostic(where, 0, 0, f"theme file is {size} bytes; the limit is "
-                                                  f"{_MAX_THEME_BYTES} bytes")]
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, [Diagnostic(where, 0, 0, f"cannot read theme file: {exc.strerror}")]
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        return None, [Diagnostic(where, line, col, "theme file is not UTF-8 text")]
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        return None, [Diagnostic(where, line, col, f"YAML syntax error: {exc.problem}")]
-    except yaml.YAMLError as exc:
-        return None, [Diagnostic(where, 0, 0, f"YAML error: {exc}")]
+    root, diagnostics = read_yaml(path, max_bytes=MAX_THEME_BYTES)
     if root is None:
-        return None, [Diagnostic(where, 0, 0, "theme file is empty")]
-    reader = _Reader(where)
-    theme = reader.theme(root, default_name=path.stem)
-    errors = [d for d in reader.diagnostics if d.severity is Severity.ERROR]
-    return (None if errors else theme), reader.diagnostics
+        return None, diagnostics
+    reader = _Reader(diagnostics)
+    theme = reader.theme(root, default_name=path.stem, source=str(path))
+    usable = theme if not errors_in(reader.diagnostics) else None
+    return usable, in_file_order(reader.diagnostics)
 
 
 # --- validation -----------------------------------------------------------------
@@ -191,50 +174,32 @@ class _Invalid(Exception):
 
 
 class _Reader:
-    """Walks composed YAML nodes, converting values and collecting diagnostics."""
+    """Walks the located YAML tree, converting values and collecting diagnostics."""
 
-    def __init__(self, file: str) -> None:
-        self.file = file
-        self.diagnostics: list[Diagnostic] = []
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        self.diagnostics = list(diagnostics)
 
-    def report(self, node: yaml.Node, message: str,
-               severity: Severity = Severity.ERROR) -> None:
-        mark = node.start_mark
-        self.diagnostics.append(
-            Diagnostic(self.file, mark.line + 1, mark.column + 1, message, severity))
+    def report(self, node: YamlNode, message: str) -> None:
+        self.diagnostics.append(node.diagnostic(message))
 
-    def mapping(self, node: yaml.Node, what: str, required: tuple[str, ...],
-                optional: tuple[str, ...]) -> dict[str, yaml.Node]:
-        if not isinstance(node, yaml.MappingNode):
-            self.report(node, f"{what} must be a mapping of keys to values")
+    def mapping(self, node: YamlNode, what: str, required: tuple[str, ...],
+                optional: tuple[str, ...]) -> dict[str, YamlNode]:
+        if not isinstance(node, YamlMapping):
+            self.report(node, f"{what} must be a mapping of keys, got {describe(node)}")
             raise _Invalid
-        found: dict[str, yaml.Node] = {}
-        for key_node, value_node in node.value:
-            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
-            if not isinstance(key, str):
-                self.report(key_node, f"{what}: keys must be plain words")
-            elif key in found:
-                self.report(key_node, f"{what}: duplicate key {key!r}")
-            elif key not in required and key not in optional:
-                allowed = ", ".join((*required, *optional))
-                self.report(key_node, f"{what}: unknown key {key!r} (allowed: {allowed})",
-                            Severity.WARNING)
-            else:
-                found[key] = value_node
-        for key in required:
-            if key not in found:
-                self.report(node, f"{what}: missing key {key!r}")
-        return found
+        self.diagnostics += check_keys(node, what, required, optional)
+        known = (*required, *optional)
+        return {key: value for key in known if (value := node.get(key)) is not None}
 
-    def scalar(self, node: yaml.Node, what: str) -> str:
-        if not isinstance(node, yaml.ScalarNode):
-            self.report(node, f"{what} must be a single value")
+    def scalar(self, node: YamlNode, what: str) -> str:
+        if not isinstance(node, YamlScalar):
+            self.report(node, f"{what} must be a single value, got {describe(node)}")
             raise _Invalid
-        return str(node.value)
+        return node.raw
 
-    def colour(self, node: yaml.Node, what: str, *, allow_none: bool = True) -> Colour:
+    def colour(self, node: YamlNode, what: str, *, allow_none: bool = True) -> Colour:
         text = self.scalar(node, what)
-        if allow_none and node.tag.endswith(":null"):
+        if allow_none and isinstance(node, YamlScalar) and node.tag == "null":
             return None
         if not _COLOUR.fullmatch(text):
             extra = " or null for no paint" if allow_none else ""
@@ -242,7 +207,7 @@ class _Reader:
             raise _Invalid
         return text.lower()
 
-    def length(self, node: yaml.Node, what: str, *, maximum: float = 100.0) -> float:
+    def length(self, node: YamlNode, what: str, *, maximum: float = 100.0) -> float:
         text = self.scalar(node, what)
         try:
             value = float(text)
@@ -254,7 +219,7 @@ class _Reader:
             raise _Invalid
         return value
 
-    def number(self, node: yaml.Node, what: str, low: float, high: float) -> float:
+    def number(self, node: YamlNode, what: str, low: float, high: float) -> float:
         text = self.scalar(node, what)
         try:
             value = float(text)
@@ -266,22 +231,22 @@ class _Reader:
             raise _Invalid
         return value
 
-    def count(self, node: yaml.Node, what: str) -> int:
+    def count(self, node: YamlNode, what: str) -> int:
         text = self.scalar(node, what)
         if not text.isdigit() or not 1 <= int(text) <= 9:
             self.report(node, f"{what} must be a whole number from 1 to 9; got {text!r}")
             raise _Invalid
         return int(text)
 
-    def choice(self, node: yaml.Node, what: str, choices: tuple[str, ...]) -> str:
+    def choice(self, node: YamlNode, what: str, choices: tuple[str, ...]) -> str:
         text = self.scalar(node, what)
         if text not in choices:
             self.report(node, f"{what} must be one of {', '.join(choices)}; got {text!r}")
             raise _Invalid
         return text
 
-    def field(self, fields: dict[str, yaml.Node], key: str,
-              convert: Callable[[yaml.Node, str], T], what: str, default: T) -> T:
+    def field(self, fields: dict[str, YamlNode], key: str,
+              convert: Callable[[YamlNode, str], T], what: str, default: T) -> T:
         node = fields.get(key)
         if node is None:
             return default
@@ -292,7 +257,7 @@ class _Reader:
 
     # -- sections --
 
-    def theme(self, root: yaml.Node, default_name: str) -> Theme | None:
+    def theme(self, root: YamlNode, default_name: str, source: str) -> Theme | None:
         try:
             top = self.mapping(root, "theme", ("face", "number", "label", "marks"),
                                ("name", "description"))
@@ -310,10 +275,10 @@ class _Reader:
         label_style, plate = label
         return Theme(name=name, description=description, background=background,
                      outline=outline, outline_width=outline_width, number=number,
-                     label=label_style, plate=plate, marks=marks, source=self.file)
+                     label=label_style, plate=plate, marks=marks, source=source)
 
-    def _section(self, top: dict[str, yaml.Node], key: str,
-                 read: Callable[[yaml.Node, str], T]) -> T | None:
+    def _section(self, top: dict[str, YamlNode], key: str,
+                 read: Callable[[YamlNode, str], T]) -> T | None:
         node = top.get(key)
         if node is None:
             return None
@@ -322,7 +287,7 @@ class _Reader:
         except _Invalid:
             return None
 
-    def _face(self, node: yaml.Node, what: str) -> tuple[str, Colour, float]:
+    def _face(self, node: YamlNode, what: str) -> tuple[str, Colour, float]:
         f = self.mapping(node, what, ("background",), ("outline", "outline_width"))
         background = self.field(f, "background",
                                 lambda n, w: self.colour(n, w, allow_none=False), what, None)
@@ -332,11 +297,11 @@ class _Reader:
             raise _Invalid
         return background, outline, width
 
-    def _text(self, node: yaml.Node, what: str) -> TextStyle:
+    def _text(self, node: YamlNode, what: str) -> TextStyle:
         f = self.mapping(node, what, ("size", "colour"), ("weight", "inset"))
         return self._text_fields(f, what)
 
-    def _text_fields(self, f: dict[str, yaml.Node], what: str) -> TextStyle:
+    def _text_fields(self, f: dict[str, YamlNode], what: str) -> TextStyle:
         size = self.field(f, "size", self._text_size, what, None)
         colour = self.field(f, "colour", lambda n, w: self.colour(n, w, allow_none=False),
                             what, None)
@@ -348,14 +313,14 @@ class _Reader:
         return TextStyle(size=size, colour=colour,
                          weight="bold" if weight == "bold" else "regular", inset=inset)
 
-    def _text_size(self, node: yaml.Node, what: str) -> float:
+    def _text_size(self, node: YamlNode, what: str) -> float:
         size = self.length(node, what)
         if size <= 0.0:
             self.report(node, f"{what} must be more than 0 mm")
             raise _Invalid
         return size
 
-    def _label(self, node: yaml.Node, what: str) -> tuple[TextStyle, PlateStyle]:
+    def _label(self, node: YamlNode, what: str) -> tuple[TextStyle, PlateStyle]:
         f = self.mapping(node, what, ("size", "colour", "plate"), ("weight",))
         text = self._text_fields(f, what)
         plate = self._plate(f["plate"], f"{what}.plate") if "plate" in f else None
@@ -363,7 +328,7 @@ class _Reader:
             raise _Invalid
         return text, plate
 
-    def _plate(self, node: yaml.Node, what: str) -> PlateStyle:
+    def _plate(self, node: YamlNode, what: str) -> PlateStyle:
         f = self.mapping(node, what, (),
                          ("fill", "stroke", "stroke_width", "padding", "corner_radius"))
         return PlateStyle(
@@ -374,19 +339,17 @@ class _Reader:
             corner_radius=self.field(f, "corner_radius", self.length, what, 0.0),
         )
 
-    def _marks(self, node: yaml.Node, what: str) -> dict[str, MarkStyle]:
-        if not isinstance(node, yaml.MappingNode) or not node.value:
+    def _marks(self, node: YamlNode, what: str) -> dict[str, MarkStyle]:
+        if not isinstance(node, YamlMapping) or not node.entries:
             self.report(node, "marks must be a mapping of mark names to their styles")
             raise _Invalid
         marks: dict[str, MarkStyle] = {}
         failed = False
-        for key_node, value_node in node.value:
+        for key_node, value_node in node.entries:
+            if key_node.raw in marks:
+                continue  # a duplicate key, already reported by yamlsource
             try:
-                name = self.scalar(key_node, "mark name")
-                if name in marks:
-                    self.report(key_node, f"marks: duplicate mark {name!r}")
-                    continue
-                marks[name] = self._mark(value_node, f"marks.{name}")
+                marks[key_node.raw] = self._mark(value_node, f"marks.{key_node.raw}")
             except _Invalid:
                 failed = True
         if failed:
@@ -397,8 +360,8 @@ class _Reader:
                   "gap", "hatch", "ring", "core", "core_colour", "content", "plate",
                   "plate_colour")
 
-    def _mark(self, node: yaml.Node, what: str) -> MarkStyle:
-        before = len(self.diagnostics)
+    def _mark(self, node: YamlNode, what: str) -> MarkStyle:
+        before = len(errors_in(self.diagnostics))
         f = self.mapping(node, what, ("shape",), self._MARK_KEYS)
         shape = self.field(f, "shape", lambda n, w: self.choice(n, w, SHAPES), what, "none")
         style = MarkStyle(
@@ -421,11 +384,11 @@ class _Reader:
         )
         for problem in _style_problems(style):
             self.report(node, f"{what}: {problem}")
-        if any(d.severity is Severity.ERROR for d in self.diagnostics[before:]):
+        if len(errors_in(self.diagnostics)) > before:
             raise _Invalid
         return style
 
-    def _hatch(self, node: yaml.Node, what: str) -> Hatch:
+    def _hatch(self, node: YamlNode, what: str) -> Hatch:
         f = self.mapping(node, what, ("spacing", "width", "colour"), ("angle",))
         spacing = self.field(f, "spacing", self.length, what, 0.0)
         width = self.field(f, "width", self.length, what, 0.0)
@@ -439,7 +402,7 @@ class _Reader:
             raise _Invalid
         return Hatch(spacing=spacing, width=width, angle=angle, colour=colour)
 
-    def _ring(self, node: yaml.Node, what: str) -> Ring:
+    def _ring(self, node: YamlNode, what: str) -> Ring:
         f = self.mapping(node, what, ("inset", "width", "colour"), ())
         colour = self.field(f, "colour", lambda n, w: self.colour(n, w, allow_none=False),
                             what, None)

@@ -98,15 +98,16 @@ def test_unknown_key_is_a_warning_only(tmp_path: Path) -> None:
     assert theme is not None
     (warning,) = diagnostics
     assert warning.severity is Severity.WARNING
-    assert "face: unknown key 'glow' (allowed: background, outline, outline_width)" in str(warning)
+    assert str(warning).endswith(":10:3: warning: unknown key 'glow' in face (expected "
+                                 "background, outline or outline_width)")
 
 
 def test_missing_section_is_reported_at_the_root(tmp_path: Path) -> None:
     text = CLASSIC.split("\nlabel:")[0] + "\n"  # drops label and marks
     path = write(tmp_path, text)
     assert messages(path) == [
-        "FILE:3:1: error: theme: missing key 'label'",
-        "FILE:3:1: error: theme: missing key 'marks'",
+        "FILE:3:1: error: theme is missing the required key 'label'",
+        "FILE:3:1: error: theme is missing the required key 'marks'",
     ]
 
 
@@ -120,12 +121,12 @@ def test_inconsistent_mark_is_reported(tmp_path: Path) -> None:
 def test_yaml_syntax_error_has_a_position(tmp_path: Path) -> None:
     path = write(tmp_path, "name: x\nface: [unclosed\n")
     (message,) = messages(path)
-    assert message.startswith("FILE:3:1: error: YAML syntax error:")
+    assert message.startswith("FILE:3:1: error: invalid YAML:")
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("", "FILE: error: theme file is empty"),
-    ("- a list\n", "FILE:1:1: error: theme must be a mapping of keys to values"),
+    ("", "FILE: error: file is empty (no YAML content)"),
+    ("- a list\n", "FILE:1:1: error: theme must be a mapping of keys, got a list"),
 ])
 def test_wrong_shapes_of_file(tmp_path: Path, text: str, expected: str) -> None:
     assert messages(write(tmp_path, text)) == [expected]
@@ -134,7 +135,8 @@ def test_wrong_shapes_of_file(tmp_path: Path, text: str, expected: str) -> None:
 def test_not_utf8_is_reported_at_the_byte(tmp_path: Path) -> None:
     path = tmp_path / "latin1.yaml"
     path.write_bytes(b"name: caf\xe9\n")
-    assert messages(path) == ["FILE:1:10: error: theme file is not UTF-8 text"]
+    (message,) = messages(path)
+    assert message.startswith("FILE:1:10: error: file is not valid UTF-8")
 
 
 def test_python_tags_are_never_constructed(tmp_path: Path) -> None:
@@ -143,3 +145,20 @@ def test_python_tags_are_never_constructed(tmp_path: Path) -> None:
     theme, _diagnostics = read_theme(path)
     # compose never constructs: the tagged node is a sequence, so "name" is rejected.
     assert theme is None
+
+
+def test_duplicate_mark_is_an_error_at_the_second(tmp_path: Path) -> None:
+    text = CLASSIC.replace("  blank: {shape: none}\n",
+                           "  blank: {shape: none}\n  blank: {shape: disc}\n")
+    path = write(tmp_path, text)
+    line = text.splitlines().index("  blank: {shape: disc}") + 1
+    theme, diagnostics = read_theme(path)
+    assert theme is None
+    assert [(d.line, d.col) for d in diagnostics] == [(line, 3)]
+    assert "duplicate key 'blank'" in diagnostics[0].message
+
+
+def test_oversized_theme_is_refused_before_reading(tmp_path: Path) -> None:
+    path = write(tmp_path, CLASSIC + "#" * 300_000 + "\n")
+    (message,) = messages(path)
+    assert message.startswith("FILE: error: file is too large")
