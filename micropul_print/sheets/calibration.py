@@ -9,7 +9,7 @@ the two crosses coincide; any distance between them is the printer's drift, whic
 
 from __future__ import annotations
 
-from micropul_print.draw.primitives import Circle, Drawing, Line, Primitive, Rect, Text
+from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Primitive, Rect, Text
 from micropul_print.sheets.duplex import Flip, back_point
 from micropul_print.sheets.layout import SheetLayout
 
@@ -71,23 +71,44 @@ def calibration_back(layout: SheetLayout, flip: Flip,
 
 def _rulers() -> list[Primitive]:
     """Two 100 mm rulers sharing their zero: one to the right, one downward."""
+    ticks = [(float(mm), *_tick(mm)) for mm in range(int(RULER_LENGTH) + 1)]
     items: list[Primitive] = [
-        Line(RULER_X, RULER_Y, RULER_X + RULER_LENGTH, RULER_Y, INK, 0.2),
-        Line(RULER_X, RULER_Y, RULER_X, RULER_Y + RULER_LENGTH, INK, 0.2),
+        _comb(ticks, RULER_X, RULER_Y, horizontal=True),
+        _comb(ticks, RULER_X, RULER_Y, horizontal=False),
     ]
-    for mm in range(int(RULER_LENGTH) + 1):
-        tick = 5.0 if mm % 10 == 0 else 3.5 if mm % 5 == 0 else 2.0
-        width = 0.2 if mm % 10 == 0 else 0.12
-        items.append(Line(RULER_X + mm, RULER_Y, RULER_X + mm, RULER_Y - tick, INK, width))
-        items.append(Line(RULER_X, RULER_Y + mm, RULER_X + tick, RULER_Y + mm, INK, width))
-        if mm % 10 == 0:
-            number = str(mm // 10)
-            items.append(Text(RULER_X + mm, RULER_Y - 6.5, number, 3.0, INK))
-            if mm:
-                items.append(Text(RULER_X - 1.5, RULER_Y + mm + 1.0, number, 3.0, INK, "end"))
+    for cm in range(int(RULER_LENGTH) // 10 + 1):
+        items.append(Text(RULER_X + 10 * cm, RULER_Y - 6.5, str(cm), 3.0, INK))
+        if cm:
+            items.append(Text(RULER_X - 1.5, RULER_Y + 10 * cm + 1.0, str(cm), 3.0, INK, "end"))
     items.append(Text(RULER_X + RULER_LENGTH + 3.0, RULER_Y - 6.5, "cm", 3.0, INK, "start"))
     items.append(Text(RULER_X - 1.5, RULER_Y + RULER_LENGTH + 6.0, "cm", 3.0, INK, "end"))
     return items
+
+
+def _tick(mm: int) -> tuple[float, float]:
+    """Length and width of the tick at ``mm``: longest at each cm, middling at 5 mm."""
+    if mm % 10 == 0:
+        return 5.0, 0.2
+    return (3.5 if mm % 5 == 0 else 2.0), 0.12
+
+
+def _comb(ticks: list[tuple[float, float, float]], x0: float, y0: float, *,
+          horizontal: bool) -> Polygon:
+    """A ruler as one filled outline: a base bar along the axis with a tooth of the
+    given (position, length, width) at each tick. Teeth point up (horizontal ruler) or
+    right (vertical ruler); the base line is the ticks' zero. One shape instead of a
+    hundred strokes keeps the page light for printers and for the PDF writer."""
+    bar = 0.2
+    left = [position - width / 2 for position, _length, width in ticks]
+    right = [position + width / 2 for position, _length, width in ticks]
+    # (a, b): a runs along the ruler, b away from it; teeth stand at negative b.
+    outline = [(left[0], bar), (right[-1], bar)]
+    for i in range(len(ticks) - 1, -1, -1):
+        outline += [(right[i], -ticks[i][1]), (left[i], -ticks[i][1])]
+        if i:
+            outline += [(left[i], 0.0), (right[i - 1], 0.0)]
+    points = [(x0 + a, y0 + b) if horizontal else (x0 - b, y0 + a) for a, b in outline]
+    return Polygon(tuple(points), fill=INK)
 
 
 def _cross(x: float, y: float, *, scale: bool) -> list[Primitive]:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from micropul_print.draw.primitives import Circle, Drawing, Line, Rect
+from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Rect
 from micropul_print.sheets.duplex import Flip, back_point
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pages import Card, Page, SheetOptions, SheetPlan, plan_sheets
@@ -164,3 +164,15 @@ def test_marks_follow_only_the_rows_in_use() -> None:
     horizontal = sorted({i.y1 for i in stones_page.marks.items
                          if isinstance(i, Line) and i.y1 == i.y2})
     assert horizontal == pytest.approx([sheet.grid.top, sheet.grid.top + 30.0])
+
+
+def test_calibration_rulers_are_100_mm_with_a_tick_each_mm() -> None:
+    front = plan("a4").pages[0]
+    rulers = [i for i in front.marks.items if isinstance(i, Polygon)]
+    assert len(rulers) == 2
+    for ruler, axis in zip(rulers, (0, 1), strict=True):
+        along = [point[axis] for point in ruler.points]
+        # Outer edges of the 0 and 100 mm ticks (0.2 mm wide): 100 mm between centres.
+        assert max(along) - min(along) == pytest.approx(100.2)
+        # Both edges of 101 teeth plus the two ends of the base bar.
+        assert len(ruler.points) == 2 + 4 * 101 - 2
