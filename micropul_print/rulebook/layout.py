@@ -336,7 +336,7 @@ def _story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
                          for item in block.items)
         elif isinstance(block, LegendBlock):
             figure_number += 1
-            story.append(_legend(block, styles, texts, figure_number, column_width))
+            story.extend(_legend(block, styles, texts, figure_number, column_width))
         else:
             figure_number += 1
             width = FIGURE_TILE_MM / block.tile_size * block.drawing.width
@@ -356,19 +356,32 @@ def _caption(text: str, styles: dict[str, ParagraphStyle], texts: PageTexts,
 
 
 def _legend(block: LegendBlock, styles: dict[str, ParagraphStyle], texts: PageTexts,
-            number: int, column_width: float) -> Flowable:
+            number: int, column_width: float) -> list[Flowable]:
+    """The legend as a table of (picture, text) rows. It may run on into the next
+    column rather than leave a half-empty one, but its last two rows stay with the
+    caption."""
     picture_column = (LEGEND_PICTURE_MM + 4) * mm
     rows = [[PictureFlowable(picture), Paragraph(markup(text), styles["legend"])]
             for picture, text in block.rows]
-    table = Table(rows, colWidths=[picture_column, column_width - picture_column])
-    table.setStyle(TableStyle([
-        ("FONTNAME", (0, 0), (-1, -1), FONT_NAMES["regular"]),  # never Helvetica
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("ALIGN", (0, 0), (0, -1), "CENTER"),
-        ("LEFTPADDING", (0, 0), (-1, -1), 0),
-        ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.6),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
-        ("LINEBELOW", (0, 0), (-1, -2), 0.3, RULE),
-    ]))
-    return KeepTogether([Spacer(1, 2), table, _caption(block.caption, styles, texts, number)])
+
+    def table(part: list[list[Flowable]], rule_below_last: bool) -> Table:
+        result = Table(part, colWidths=[picture_column, column_width - picture_column])
+        result.setStyle(TableStyle([
+            ("FONTNAME", (0, 0), (-1, -1), FONT_NAMES["regular"]),  # never Helvetica
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("ALIGN", (0, 0), (0, -1), "CENTER"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ("TOPPADDING", (0, 0), (-1, -1), 1.6),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
+            ("LINEBELOW", (0, 0), (-1, -1 if rule_below_last else -2), 0.3, RULE),
+        ]))
+        return result
+
+    caption = _caption(block.caption, styles, texts, number)
+    head, tail = rows[:-2], rows[-2:]
+    flowables: list[Flowable] = [Spacer(1, 2)]
+    if head:
+        flowables.append(table(head, rule_below_last=True))
+    flowables.append(KeepTogether([table(tail, rule_below_last=False), caption]))
+    return flowables

@@ -51,7 +51,7 @@ def test_the_words_can_be_copied(english: dict[str, bytes]) -> None:
 
 def test_engine_values_fill_the_captions(english: dict[str, bytes]) -> None:
     text = _text(english["a4"])
-    assert "its player takes 2 tiles from the core" in text
+    assert "its player takes 3 tiles from the core" in text
     assert "It is worth 6 points to the owner of the stone on it." in text
     assert "It now carries 2 stones, so nobody will score it." in text
     assert "could be played in 5 different ways" in text
