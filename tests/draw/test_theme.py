@@ -162,3 +162,21 @@ def test_oversized_theme_is_refused_before_reading(tmp_path: Path) -> None:
     path = write(tmp_path, CLASSIC + "#" * 300_000 + "\n")
     (message,) = messages(path)
     assert message.startswith("FILE: error: file is too large")
+
+
+def test_every_theme_setting_is_documented() -> None:
+    from dataclasses import fields
+
+    from micropul_print.draw.theme import Hatch, MarkStyle, PlateStyle, Ring, TextStyle
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "themes.md").read_text("utf-8")
+    for name in THEME_NAMES:
+        assert f"`{name}`" in docs, name
+    for kind in (MarkStyle, TextStyle):
+        for f in fields(kind):
+            assert f"`{f.name}`" in docs or f"{f.name}:" in docs, f"{kind.__name__}.{f.name}"
+    for part in (Hatch, Ring, PlateStyle):
+        for f in fields(part):
+            assert f.name in docs, f"{part.__name__}.{f.name}"
+    for mark in load_theme(DEFAULT_THEME).marks:
+        assert f"`{mark}`" in docs, mark
