@@ -15,7 +15,6 @@ from micropul_print.rules.tiles import (
     KIND_DRAWS,
     KIND_NAMES,
     KIND_PLUS,
-    NO_TILE,
     OPPOSITE,
     PAIR,
     POSITION_NAMES,
@@ -27,6 +26,8 @@ from micropul_print.rules.tiles import (
     cell_xy,
     tileset,
 )
+
+ALL_EMPTY = 0xFFFF  # neighbourhood code of a cell with no tile around it
 
 # Reasons a placement is illegal, in order of precedence.
 OCCUPIED = "occupied"
@@ -96,6 +97,7 @@ class Board:
         self.tiles = catalogue if isinstance(catalogue, TileSet) else tileset(catalogue)
         self.cells: dict[int, int] = {}  # cell key -> orientation id
         self.frontier: dict[int, int] = {}  # empty cell next to a tile -> legal oid mask
+        self._codes: dict[int, int] = {}  # the same cells -> neighbourhood code
         self._parent: dict[int, int] = {}  # union-find over quadrant keys (cell * 4 + q)
         self._points: dict[int, int] = {}  # root -> points
         self._stones: dict[int, list[int]] = {}  # root -> players with a stone on it
@@ -152,16 +154,6 @@ class Board:
         if not result & 1:
             return NO_LINK
         return None
-
-    def _code(self, cell: int) -> int:
-        code = 0
-        cells = self.cells
-        edge = self.tiles.edge
-        for side in range(4):
-            neighbour = cells.get(cell + STEP[side])
-            facing = NO_TILE if neighbour is None else edge[neighbour][OPPOSITE[side]]
-            code |= facing << (4 * side)
-        return code
 
     def legal_placements(self, tile: int) -> list[tuple[int, int, int]]:
         """Every legal (x, y, rotation) of a tile, sorted; a big tile at rotation 0 only."""
@@ -240,6 +232,8 @@ class Board:
         cells[cell] = oid
         frontier = self.frontier
         frontier.pop(cell, None)
+        codes = self._codes
+        codes.pop(cell, None)
         parent = self._parent
         points = self._points
         unclaimed = self.unclaimed
@@ -252,14 +246,20 @@ class Board:
             self._union(base + a, base + b)
         colour = t.colour[oid]
         edge = t.edge
-        mask_for = t.mask_for
+        edges = edge[oid]
+        masks = t.masks
         for side in range(4):
             neighbour_cell = cell + STEP[side]
             neighbour = cells.get(neighbour_cell)
-            if neighbour is None:
-                frontier[neighbour_cell] = mask_for(self._code(neighbour_cell))
-                continue
             back = OPPOSITE[side]
+            if neighbour is None:
+                # The empty cell now sees this tile's edge on its side facing back here.
+                shift = 4 * back
+                code = codes.get(neighbour_cell, ALL_EMPTY) & ~(15 << shift) | edges[side] << shift
+                codes[neighbour_cell] = code
+                mask = masks.get(code)
+                frontier[neighbour_cell] = t.mask_for(code) if mask is None else mask
+                continue
             if PAIR[edge[oid][side]][edge[neighbour][back]] & 1:
                 other = t.colour[neighbour]
                 mine = SIDE_QUADRANTS[side]

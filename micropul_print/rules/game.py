@@ -114,6 +114,7 @@ class Game:
         self.current = 0  # index of the player to move (player number - 1)
         self.turns = 0
         self._outcome: Outcome | None = None
+        self._turn_kinds: list[int] = []
         self._start_turn()
 
     # -- reading the state -----------------------------------------------------------
@@ -298,7 +299,9 @@ class Game:
         p = self.current
         if not self.hands[p] and not self.face_down[p] and not self.revealed[p]:
             self._finish(OUT_OF_TILES, loser=p + 1 if self.players == 2 else None)
-        elif not self._kinds():
+            return
+        self._turn_kinds = self._kinds()  # kept for the random policy of this turn
+        if not self._turn_kinds:
             self._finish(NO_LEGAL_ACTION)
 
     def _kinds(self) -> list[int]:
@@ -346,7 +349,7 @@ class Game:
         revealed tile; a claim among the unclaimed groups (at their representative
         micropul). Returns (kind, a, b): place (cell, oid), draw (tile or -1), claim (key)."""
         rng = self.rng.random
-        kinds = self._kinds()
+        kinds = self._turn_kinds
         kind = kinds[int(rng() * len(kinds))]
         p = self.current
         if kind == _PLACE:

@@ -149,14 +149,14 @@ class TileSet:
             self.tile_mask.append(mask)
             listed |= mask
         self.listed_mask = listed
-        self._masks: dict[int, int] = {}
+        self.masks: dict[int, int] = {}  # neighbourhood code -> legal oid mask (mask_for)
 
     def oid(self, tile_id: int, rotation: int) -> int:
         return 4 * self.index[tile_id] + (rotation // 90) % 4
 
     def mask_for(self, code: int) -> int:
         """Bitmask of the listed orientations legal in an empty cell of this neighbourhood."""
-        mask = self._masks.get(code)
+        mask = self.masks.get(code)
         if mask is None:
             mask = 0
             sides = [
@@ -175,7 +175,7 @@ class TileSet:
                     result |= PAIR[edges[side]][facing]
                 if result == 1:
                     mask |= 1 << oid
-            self._masks[code] = mask
+            self.masks[code] = mask
         return mask
 
 
