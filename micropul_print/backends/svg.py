@@ -3,13 +3,19 @@ width/height say "mm", so the file prints at its true size.
 
 One SVG element per primitive (a Group is one ``g``), in the same order; numbers are
 written with at most four decimals, so the same Drawing always gives the same bytes.
+Text becomes a ``path`` of Lato's glyph outlines (fontTools), labelled with the text:
+the file prints the same on a machine without Lato, as the PDF and PNG do.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import svgwrite
+from fontTools.pens.svgPathPen import SVGPathPen  # type: ignore[import-untyped]
+from fontTools.pens.transformPen import TransformPen  # type: ignore[import-untyped]
+from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
 from micropul_print.draw.primitives import (
     Circle,
@@ -21,9 +27,7 @@ from micropul_print.draw.primitives import (
     Rect,
     Text,
 )
-from micropul_print.fonts import FAMILY
-
-FONT_FAMILY = f"{FAMILY}, sans-serif"
+from micropul_print.fonts import font_path
 
 
 def to_svg(drawing: Drawing) -> bytes:
@@ -72,10 +76,8 @@ def _element(document: Any, item: Primitive) -> Any:
         return document.polygon(points=[(num(x), num(y)) for x, y in item.points],
                                 **_paint(item.fill, item.stroke, item.stroke_width))
     if isinstance(item, Text):
-        return document.text(item.text, insert=(num(item.x), num(item.y)),
-                             font_family=FONT_FAMILY, font_size=num(item.size),
-                             font_weight="bold" if item.weight == "bold" else "normal",
-                             text_anchor=item.anchor, fill=item.fill or "none")
+        return document.path(d=text_outline(item), fill=item.fill or "none",
+                             **{"aria-label": item.text})
     if isinstance(item, Group):
         transforms = []
         if item.dx or item.dy:
@@ -88,3 +90,29 @@ def _element(document: Any, item: Primitive) -> Any:
             group.add(_element(document, child))
         return group
     raise TypeError(f"not a drawing primitive: {item!r}")
+
+
+@lru_cache(maxsize=2)
+def _font(weight: str) -> Any:
+    return TTFont(str(font_path("bold" if weight == "bold" else "regular")), lazy=True)
+
+
+def text_outline(text: Text) -> str:
+    """The path data of ``text`` set in Lato at its anchor: glyph outlines placed by
+    their advance widths (Lato has no legacy kerning table; the PDF and PNG backends
+    do not kern either)."""
+    font = _font(text.weight)
+    cmap = font.getBestCmap()
+    glyphs = font.getGlyphSet()
+    metrics = font["hmtx"]
+    scale = text.size / font["head"].unitsPerEm
+    names = [cmap.get(ord(char), ".notdef") for char in text.text]
+    width = sum(metrics[name][0] for name in names) * scale
+    x = text.x - {"start": 0.0, "middle": width / 2, "end": width}[text.anchor]
+    pen = SVGPathPen(glyphs, ntos=num)
+    for name in names:
+        # Font units have y upward from the baseline; the page has y downward.
+        glyphs[name].draw(TransformPen(pen, (scale, 0, 0, -scale, x, text.y)))
+        x += metrics[name][0] * scale
+    commands: str = pen.getCommands()
+    return commands

@@ -1,14 +1,19 @@
-"""The PNG and PDF backends paint the same picture: each region of a rasterized PDF
-has the colour of the same region of the PNG. (The SVG's 1:1 mapping to primitives is
-checked in test_svg.py.)"""
+"""The three backends paint the same picture: each region of a rasterized PDF (and,
+where rsvg-convert is installed, of a rasterized SVG) has the colour of the same region
+of the PNG. The SVG's 1:1 mapping to primitives is checked in test_svg.py either way."""
 
 from __future__ import annotations
+
+import io
+import shutil
+import subprocess
 
 import pytest
 from PIL import Image, ImageStat
 
 from micropul_print.backends.pdf import to_pdf
 from micropul_print.backends.png import to_image
+from micropul_print.backends.svg import to_svg
 from micropul_print.catalogue.model import BLACK, DOT, DOUBLE, EMPTY, PLUS, WHITE, BigMicropul, Tile
 from micropul_print.draw.primitives import Drawing
 from micropul_print.draw.theme import THEME_NAMES, load_theme
@@ -53,15 +58,34 @@ def pdf_image(drawing: Drawing, size: tuple[int, int]) -> Image.Image:
     return pdf_page_image(to_pdf(drawing), DPI * 2).resize(size, Image.Resampling.LANCZOS)
 
 
+def svg_image(drawing: Drawing, size: tuple[int, int]) -> Image.Image:
+    result = subprocess.run(["rsvg-convert", "--width", str(size[0] * 2), "--background-color",
+                             "white"], input=to_svg(drawing), capture_output=True, check=True)
+    image = Image.open(io.BytesIO(result.stdout)).convert("RGB")
+    return image.resize(size, Image.Resampling.LANCZOS)
+
+
+def assert_same_regions(png: Image.Image, other: Image.Image, what: str) -> None:
+    for index, (a, b) in enumerate(zip(region_means(png), region_means(other), strict=True)):
+        worst = max(abs(x - y) for x, y in zip(a, b, strict=True))
+        assert worst < TOLERANCE, f"region {divmod(index, GRID)}: PNG {a} vs {what} {b}"
+
+
 @pytest.mark.parametrize("theme_name", THEME_NAMES)
 @pytest.mark.parametrize("piece", sorted(PIECES))
 def test_png_and_pdf_agree_region_by_region(theme_name: str, piece: str) -> None:
     drawing = PIECES[piece](load_theme(theme_name))
     png = flatten(to_image(drawing, DPI))
-    pdf = pdf_image(drawing, png.size)
-    for index, (a, b) in enumerate(zip(region_means(png), region_means(pdf), strict=True)):
-        worst = max(abs(x - y) for x, y in zip(a, b, strict=True))
-        assert worst < TOLERANCE, f"region {divmod(index, GRID)}: PNG {a} vs PDF {b}"
+    assert_same_regions(png, pdf_image(drawing, png.size), "PDF")
+
+
+@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="needs rsvg-convert (librsvg)")
+@pytest.mark.parametrize("theme_name", THEME_NAMES)
+@pytest.mark.parametrize("piece", sorted(PIECES))
+def test_png_and_svg_agree_region_by_region(theme_name: str, piece: str) -> None:
+    drawing = PIECES[piece](load_theme(theme_name))
+    png = flatten(to_image(drawing, DPI))
+    assert_same_regions(png, svg_image(drawing, png.size), "SVG")
 
 
 def test_the_comparison_notices_a_different_picture() -> None:

@@ -1,10 +1,11 @@
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from micropul_print.backends.svg import num, to_svg
+from micropul_print.backends.svg import num, text_outline, to_svg
 from micropul_print.catalogue.model import BLACK, DOT, DOUBLE, PLUS, WHITE, BigMicropul, Tile
 from micropul_print.draw.primitives import (
     Circle,
@@ -17,10 +18,11 @@ from micropul_print.draw.primitives import (
     Text,
 )
 from micropul_print.draw.theme import THEME_NAMES, load_theme
+from micropul_print.fonts import CAP_HEIGHT, text_width
 from micropul_print.games.micropul import back_drawing, stone_drawing, tile_drawing
 
 NS = "{http://www.w3.org/2000/svg}"
-TAGS = {Rect: "rect", Circle: "circle", Line: "line", Polygon: "polygon", Text: "text",
+TAGS = {Rect: "rect", Circle: "circle", Line: "line", Polygon: "polygon", Text: "path",
         Group: "g"}
 TILES = [
     Tile(41, (WHITE, WHITE, BLACK, BLACK), start=True),
@@ -50,9 +52,9 @@ def assert_maps_one_to_one(items: tuple[Primitive, ...], nodes: list[ET.Element]
         elif isinstance(item, Polygon):
             assert len((node.get("points") or "").split()) == len(item.points)
         elif isinstance(item, Text):
-            assert node.text == item.text
-            assert node.get("font-size") == num(item.size)
-            assert (node.get("font-family") or "").startswith("Lato")
+            assert node.get("aria-label") == item.text
+            assert node.get("fill") == item.fill
+            assert (node.get("d") or "").startswith("M")
         elif isinstance(item, Group):
             assert_maps_one_to_one(item.items, list(node))
 
@@ -92,3 +94,42 @@ def test_same_drawing_same_bytes() -> None:
 ])
 def test_numbers_are_short_and_stable(value: float, text: str) -> None:
     assert num(value) == text
+
+
+def outline_box(text: Text) -> tuple[float, float, float, float]:
+    """Bounds of the path's points (on-curve and control points)."""
+    xs: list[float] = []
+    ys: list[float] = []
+    command = ""
+    pending: list[float] = []
+    for token in re.findall(r"[A-Za-z]|-?\d+(?:\.\d+)?", text_outline(text)):
+        if token.isalpha():
+            command, pending = token, []
+        elif command == "H":
+            xs.append(float(token))
+        elif command == "V":
+            ys.append(float(token))
+        else:
+            pending.append(float(token))
+            if len(pending) == 2:
+                xs.append(pending[0])
+                ys.append(pending[1])
+                pending = []
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+@pytest.mark.parametrize("anchor", ["start", "middle", "end"])
+def test_text_outlines_sit_on_the_anchor_and_baseline(anchor: str) -> None:
+    text = Text(50.0, 20.0, "START", 10.0, anchor=anchor, weight="bold")  # type: ignore[arg-type]
+    left, top, right, bottom = outline_box(text)
+    width = text_width("START", 10.0, "bold")
+    start = {"start": 50.0, "middle": 50.0 - width / 2, "end": 50.0 - width}[anchor]
+    assert left == pytest.approx(start, abs=0.5)  # side bearing of the S
+    assert right == pytest.approx(start + width, abs=0.5)
+    assert bottom == pytest.approx(20.0, abs=0.2)  # capitals stand on the baseline
+    assert top == pytest.approx(20.0 - CAP_HEIGHT * 10.0, abs=0.2)
+
+
+def test_text_outlines_cover_polish_letters() -> None:
+    path = text_outline(Text(0.0, 10.0, "Żółć", 10.0))
+    assert path.count("M") >= 4  # each letter drawn, none fell back to an empty glyph
