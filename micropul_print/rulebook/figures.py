@@ -28,7 +28,8 @@ class FigureStyle:
     highlight: str = "#1864ab"  # frame on the tile just played
     highlight_width: float = 1.6
     cross: str = "#e03131"  # cross on an illegal placement
-    cross_width: float = 2.2
+    cross_width: float = 1.1  # thin: the symbols under it must stay readable
+    cross_frame_width: float = 1.6
     table: str = "#f1f3f5"  # the table under the tiles
     margin: float = 4.0  # table around the tiles
     stone_diameter: float = 10.0
@@ -98,9 +99,10 @@ def stone_items(player: int, cx: float, cy: float, stone_art: StoneArt,
 
 def _cross(x0: float, y0: float, cell: float, style: FigureStyle) -> list[Primitive]:
     inset = cell * 0.12
+    half = style.cross_frame_width / 2
     return [
-        Rect(x0 + style.cross_width / 2, y0 + style.cross_width / 2, cell - style.cross_width,
-             cell - style.cross_width, stroke=style.cross, stroke_width=style.cross_width / 2),
+        Rect(x0 + half, y0 + half, cell - 2 * half, cell - 2 * half, stroke=style.cross,
+             stroke_width=style.cross_frame_width),
         Line(x0 + inset, y0 + inset, x0 + cell - inset, y0 + cell - inset,
              stroke=style.cross, stroke_width=style.cross_width),
         Line(x0 + cell - inset, y0 + inset, x0 + inset, y0 + cell - inset,

@@ -61,7 +61,7 @@ class Geometry:
 
 
 GEOMETRY = Geometry()
-FIGURE_TILE_MM = 15.0  # figures show tiles at half their printed size
+FIGURE_TILE_MM = 18.0  # figures show tiles at 60 % of their printed size
 LEGEND_PICTURE_MM = 9.0
 
 
