@@ -12,9 +12,8 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from micropul_print.outputs import OutputDir
 from micropul_print.sheets.duplex import Flip
@@ -34,8 +33,7 @@ STONE_DIAMETER = 14.0  # mm: cut with scissors from a 30 mm slot
 AUTHOR = "Jean-François Lassonde (game); micropul-print (print-and-play kit)"
 
 
-@dataclass(frozen=True)
-class KitOptions:
+class KitOptions(NamedTuple):
     catalogue: Path | None = None  # None: the bundled catalogue
     theme: str = "classic"
     papers: Sequence[str] = ("a4", "letter")
@@ -50,16 +48,21 @@ class KitOptions:
     strict: bool = False
 
 
-@dataclass
+DEFAULT_OPTIONS = KitOptions()
+
+
 class KitReport:
-    root: Path
-    files: list[Path] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)  # part -> files written
-    seconds: float = 0.0
+    """What a build wrote, filled in as it goes."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files: list[Path] = []
+        self.notes: list[str] = []
+        self.counts: dict[str, int] = {}  # part -> files written
+        self.seconds = 0.0
 
 
-def build_kit(out: Path | str, options: KitOptions = KitOptions(), *,
+def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
               progress: Progress | None = None) -> KitReport:
     """Build every part of the kit named in ``options.parts`` into ``out``.
 

@@ -9,9 +9,8 @@ the cards show. All lengths are millimetres, origin at the page's top-left, y do
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from micropul_print.errors import Diagnostic, UserError
 
@@ -22,15 +21,13 @@ LAYOUT_NAMES = ("a4", "letter")
 MIN_MARGIN = 5.0
 
 
-@dataclass(frozen=True)
-class CropMarks:
+class CropMarks(NamedTuple):
     offset: float  # gap between the art's outer edge (cut line + bleed) and a mark
     min_length: float  # a mark never gets shorter than this
     width: float  # stroke width
 
 
-@dataclass(frozen=True)
-class SheetLayout:
+class SheetLayout(NamedTuple):
     name: str
     label: str  # for people: "A4", "Letter"
     paper_width: float
@@ -44,8 +41,7 @@ class SheetLayout:
     source: str = ""
 
 
-@dataclass(frozen=True)
-class Grid:
+class Grid(NamedTuple):
     """Where the cut squares of the cards lie on a page.
 
     The grid is centred on the page in both directions, so that mirroring a page about

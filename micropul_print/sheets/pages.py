@@ -11,8 +11,7 @@ last front page, or onto a page of their own. Nothing here knows what a card sho
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from micropul_print.draw.primitives import Drawing, Line, Primitive, Text
 from micropul_print.sheets.calibration import calibration_back, calibration_front
@@ -27,24 +26,24 @@ CUT_LINE_WIDTH = 0.1
 FOOTER_COLOUR = "#555555"
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(NamedTuple):
     """A two-sided piece. ``back`` None leaves the back blank."""
 
     front: Drawing
     back: Drawing | None = None
 
 
-@dataclass(frozen=True)
-class SheetOptions:
+class SheetOptions(NamedTuple):
     bleed: float = 0.0  # art beyond the cut line, mm; the drawings must include it
     flip: Flip = "long"  # which edge the printer turns the sheet over
     back_offset: tuple[float, float] = (0.0, 0.0)  # printer drift correction, mm
     calibration: bool = True  # lead with the calibration page and its back
 
 
-@dataclass(frozen=True)
-class Placement:
+DEFAULT_OPTIONS = SheetOptions()
+
+
+class Placement(NamedTuple):
     """A drawing with its top-left corner at (x, y) mm on the page, clipped to its size."""
 
     drawing: Drawing
@@ -52,16 +51,14 @@ class Placement:
     y: float
 
 
-@dataclass(frozen=True)
-class Page:
+class Page(NamedTuple):
     side: Side
     label: str  # the footer line
     placements: tuple[Placement, ...]  # painted first, in order
     marks: Drawing  # page-sized, painted over the placements: marks, footer, calibration art
 
 
-@dataclass(frozen=True)
-class SheetPlan:
+class SheetPlan(NamedTuple):
     layout: SheetLayout
     grid: Grid
     options: SheetOptions
@@ -75,7 +72,7 @@ class SheetPlan:
 
 def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
                 card_height: float, title: str, *, tokens: Sequence[Card] = (),
-                options: SheetOptions = SheetOptions()) -> SheetPlan:
+                options: SheetOptions = DEFAULT_OPTIONS) -> SheetPlan:
     """Lay ``cards`` (drawings of card size plus the bleed on every side) and ``tokens``
     (drawings no larger than that) onto duplex pages of ``layout``."""
     bleed = options.bleed

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import functools
 import io
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from micropul_print.draw.primitives import Drawing
 from micropul_print.sheets.pages import SheetPlan
@@ -23,8 +22,7 @@ from micropul_print.sheets.pages import SheetPlan
 MM = 72.0 / 25.4  # points per millimetre
 
 
-@dataclass(frozen=True)
-class DocumentInfo:
+class DocumentInfo(NamedTuple):
     title: str
     author: str
     subject: str
