@@ -1,0 +1,82 @@
+"""The ``check`` command, through the real command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from micropul_print.cli import main
+
+SMALL_SET = """\
+game: micropul
+name: Small
+tile_count: 3
+tiles:
+  - id: 1
+    start: true
+    face: [W W, B B]
+  - id: 2
+    face: [B B, W W]
+  - id: 3
+    face: [W ., . 1]
+"""
+
+
+def test_the_shipped_set_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--games", "20", "--seed", "3"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""  # no progress for a short run that is not on a terminal
+    assert "catalysts that can be activated: 46 of 46" in out
+    assert "notice: tiles 35 and 36 are identical up to rotation" in out
+    assert "20 two-player games (random policy, seeds 3..22)" in out
+    assert "20 solitaire games" in out
+    assert out.endswith("check passed\n")
+
+
+def test_same_seed_same_report(capsys: pytest.CaptureFixture[str]) -> None:
+    def figures() -> list[str]:
+        assert main(["check", "--games", "10"]) == 0
+        out = capsys.readouterr().out
+        return [line for line in out.splitlines() if "games/s" not in line]
+
+    assert figures() == figures()
+
+
+def test_a_set_with_problems_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "small.yaml"
+    path.write_text(SMALL_SET, encoding="utf-8")
+    assert main(["check", str(path), "--games", "5"]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}: error: tile 3 has no colour-swapped twin in the set" in out
+    assert f"{path}: error: tile 3: the one-dot catalyst at br can never be activated" in out
+    assert out.endswith("check failed: 2 problem(s) with the set\n")
+    assert "games (random policy" not in out
+
+
+def test_an_invalid_catalogue_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text(SMALL_SET.replace("tile_count: 3", "tile_count: 4"), encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and f"{path}:3:" in err
+
+
+def test_usage_errors_exit_2() -> None:
+    for argv in (["check", "--games", "-1"], ["check", "--seed", "x"]):
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == 2
+
+
+def test_imports_no_drawing_library() -> None:
+    code = (
+        "import sys; from micropul_print.cli import main; "
+        "assert main(['check', '--games', '2']) == 0; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in {'reportlab', 'svgwrite', 'PIL'}]; "
+        "assert not bad, bad"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

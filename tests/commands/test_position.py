@@ -1,0 +1,84 @@
+"""The ``position`` command, through the real command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from micropul_print.analysis import analyse
+from micropul_print.catalogue.loader import load_catalogue
+from micropul_print.catalogue.position import load_position
+from micropul_print.cli import main
+
+POSITION = """\
+placements:
+  - {tile: 41, x: 0, y: 0, rotation: 0}
+  - {tile: 21, x: 0, y: -1, rotation: 270}
+  - {tile: 48, x: 0, y: -2, rotation: 0}
+stones:
+  - {player: 1, x: 0, y: 0, quadrant: bl}
+"""
+
+
+@pytest.fixture
+def position(tmp_path: Path) -> Path:
+    path = tmp_path / "figure.yaml"
+    path.write_text(POSITION, encoding="utf-8")
+    return path
+
+
+def test_prints_the_analysis_as_json(position: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["position", str(position), "--legal", "37"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    catalogue = load_catalogue()
+    result = json.loads(out)
+    assert result == analyse(load_position(position, catalogue), catalogue, 37)
+    assert result["placements"][1]["draws"] == 2
+    assert result["placements"][2]["reason"] == "colour clash"
+    assert list(result) == ["placements", "groups", "legal"]
+    assert out.splitlines()[2].startswith('    {"tile": 41, "x": 0')  # one entry per line
+
+
+def test_illegal_stone_exits_1_with_a_located_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(POSITION + "  - {player: 2, x: 0, y: -1, quadrant: tr}\n", encoding="utf-8")
+    assert main(["position", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        f"{path}:7:5: error: stone of player 2 on (0, -1) tr, which holds a blank quadrant, "
+        "not a micropul\n"
+    )
+
+
+def test_structural_problems_come_from_the_loader(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("placements:\n  - {tile: 99, x: 0, y: 0, rotation: 0}\n", encoding="utf-8")
+    assert main(["position", str(path)]) == 1
+    assert f"{path}:2:12: error: unknown tile 99" in capsys.readouterr().err
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["position", "x.yaml", "--legal", "seven"])
+    assert info.value.code == 2
+
+
+def test_imports_no_drawing_library(position: Path) -> None:
+    code = (
+        "import sys; from micropul_print.cli import main; "
+        f"assert main(['position', {str(position)!r}]) == 0; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in {'reportlab', 'svgwrite', 'PIL'}]; "
+        "assert not bad, bad"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
