@@ -90,13 +90,16 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     if "png" in options.parts:  # the complete tile files: SVG, PNG and the overview
         from micropul_print.tilefiles import write_tile_files
 
-        if options.bleed is None:
+        def tile_progress(message: str) -> None:
+            say(f"writing tile files: {message}")
+
+        if options.bleed is None:  # tilefiles' own default bleed for the PNG files
             tiles = write_tile_files(catalogue, theme, output, dpi=options.dpi,
-                                     show_numbers=options.numbers, progress=say)
+                                     show_numbers=options.numbers, progress=tile_progress)
         else:
             tiles = write_tile_files(catalogue, theme, output, dpi=options.dpi,
                                      bleed=options.bleed, show_numbers=options.numbers,
-                                     progress=say)
+                                     progress=tile_progress)
         wrote("tile files", tiles)
     elif "svg" in options.parts:
         wrote("tile files", write_svg_files(art, output, progress=say))

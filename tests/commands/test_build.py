@@ -108,3 +108,19 @@ def test_missing_catalogue_and_unknown_theme_are_user_errors(
     assert err.count("error:") >= 2
     assert "Traceback" not in err
     assert not (tmp_path / "o").exists()
+
+
+def test_every_build_option_is_documented() -> None:
+    import argparse
+
+    from micropul_print.commands import build
+
+    parser = argparse.ArgumentParser()
+    build.add_arguments(parser)
+    printing = (ROOT / "docs/printing.md").read_text(encoding="utf-8")
+    options = [s for action in parser._actions for s in action.option_strings
+               if s not in ("-h", "--help")]
+    assert len(options) > 10
+    for option in options:
+        assert f"`{option}" in printing, option
+    assert "CATALOGUE" in printing
