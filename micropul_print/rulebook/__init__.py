@@ -66,7 +66,9 @@ def check_rulebook(catalogue: Catalogue, langs: Sequence[str]) -> tuple[
     every problem found, each at its file:line:col."""
     book = load_book()
     locales = load_locales(langs)
-    text_problems = check_texts(book, load_locale(REFERENCE_LANGUAGE))
+    reference = next((locale for locale in locales if locale.lang == REFERENCE_LANGUAGE),
+                     None) or load_locale(REFERENCE_LANGUAGE)
+    text_problems = check_texts(book, reference)
     if text_problems:
         raise UserError(text_problems)
     return book, locales, verify_figures(book, catalogue)
@@ -106,7 +108,7 @@ def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure
         return stone_drawing(player, theme, diameter)
 
     shared = catalogue_values(catalogue)
-    verified = {id(v.figure): v for v in figures}
+    verified = {v.figure: v for v in figures}
     cell = tile_art(catalogue.tiles[0]).width
     blocks: list[layout.PageBlock] = []
     for block in book.blocks:
@@ -133,7 +135,7 @@ def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure
                 rows.append((picture, locale.text(row.text, shared)))
             blocks.append(layout.LegendBlock(locale.text(block.caption, shared), tuple(rows)))
         elif isinstance(block, Figure):
-            figure = verified[id(block)]
+            figure = verified[block]
             drawing = figure_drawing(figure, catalogue, tile_art, stone_art)
             caption = locale.text(block.caption, {**shared, **figure.values})
             blocks.append(layout.FigureBlock(drawing, caption, cell))
