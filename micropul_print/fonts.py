@@ -1,15 +1,15 @@
 """The one typeface of every output: Lato, shipped by the ``font_lato`` package.
 
 Lato's "Western+Polish" build covers every letter of the rulebook languages
-(English, Italian, Polish, Spanish). Only paths live here, so importing this module
-loads no drawing library; :func:`text_width` loads Pillow when first called.
+(English, Italian, Polish, Spanish). Importing this module loads no drawing library;
+:func:`lato` loads fontTools (not Pillow, not reportlab) when first called.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import font_lato
 
@@ -27,25 +27,30 @@ Weight = Literal["regular", "bold"]
 # label or number vertically without measuring glyphs.
 CAP_HEIGHT = 0.7165
 
-# Advance widths are read at this pixel size and scaled: large enough that rounding
-# to whole pixels costs under 0.1 % of a width.
-_MEASURE_PX = 1000
 
 
 def font_path(weight: Weight) -> Path:
     return BOLD if weight == "bold" else REGULAR
 
 
+@lru_cache(maxsize=2)
+def lato(weight: Weight) -> Any:
+    """The parsed font (a fontTools TTFont, tables loaded on first use)."""
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+
+    return TTFont(str(font_path(weight)), lazy=True)
+
+
 def text_width(text: str, size: float, weight: Weight = "regular") -> float:
     """Advance width of ``text`` set in Lato at em ``size`` (any unit; the result is in
-    the same unit)."""
+    the same unit). No kerning: Lato has no legacy kern table, and no backend kerns."""
     return _advance_per_em(text, weight) * size
 
 
 @lru_cache(maxsize=256)
 def _advance_per_em(text: str, weight: Weight) -> float:
-    from PIL import ImageFont
-
-    font = ImageFont.truetype(str(font_path(weight)), _MEASURE_PX,
-                              layout_engine=ImageFont.Layout.BASIC)
-    return float(font.getlength(text)) / _MEASURE_PX
+    font = lato(weight)
+    cmap = font.getBestCmap()
+    metrics = font["hmtx"]
+    units = sum(metrics[cmap.get(ord(char), ".notdef")][0] for char in text)
+    return float(units) / float(font["head"].unitsPerEm)

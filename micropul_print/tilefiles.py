@@ -4,7 +4,8 @@
     tiles/png/tile-01.png .. tile-48.png, tile-back.png   at ``dpi``, with ``bleed`` mm per side
     tiles/overview.png                                    the whole set on one picture
 
-Heavy drawing libraries are imported here, so command modules import this inside run().
+Command modules import this inside run(). Pillow is loaded only when PNG files are
+written, so an SVG-only build (write_tile_svgs) never imports it.
 """
 
 from __future__ import annotations
@@ -13,9 +14,6 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 
-from PIL import Image
-
-from micropul_print.backends.png import png_bytes, to_image, to_png
 from micropul_print.backends.svg import to_svg
 from micropul_print.catalogue.model import Catalogue
 from micropul_print.draw.theme import Theme
@@ -42,17 +40,15 @@ def write_tile_files(catalogue: Catalogue, theme: Theme, out: OutputDir, *, dpi:
                      progress: Callable[[str], None] | None = None) -> list[Path]:
     """Write every tile face and the back as SVG and PNG, and the overview; returns the
     paths written, in a fixed order."""
-    written: list[Path] = []
+    from micropul_print.backends.png import to_png
+
+    written = write_tile_svgs(catalogue, theme, out, show_numbers=show_numbers)
     total = len(catalogue.tiles)
     for index, tile in enumerate(catalogue.tiles, start=1):
-        name = tile_name(tile.id)
-        exact = tile_drawing(tile, theme, show_number=show_numbers)
-        written.append(out.write_bytes(f"{SVG_DIR}/{name}.svg", to_svg(exact)))
         bled = tile_drawing(tile, theme, bleed=bleed, show_number=show_numbers)
-        written.append(out.write_bytes(f"{PNG_DIR}/{name}.png", to_png(bled, dpi)))
+        written.append(out.write_bytes(f"{PNG_DIR}/{tile_name(tile.id)}.png", to_png(bled, dpi)))
         if progress is not None:
             progress(f"tile {index}/{total}")
-    written.append(out.write_bytes(f"{SVG_DIR}/{BACK_NAME}.svg", to_svg(back_drawing(theme))))
     written.append(out.write_bytes(f"{PNG_DIR}/{BACK_NAME}.png",
                                    to_png(back_drawing(theme, bleed=bleed), dpi)))
     written.append(out.write_bytes(OVERVIEW, overview_png(catalogue, theme)))
@@ -61,9 +57,23 @@ def write_tile_files(catalogue: Catalogue, theme: Theme, out: OutputDir, *, dpi:
     return written
 
 
+def write_tile_svgs(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
+                    show_numbers: bool = True) -> list[Path]:
+    """Only the SVG files (30 mm, no bleed): faces in catalogue order, then the back."""
+    written = [out.write_bytes(f"{SVG_DIR}/{tile_name(tile.id)}.svg",
+                               to_svg(tile_drawing(tile, theme, show_number=show_numbers)))
+               for tile in catalogue.tiles]
+    written.append(out.write_bytes(f"{SVG_DIR}/{BACK_NAME}.svg", to_svg(back_drawing(theme))))
+    return written
+
+
 def overview_png(catalogue: Catalogue, theme: Theme, *, dpi: int = OVERVIEW_DPI,
                  columns: int = OVERVIEW_COLUMNS, gap: int = OVERVIEW_GAP_PX) -> bytes:
     """All faces in catalogue order, ``columns`` to a row, numbered, with small gaps."""
+    from PIL import Image
+
+    from micropul_print.backends.png import png_bytes, to_image
+
     images = [to_image(tile_drawing(tile, theme), dpi) for tile in catalogue.tiles]
     if not images:
         raise ValueError("the catalogue has no tiles")

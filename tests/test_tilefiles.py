@@ -102,3 +102,23 @@ def test_png_files_decode_as_opaque_rgb(kit: tuple[Path, list[Path]]) -> None:
     root, _written = kit
     data = (root / "tiles/png/tile-41.png").read_bytes()
     assert Image.open(io.BytesIO(data)).mode == "RGB"
+
+
+def test_svg_only_writing_loads_no_raster_library(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from micropul_print.catalogue.loader import load_catalogue\n"
+        "from micropul_print.draw.theme import load_theme\n"
+        "from micropul_print.outputs import OutputDir\n"
+        "from micropul_print.tilefiles import write_tile_svgs\n"
+        f"out = OutputDir({str(tmp_path)!r})\n"
+        "paths = write_tile_svgs(load_catalogue(), load_theme('classic'), out)\n"
+        "assert len(paths) == 49, len(paths)\n"
+        "print(sorted(m for m in ('PIL', 'reportlab') if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "[]"

@@ -9,13 +9,11 @@ the file prints the same on a machine without Lato, as the PDF and PNG do.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import svgwrite
 from fontTools.pens.svgPathPen import SVGPathPen  # type: ignore[import-untyped]
 from fontTools.pens.transformPen import TransformPen  # type: ignore[import-untyped]
-from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
 from micropul_print.draw.primitives import (
     Circle,
@@ -27,7 +25,7 @@ from micropul_print.draw.primitives import (
     Rect,
     Text,
 )
-from micropul_print.fonts import font_path
+from micropul_print.fonts import lato
 
 
 def to_svg(drawing: Drawing) -> bytes:
@@ -92,16 +90,11 @@ def _element(document: Any, item: Primitive) -> Any:
     raise TypeError(f"not a drawing primitive: {item!r}")
 
 
-@lru_cache(maxsize=2)
-def _font(weight: str) -> Any:
-    return TTFont(str(font_path("bold" if weight == "bold" else "regular")), lazy=True)
-
-
 def text_outline(text: Text) -> str:
     """The path data of ``text`` set in Lato at its anchor: glyph outlines placed by
     their advance widths (Lato has no legacy kerning table; the PDF and PNG backends
     do not kern either)."""
-    font = _font(text.weight)
+    font = lato(text.weight)
     cmap = font.getBestCmap()
     glyphs = font.getGlyphSet()
     metrics = font["hmtx"]
