@@ -1,0 +1,44 @@
+"""Page layout details: mirrored margins, markup, hyphenation per language."""
+
+from __future__ import annotations
+
+import pytest
+from reportlab.lib.units import mm
+
+from micropul_print.rulebook import layout
+from micropul_print.rulebook.layout import GEOMETRY, PAPER_SIZES, PageTexts, markup
+
+TEXTS = PageTexts(lang="en", title="T", subject="S", author="A", running_head="H",
+                  page_number="{page}", figure_label="Figure {number}")
+
+
+@pytest.mark.parametrize("paper", sorted(PAPER_SIZES))
+def test_margins_mirror_on_even_pages(paper: str) -> None:
+    width, height = PAPER_SIZES[paper]
+    templates = {t.id: t for t in layout._templates(width, height, GEOMETRY, TEXTS)}
+    odd, even = templates["odd"].frames, templates["even"].frames
+    # Odd (right-hand) pages: binding on the left; even pages: binding on the right.
+    assert odd[0]._x1 == pytest.approx(GEOMETRY.inner * mm)
+    assert width - (odd[1]._x1 + odd[1]._width) == pytest.approx(GEOMETRY.outer * mm)
+    assert even[0]._x1 == pytest.approx(GEOMETRY.outer * mm)
+    assert width - (even[1]._x1 + even[1]._width) == pytest.approx(GEOMETRY.inner * mm)
+    assert templates["first"].frames[1]._x1 == odd[0]._x1
+    assert [t.autoNextPageTemplate for t in templates.values()] == ["even", "odd", "even"]
+
+
+def test_markup_escapes_then_applies_bold_and_italic() -> None:
+    assert markup("**Rule #1.** a < b & *c*") == "<b>Rule #1.</b> a &lt; b &amp; <i>c</i>"
+    assert markup("2 * 3 = 6") == "2 * 3 = 6"
+
+
+def test_hyphenation_follows_the_language_or_is_off() -> None:
+    assert layout._styles("pl")["body"].hyphenationLang == "pl"
+    assert layout._styles("xx")["body"].hyphenationLang == ""
+    assert layout._styles("en")["h1"].hyphenationLang == ""  # headings never break words
+
+
+def test_a_language_without_a_dictionary_still_renders() -> None:
+    pdf = layout.render([layout.HeadingBlock("Kichwa", 1),
+                         layout.TextBlock("Maandishi marefu sana " * 40)],
+                        PageTexts("sw", "T", "S", "A", "H", "{page}", "Fig. {number}"), "a4")
+    assert pdf.startswith(b"%PDF")
