@@ -120,7 +120,8 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
         else:
             # Rulebook file names carry no paper: one set, on the first paper asked for.
             paths = build_rulebooks(catalogue, theme, output, langs=list(options.langs),
-                                    paper=options.papers[0], progress=say)
+                                    paper=options.papers[0],
+                                    progress=lambda message: say(f"writing {message}"))
             wrote("rulebooks", list(paths))
 
     report.seconds = time.perf_counter() - started
