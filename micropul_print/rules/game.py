@@ -11,7 +11,9 @@ policy) comes from one ``random.Random(seed)``: the same seed gives the same gam
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import NamedTuple
 
 from micropul_print.catalogue.model import Catalogue
@@ -355,19 +357,17 @@ class Game:
         if kind == _PLACE:
             hand_mask = self.hand_masks[p]
             frontier = self.board.frontier
-            total = 0
-            for legal in frontier.values():
-                total += (legal & hand_mask).bit_count()
-            pick = int(rng() * total)
-            for cell, legal in frontier.items():
-                bits = legal & hand_mask
-                count = bits.bit_count()
-                if pick < count:
-                    for _ in range(pick):
-                        bits &= bits - 1
-                    return _PLACE, cell, (bits & -bits).bit_length() - 1
-                pick -= count
-            raise AssertionError("placement count out of step")  # pragma: no cover
+            # Running totals of legal placements per frontier cell, then a bisection.
+            running = list(
+                accumulate([(legal & hand_mask).bit_count() for legal in frontier.values()])
+            )
+            pick = int(rng() * running[-1])
+            index = bisect_right(running, pick)
+            cell = list(frontier)[index]
+            bits = frontier[cell] & hand_mask
+            for _ in range(pick - (running[index - 1] if index else 0)):
+                bits &= bits - 1
+            return _PLACE, cell, (bits & -bits).bit_length() - 1
         if kind == _DRAW:
             options = len(self.revealed[p]) + (1 if self.face_down[p] else 0)
             pick = int(rng() * options)

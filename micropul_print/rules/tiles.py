@@ -149,33 +149,34 @@ class TileSet:
             self.tile_mask.append(mask)
             listed |= mask
         self.listed_mask = listed
+        # Per side and facing edge code: orientations with a link / a clash on that side.
+        self._links = [[0] * 9 for _ in range(4)]
+        self._clashes = [[0] * 9 for _ in range(4)]
+        for oid in range(count):
+            for side in range(4):
+                for facing in range(9):
+                    result = PAIR[self.edge[oid][side]][facing]
+                    if result & 1:
+                        self._links[side][facing] |= 1 << oid
+                    if result & 2:
+                        self._clashes[side][facing] |= 1 << oid
         self.masks: dict[int, int] = {}  # neighbourhood code -> legal oid mask (mask_for)
 
     def oid(self, tile_id: int, rotation: int) -> int:
         return 4 * self.index[tile_id] + (rotation // 90) % 4
 
     def mask_for(self, code: int) -> int:
-        """Bitmask of the listed orientations legal in an empty cell of this neighbourhood."""
+        """Bitmask of the listed orientations legal in an empty cell of this neighbourhood:
+        a link on some side and a clash on none."""
         mask = self.masks.get(code)
         if mask is None:
-            mask = 0
-            sides = [
-                (side, (code >> (4 * side)) & 15)
-                for side in range(4)
-                if (code >> (4 * side)) & 15 != NO_TILE
-            ]
-            edge = self.edge
-            listed = self.listed_mask
-            for oid in range(self.size):
-                if not (listed >> oid) & 1:
-                    continue
-                edges = edge[oid]
-                result = 0
-                for side, facing in sides:
-                    result |= PAIR[edges[side]][facing]
-                if result == 1:
-                    mask |= 1 << oid
-            self.masks[code] = mask
+            linked = clashing = 0
+            for side in range(4):
+                facing = (code >> (4 * side)) & 15
+                if facing != NO_TILE:
+                    linked |= self._links[side][facing]
+                    clashing |= self._clashes[side][facing]
+            mask = self.masks[code] = linked & ~clashing & self.listed_mask
         return mask
 
 
