@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Literal, TypeVar
 
 from micropul_print.errors import Diagnostic, UserError, errors_in
+from micropul_print.fonts import Weight
 from micropul_print.yamlsource import (
     YamlMapping,
     YamlNode,
@@ -35,7 +36,6 @@ DEFAULT_THEME = "classic"
 Colour = str | None
 Shape = Literal["none", "disc", "square", "dots", "cross"]
 SHAPES: tuple[str, ...] = ("none", "disc", "square", "dots", "cross")
-Weight = Literal["regular", "bold"]
 
 MAX_THEME_BYTES = 256 * 1024  # a theme is a page of settings; refuse anything bigger
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
@@ -131,25 +131,27 @@ class Theme:
             raise KeyError(f"theme {self.name!r} has no mark {name!r} (has: {known})") from None
 
 
-def load_theme(name_or_path: str) -> Theme:
+def load_theme(name_or_path: str, *, strict: bool = False) -> Theme:
     """A built-in theme by name (``THEME_NAMES``) or a theme file by path.
 
-    Raises UserError carrying every problem found, each at its file:line:col.
+    Raises UserError carrying every error found (and every warning, if ``strict``),
+    each at its file:line:col. Use read_theme to see warnings of a usable theme.
     """
     if name_or_path in THEME_NAMES:
         path = THEMES_DIR / f"{name_or_path}.yaml"
     else:
         path = Path(name_or_path)
         looks_like_path = path.suffix in (".yaml", ".yml") or "/" in name_or_path
-        if not looks_like_path or not path.exists():
+        if not looks_like_path and not path.exists():
             raise UserError([Diagnostic(
                 name_or_path, 0, 0,
                 f"no theme {name_or_path!r}: give a built-in theme "
                 f"({', '.join(THEME_NAMES)}) or the path of a theme .yaml file",
             )])
     theme, diagnostics = read_theme(path)
-    if theme is None:
-        raise UserError(diagnostics)
+    errors = errors_in(diagnostics, strict)
+    if theme is None or errors:
+        raise UserError(errors or diagnostics)
     return theme
 
 

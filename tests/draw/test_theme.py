@@ -66,8 +66,10 @@ def test_unknown_theme_name_is_a_user_error() -> None:
 
 
 def test_missing_theme_file_is_a_user_error(tmp_path: Path) -> None:
-    with pytest.raises(UserError):
-        load_theme(str(tmp_path / "absent.yaml"))
+    path = tmp_path / "absent.yaml"
+    with pytest.raises(UserError) as caught:
+        load_theme(str(path))
+    assert [str(d) for d in caught.value.diagnostics] == [f"{path}: error: file not found"]
 
 
 def test_every_problem_is_reported_at_its_line(tmp_path: Path) -> None:
@@ -98,6 +100,10 @@ def test_unknown_key_is_a_warning_only(tmp_path: Path) -> None:
     assert theme is not None
     (warning,) = diagnostics
     assert warning.severity is Severity.WARNING
+    assert load_theme(str(path)).name == "classic"
+    with pytest.raises(UserError) as caught:
+        load_theme(str(path), strict=True)
+    assert caught.value.diagnostics == (warning,)
     assert str(warning).endswith(":10:3: warning: unknown key 'glow' in face (expected "
                                  "background, outline or outline_width)")
 
