@@ -136,3 +136,17 @@ def test_legal_placements_agree_with_legality(catalogue: Catalogue) -> None:
             if board.legality(tile, x, y, r) is None
         )
         assert board.legal_placements(tile) == brute, tile
+
+
+def test_separately_claimed_groups_merge_with_both_stones(catalogue: Catalogue) -> None:
+    board = board_with(catalogue, (41, 0, 0, 0), (28, 0, 1, 0), (14, 0, 2, 90), (30, 1, 0, 180))
+    board.add_stone(1, 0, 0, 2)  # the start tile's black, grown into 28 and 30
+    board.add_stone(2, 0, 1, 2)  # 28's other black micropul, joined to 14's
+    assert board.stones_on(0, 0, 2) == (1,) and board.stones_on(0, 1, 2) == (2,)
+    assert board.group_root(0, 0, 2) != board.group_root(0, 1, 2)
+    assert not board.unclaimed & {board.group_root(0, 0, 2), board.group_root(0, 1, 2)}
+    board.place(48, 1, 1, 0)  # all black: touches 30's black above and 28's on its left
+    assert board.group_root(0, 0, 2) == board.group_root(0, 1, 2)
+    merged = next(g for g in board.groups() if (0, 1, 2) in g.quadrants)
+    assert merged.stones == (1, 2) and merged.scores_for is None
+    assert board.group_root(0, 0, 2) not in board.unclaimed
