@@ -186,3 +186,57 @@ def test_every_theme_setting_is_documented() -> None:
             assert f.name in docs, f"{part.__name__}.{f.name}"
     for mark in load_theme(DEFAULT_THEME).marks:
         assert f"`{mark}`" in docs, mark
+
+
+# Machado, Oliveira & Fernandes (2009), severity 1.0, on linear RGB.
+CVD = {
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
+                   (0.004733, 0.691367, 0.303900)),
+    "normal": ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)),
+}
+
+
+def linear_rgb(colour: str) -> tuple[float, ...]:
+    def one(v: float) -> float:
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    return tuple(one(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5))
+
+
+def seen_luminance(colour: str, vision: str) -> float:
+    rgb = linear_rgb(colour)
+    seen = [min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb, strict=True))))
+            for row in CVD[vision]]
+    return 0.2126 * seen[0] + 0.7152 * seen[1] + 0.0722 * seen[2]
+
+
+@pytest.mark.parametrize("name", ["classic", "colour-safe"])
+@pytest.mark.parametrize("vision", sorted(CVD))
+def test_micropul_colours_stay_apart_for_every_eye_and_in_grey(name: str, vision: str) -> None:
+    """WCAG contrast ratio of the two micropul fills, as simulated for each colour-vision
+    deficiency: at least 3 (large-object contrast), so they also differ in greyscale."""
+    theme = load_theme(name)
+    light, dark = theme.mark("disc-light").fill, theme.mark("disc-dark").fill
+    assert light is not None and dark is not None
+    high, low = sorted((seen_luminance(light, vision), seen_luminance(dark, vision)),
+                       reverse=True)
+    assert (high + 0.05) / (low + 0.05) >= 3.0
+
+
+def test_colour_safe_keeps_a_shape_cue_besides_colour() -> None:
+    theme = load_theme("colour-safe")
+    light, dark = theme.mark("disc-light"), theme.mark("disc-dark")
+    assert (light.stroke, light.ring) != (dark.stroke, dark.ring)
+    assert dark.ring is not None and light.ring is None
+
+
+def test_ink_saver_has_no_solid_dark_areas() -> None:
+    """Dark micropul and dark squares are hatched, never filled dark."""
+    theme = load_theme("ink-saver")
+    for name in ("disc-dark", "square-dark", "stone-2"):
+        style = theme.mark(name)
+        assert style.fill == "#ffffff" and style.hatch is not None, name
