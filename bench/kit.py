@@ -1,6 +1,6 @@
 """Kit build speed and memory, each build as a whole process, against a floor.
 
-    python -m bench kit [--runs N]
+    python -m bench kit [--runs=N] [--build-arg=ARG]   (make bench runs every benchmark)
 
 Measures (a) the whole kit (``build``) and (b) the 48 SVG tiles plus the A4 sheet
 alone (``build --only svg,sheets --paper a4``), each as a fresh
