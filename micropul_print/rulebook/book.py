@@ -112,6 +112,7 @@ class Figure:
     claims: tuple[Claim, ...]
     highlight: tuple[int, ...] | None  # placement numbers, 1-based; None: the last one
     where: Where
+    outline: tuple[tuple[int, int, str], ...] = ()  # a micropul of each group to outline
 
     @property
     def legal_tile(self) -> int | None:
@@ -251,7 +252,8 @@ def _figure(node: YamlNode, where: Where, out: list[Diagnostic]) -> Figure | Non
     mapping = expect_mapping(node, "a figure", out)
     if mapping is None:
         return None
-    out.extend(check_keys(mapping, "a figure", ["position", "caption"], ["claims", "highlight"]))
+    out.extend(check_keys(mapping, "a figure", ["position", "caption"],
+                          ["claims", "highlight", "outline"]))
     position_node, caption_node = mapping.get("position"), mapping.get("caption")
     position = expect_text(position_node, "'position'", out) if position_node else None
     caption = expect_text(caption_node, "'caption'", out) if caption_node else None
@@ -271,10 +273,18 @@ def _figure(node: YamlNode, where: Where, out: list[Diagnostic]) -> Figure | Non
             number = expect_int(item, "a placement number", out)
             if number is not None:
                 highlight.append(number)
+    outline: list[tuple[int, int, str]] = []
+    outline_node = mapping.get("outline")
+    if outline_node is not None:
+        groups = expect_sequence(outline_node, "'outline'", out)
+        for item in groups.items if groups is not None else ():
+            quadrant = _claim_subject("group", item, out)
+            if isinstance(quadrant, tuple):
+                outline.append(quadrant)
     if position is None or caption is None:
         return None
     return Figure(position, caption, tuple(claims),
-                  None if highlight is None else tuple(highlight), where)
+                  None if highlight is None else tuple(highlight), where, tuple(outline))
 
 
 def _claim(node: YamlNode, out: list[Diagnostic]) -> Claim | None:

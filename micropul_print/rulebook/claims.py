@@ -56,18 +56,28 @@ def engine_value(claim: Claim, analysis: Mapping[str, Any]) -> tuple[Value, str]
     if claim.subject == "group":
         assert isinstance(claim.key, tuple)
         x, y, quadrant = claim.key
-        for group in analysis.get("groups", []):
-            if [x, y, quadrant] in [list(q) for q in group.get("quadrants", [])]:
-                if claim.prop == "closed":
-                    return bool(group["closed"]), ""
-                if claim.prop == "colour":
-                    return str(group["colour"]), ""
-                return _count(group.get(claim.prop)), ""
-        return "", f"no micropul group covers ({x}, {y}, {quadrant})"
+        group = group_at(analysis, x, y, quadrant)
+        if group is None:
+            return "", f"no micropul group covers ({x}, {y}, {quadrant})"
+        if claim.prop == "closed":
+            return bool(group["closed"]), ""
+        if claim.prop == "colour":
+            return str(group["colour"]), ""
+        return _count(group.get(claim.prop)), ""
     legal = analysis.get("legal")
     if legal is None:
         return "", "the engine listed no legal placements"
     return len(legal), ""
+
+
+def group_at(analysis: Mapping[str, Any], x: int, y: int,
+             quadrant: str) -> Mapping[str, Any] | None:
+    """The group of the analysis that holds the micropul at (x, y, quadrant), if any."""
+    for group in analysis.get("groups", []):
+        if [x, y, quadrant] in [list(q) for q in group.get("quadrants", [])]:
+            result: Mapping[str, Any] = group
+            return result
+    return None
 
 
 def _count(value: object) -> int:

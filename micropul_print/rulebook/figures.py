@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from micropul_print.catalogue.model import EMPTY, Catalogue, Tile
+from micropul_print.catalogue.model import BL, BR, EMPTY, QUADRANT_NAMES, TR, Catalogue, Tile
 from micropul_print.draw.primitives import Circle, Drawing, Group, Line, Primitive, Rect, Text
 from micropul_print.fonts import CAP_HEIGHT
+from micropul_print.rulebook.claims import group_at
 from micropul_print.rulebook.verify import VerifiedFigure
 
 TileArt = Callable[[Tile], Drawing]  # a tile -> its face, a square Drawing
@@ -30,6 +31,8 @@ class FigureStyle:
     cross: str = "#e03131"  # cross on an illegal placement
     cross_width: float = 1.1  # thin: the symbols under it must stay readable
     cross_frame_width: float = 1.6
+    group: str = "#f08c00"  # outline of a group the caption talks about
+    group_width: float = 1.3
     table: str = "#f1f3f5"  # the table under the tiles
     margin: float = 4.0  # table around the tiles
     stone_diameter: float = 10.0
@@ -74,6 +77,10 @@ def figure_drawing(verified: VerifiedFigure, catalogue: Catalogue, tile_art: Til
             inset = style.highlight_width / 2
             marks.append(Rect(x0 + inset, y0 + inset, cell - 2 * inset, cell - 2 * inset,
                               stroke=style.highlight, stroke_width=style.highlight_width))
+    for x, y, quadrant in verified.figure.outline:
+        group = group_at(verified.analysis, x, y, quadrant)
+        assert group is not None  # verify_figures refuses outlines of no group
+        marks += _group_outline([tuple(q) for q in group["quadrants"]], origin, cell, style)
     for stone in verified.position.stones:
         x0, y0 = origin(stone.x, stone.y)
         fx, fy = _QUADRANT_CENTRES[stone.quadrant]
@@ -95,6 +102,35 @@ def stone_items(player: int, cx: float, cy: float, stone_art: StoneArt,
              style.stone_number_size,
              fill=number_colour, weight="bold"),
     ]
+
+
+def _group_outline(quadrants: list[tuple[int, int, str]],
+                   origin: Callable[[int, int], tuple[float, float]], cell: float,
+                   style: FigureStyle) -> list[Primitive]:
+    """The boundary of a group's quadrants: each quadrant side that no other quadrant
+    of the group shares. Lines run on by half their width so that corners close."""
+    half = cell / 2
+    squares = set()
+    for x, y, quadrant in quadrants:
+        q = QUADRANT_NAMES.index(quadrant)
+        squares.add((2 * x + (q in (TR, BR)), 2 * y + (q in (BR, BL))))
+    left = min(sx for sx, _ in squares) // 2
+    top = min(sy for _, sy in squares) // 2
+    x0, y0 = origin(left, top)
+    run = style.group_width / 2
+    lines: list[Primitive] = []
+    for sx, sy in sorted(squares):
+        ax, ay = x0 + (sx - 2 * left) * half, y0 + (sy - 2 * top) * half
+        bx, by = ax + half, ay + half
+        sides = (((sx, sy - 1), (ax - run, ay, bx + run, ay)),
+                 ((sx + 1, sy), (bx, ay - run, bx, by + run)),
+                 ((sx, sy + 1), (ax - run, by, bx + run, by)),
+                 ((sx - 1, sy), (ax, ay - run, ax, by + run)))
+        for neighbour, (x1, y1, x2, y2) in sides:
+            if neighbour not in squares:
+                lines.append(Line(x1, y1, x2, y2, stroke=style.group,
+                                  stroke_width=style.group_width))
+    return lines
 
 
 def _cross(x0: float, y0: float, cell: float, style: FigureStyle) -> list[Primitive]:

@@ -13,7 +13,7 @@ from micropul_print.catalogue.model import Catalogue
 from micropul_print.catalogue.position import PositionSpec, load_position
 from micropul_print.errors import Diagnostic, UserError
 from micropul_print.rulebook.book import Book, Figure
-from micropul_print.rulebook.claims import Value, check_claims
+from micropul_print.rulebook.claims import Value, check_claims, group_at
 from micropul_print.rulebook.locales import Locale, placeholders
 
 PACKAGE_DIR = Path(__file__).parent
@@ -89,6 +89,11 @@ def verify_figures(book: Book, catalogue: Catalogue,
             analysis["legal"] = analyse(_before(position, tile), catalogue, tile)["legal"]
         values, false = check_claims(figure, analysis)
         problems.extend(false)
+        for x, y, quadrant in figure.outline:
+            if group_at(analysis, x, y, quadrant) is None:
+                problems.append(figure.where.diagnostic(
+                    f"figure {figure.position}: no micropul group to outline at "
+                    f"({x}, {y}, {quadrant})"))
         verified.append(VerifiedFigure(figure, position, analysis, values))
     if problems:
         raise UserError(problems)

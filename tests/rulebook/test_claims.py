@@ -44,10 +44,12 @@ def test_a_false_claim_fails_with_the_exact_message(catalogue: Catalogue) -> Non
     with pytest.raises(UserError) as caught:
         verify_figures(load_book(path), catalogue)
     assert [str(d) for d in caught.value.diagnostics] == [
-        f"{path}:8:11: error: figure figures/clash.yaml: claim \"placement 2: legal is true\" "
+        f"{path}:10:11: error: figure figures/clash.yaml: claim \"placement 2: legal is true\" "
         "is false: the engine says false",
-        f"{path}:9:11: error: figure figures/clash.yaml: claim \"placement 2: reason is "
+        f"{path}:11:11: error: figure figures/clash.yaml: claim \"placement 2: reason is "
         "no micropul link\" is false: the engine says \"colour clash\"",
+        f"{path}:5:5: error: figure figures/clash.yaml: no micropul group to outline at "
+        "(5, 5, tl)",
     ]
 
 

@@ -86,3 +86,18 @@ def test_legend_pictures(catalogue: Catalogue) -> None:
     stone = legend_mark("stone", 30.0, stone_art)
     assert stone.width == 15.0
     assert any(isinstance(i, Circle) and i.fill == STYLE.highlight for i in stone.items)
+
+
+def test_an_outlined_group_is_bounded_by_the_engine_quadrants(
+        figures: dict[str, VerifiedFigure], catalogue: Catalogue) -> None:
+    """The merged black group of figures/merged.yaml: 2 + 4 + 3 quadrants, one from the
+    stone of player 2; its boundary is every quadrant side it does not share."""
+    verified = figures["figures/merged.yaml"]
+    drawing = figure_drawing(verified, catalogue, tile_art, stone_art)
+    lines = [i for i in drawing.items if isinstance(i, Line) and i.stroke == STYLE.group]
+    (group,) = [g for g in verified.analysis["groups"] if [1, 1, "tl"] in g["quadrants"]]
+    squares = {(2 * x + (q in ("tr", "br")), 2 * y + (q in ("br", "bl")))
+               for x, y, q in group["quadrants"]}
+    shared = sum((sx + 1, sy) in squares for sx, sy in squares) + \
+        sum((sx, sy + 1) in squares for sx, sy in squares)
+    assert len(lines) == 4 * len(squares) - 2 * shared
