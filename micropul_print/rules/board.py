@@ -238,12 +238,12 @@ class Board:
         points = self._points
         unclaimed = self.unclaimed
         base = cell * 4
-        for q, weight in t.micropul[oid]:
-            parent[base + q] = base + q
-            points[base + q] = weight
-            unclaimed.add(base + q)
-        for a, b in t.inner_links[oid]:
-            self._union(base + a, base + b)
+        for first, members, worth in t.inner_groups[oid]:
+            root = base + first
+            for q in members:
+                parent[base + q] = root
+            points[root] = worth
+            unclaimed.add(root)
         colour = t.colour[oid]
         edge = t.edge
         edges = edge[oid]

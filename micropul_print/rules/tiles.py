@@ -93,10 +93,9 @@ class TileSet:
         self.big: list[bool] = []
         # Per side: (position on the side, catalyst kind, position id) of each catalyst.
         self.side_catalysts: list[tuple[tuple[tuple[int, int, int], ...], ...]] = []
-        # Micropul quadrants with their points (a big micropul: 1 on tl, 0 elsewhere).
-        self.micropul: list[tuple[tuple[int, int], ...]] = []
-        # Pairs of quadrants of one tile joined into one group.
-        self.inner_links: list[tuple[tuple[int, int], ...]] = []
+        # The tile's own groups: (first quadrant, its quadrants, points); a big micropul
+        # is one group of four quadrants worth 1.
+        self.inner_groups: list[tuple[tuple[int, tuple[int, ...], int], ...]] = []
         # (quadrant, side) for every micropul quadrant touching a side of the tile.
         self.outward: list[tuple[tuple[int, int], ...]] = []
         self.tile_mask: list[int] = []  # per tile index: its listed orientations
@@ -131,16 +130,7 @@ class TileSet:
                         for side in range(4)
                     )
                 )
-                self.micropul.append(
-                    tuple((q, 0 if big and q else 1) for q in range(4) if colours[q])
-                )
-                self.inner_links.append(
-                    tuple(
-                        (q, (q + 1) % 4)
-                        for q in range(4)
-                        if colours[q] and colours[q] == colours[(q + 1) % 4]
-                    )
-                )
+                self.inner_groups.append(_inner_groups(colours, big))  # type: ignore[arg-type]
                 self.outward.append(
                     tuple((q, side) for q in range(4) if colours[q] for side in QUADRANT_SIDES[q])
                 )
@@ -178,6 +168,26 @@ class TileSet:
                     clashing |= self._clashes[side][facing]
             mask = self.masks[code] = linked & ~clashing & self.listed_mask
         return mask
+
+
+def _inner_groups(
+    colours: tuple[int, int, int, int], big: bool
+) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """Micropul of one tile joined along the tile's inner edges (tl-tr-br-bl-tl)."""
+    groups = []
+    seen: set[int] = set()
+    for q in range(4):
+        if not colours[q] or q in seen:
+            continue
+        members = [q]
+        for step in (1, 3):  # walk clockwise, then anticlockwise, while the colour holds
+            other = (q + step) % 4
+            while colours[other] == colours[q] and other not in members:
+                members.append(other)
+                other = (other + step) % 4
+        seen.update(members)
+        groups.append((q, tuple(sorted(members)), 1 if big else len(members)))
+    return tuple(groups)
 
 
 _TILESETS: dict[int, TileSet] = {}
