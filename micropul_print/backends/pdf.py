@@ -35,18 +35,21 @@ FONT_NAMES = {
     "italic": f"{fonts.FAMILY}-Italic",
     "bold_italic": f"{fonts.FAMILY}-BoldItalic",
 }
+_FONT_FILES = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC,
+               "bold_italic": fonts.BOLD_ITALIC}
 CREATOR = "micropul-print"
 
 
 def register_fonts() -> None:
     """Make Lato (regular, bold, italic, bold italic) known to reportlab under
-    FONT_NAMES, with family mapping so <b>/<i> in paragraphs use them. Idempotent."""
+    FONT_NAMES, with family mapping so <b>/<i> in paragraphs use them. Idempotent,
+    and cheap once done (draw calls it for every drawing)."""
     registered = set(pdfmetrics.getRegisteredFontNames())
-    paths = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITALIC,
-             "bold_italic": fonts.BOLD_ITALIC}
+    if registered.issuperset(FONT_NAMES.values()):
+        return
     for style, name in FONT_NAMES.items():
         if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, str(paths[style])))
+            pdfmetrics.registerFont(TTFont(name, str(_FONT_FILES[style])))
     pdfmetrics.registerFontFamily(fonts.FAMILY, normal=FONT_NAMES["regular"],
                                   bold=FONT_NAMES["bold"], italic=FONT_NAMES["italic"],
                                   boldItalic=FONT_NAMES["bold_italic"])
