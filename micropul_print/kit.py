@@ -77,7 +77,7 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     if unknown:
         raise ValueError(f"unknown kit parts: {sorted(unknown)}")
     catalogue = load_catalogue(options.catalogue or DEFAULT_CATALOGUE, strict=options.strict)
-    theme = load_theme(options.theme)
+    theme = load_theme(options.theme, strict=options.strict)
     layouts = _layouts(options.papers) if "sheets" in options.parts else []
     output = OutputDir(out)
     report = KitReport(output.root)
@@ -154,22 +154,17 @@ class TileArt:
         return self._backs[bleed]
 
 
-# The SVG names of micropul_print.tilefiles (tests/test_kit.py keeps them equal), here
-# so that an SVG-only build does not load tilefiles' raster libraries.
-SVG_DIR = "tiles/svg"
-SVG_BACK_NAME = "tile-back"
-
-
 def write_svg_files(art: TileArt, output: OutputDir, *,
                     progress: Progress | None = None) -> list[Path]:
-    """Only the SVG tile files, named as tilefiles names them, for a quick build."""
+    """Only the SVG tile files, as tilefiles names them, from the shared drawings."""
     from micropul_print.backends.svg import to_svg
+    from micropul_print.tilefiles import BACK_NAME, SVG_DIR, tile_name
 
     if progress:
         progress(f"writing {output.path(SVG_DIR)}/*.svg")
-    written = [output.write_bytes(f"{SVG_DIR}/tile-{tile.id:02d}.svg", to_svg(drawing))
+    written = [output.write_bytes(f"{SVG_DIR}/{tile_name(tile.id)}.svg", to_svg(drawing))
                for tile, drawing in zip(art.catalogue.tiles, art.fronts(), strict=True)]
-    written.append(output.write_bytes(f"{SVG_DIR}/{SVG_BACK_NAME}.svg", to_svg(art.back())))
+    written.append(output.write_bytes(f"{SVG_DIR}/{BACK_NAME}.svg", to_svg(art.back())))
     return written
 
 

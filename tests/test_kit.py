@@ -10,7 +10,6 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from micropul_print import kit
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.draw.theme import load_theme
 from micropul_print.kit import KitOptions, TileArt, build_kit, format_summary, plan_tile_sheets
@@ -120,15 +119,14 @@ def test_unknown_part_is_a_programming_error(tmp_path: Path) -> None:
         build_kit(tmp_path, KitOptions(parts=frozenset({"posters"})))
 
 
-def test_svg_only_build_names_files_as_tilefiles_does(tmp_path: Path) -> None:
+def test_svg_only_build_writes_the_same_svg_files_as_a_full_build(tmp_path: Path) -> None:
     from micropul_print import tilefiles
 
-    assert (kit.SVG_DIR, kit.SVG_BACK_NAME) == (tilefiles.SVG_DIR, tilefiles.BACK_NAME)
     build(tmp_path / "svg", parts=frozenset({"svg"}))
     build(tmp_path / "all", parts=frozenset({"png"}))
-    svg_only = sorted(p.name for p in (tmp_path / "svg" / kit.SVG_DIR).iterdir())
+    svg_only = sorted(p.name for p in (tmp_path / "svg" / tilefiles.SVG_DIR).iterdir())
     complete = sorted(p.name for p in (tmp_path / "all" / tilefiles.SVG_DIR).iterdir())
     assert svg_only == complete
     for name in svg_only:  # the same pictures, byte for byte
-        assert (tmp_path / "svg" / kit.SVG_DIR / name).read_bytes() == (
+        assert (tmp_path / "svg" / tilefiles.SVG_DIR / name).read_bytes() == (
             tmp_path / "all" / tilefiles.SVG_DIR / name).read_bytes()
