@@ -61,7 +61,9 @@ class Geometry:
 
 
 GEOMETRY = Geometry()
-FIGURE_TILE_MM = 18.0  # figures show tiles at 60 % of their printed size
+# Figures show tiles at 60 % of their printed size, or, where that costs a page
+# (a last page holding a few lines), at the largest of these that does not.
+FIGURE_TILE_MM = (18.0, 16.5, 15.0)
 LEGEND_PICTURE_MM = 9.0
 
 
@@ -124,7 +126,7 @@ class LegendBlock:
 class FigureBlock:
     drawing: Drawing
     caption: str
-    tile_size: float  # the tile art's size in drawing mm (shown at FIGURE_TILE_MM)
+    tile_size: float  # the tile art's size in drawing mm (shown at a FIGURE_TILE_MM size)
 
 
 PageBlock = TitleBlock | HeadingBlock | TextBlock | BulletsBlock | LegendBlock | FigureBlock
@@ -233,7 +235,26 @@ def _styles(lang: str) -> dict[str, ParagraphStyle]:
 
 def render(blocks: Sequence[PageBlock], texts: PageTexts, paper: str,
            geometry: Geometry = GEOMETRY) -> bytes:
-    """The rulebook as PDF bytes; identical input gives identical bytes."""
+    """The rulebook as PDF bytes; identical input gives identical bytes.
+
+    Figures get the largest tile size of FIGURE_TILE_MM that needs no more pages than
+    the smallest: a translation that runs a few lines onto an extra page is set with
+    slightly smaller figures instead."""
+    largest, smallest = FIGURE_TILE_MM[0], FIGURE_TILE_MM[-1]
+    pdf, pages = _render(blocks, texts, paper, geometry, largest)
+    fewest_pdf, fewest = _render(blocks, texts, paper, geometry, smallest)
+    if pages <= fewest:
+        return pdf
+    for tile_mm in FIGURE_TILE_MM[1:-1]:
+        pdf, pages = _render(blocks, texts, paper, geometry, tile_mm)
+        if pages <= fewest:
+            return pdf
+    return fewest_pdf
+
+
+def _render(blocks: Sequence[PageBlock], texts: PageTexts, paper: str, geometry: Geometry,
+            tile_mm: float) -> tuple[bytes, int]:
+    """The PDF with figure tiles ``tile_mm`` wide, and its number of pages."""
     register_fonts()
     page_width, page_height = PAPER_SIZES[paper]
     styles = _styles(texts.lang)
@@ -246,9 +267,9 @@ def render(blocks: Sequence[PageBlock], texts: PageTexts, paper: str,
         initialFontName=FONT_NAMES["regular"],
     )
     document.addPageTemplates(_templates(page_width, page_height, geometry, texts))
-    story = _story(blocks, styles, texts, column_width=_column_width(page_width, geometry))
+    story = _story(blocks, styles, texts, _column_width(page_width, geometry), tile_mm)
     document.build(story)
-    return buffer.getvalue()
+    return buffer.getvalue(), int(document.page)
 
 
 def _column_width(page_width: float, g: Geometry) -> float:
@@ -316,7 +337,7 @@ def _furniture(canvas: Canvas, page: int, page_width: float, page_height: float,
 
 
 def _story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
-           texts: PageTexts, column_width: float) -> list[Flowable]:
+           texts: PageTexts, column_width: float, tile_mm: float) -> list[Flowable]:
     story: list[Flowable] = []
     figure_number = 0
     for block in blocks:
@@ -339,7 +360,7 @@ def _story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             story.extend(_legend(block, styles, texts, figure_number, column_width))
         else:
             figure_number += 1
-            width = FIGURE_TILE_MM / block.tile_size * block.drawing.width
+            width = tile_mm / block.tile_size * block.drawing.width
             picture = Picture(block.drawing, min(width, column_width / mm))
             story.append(KeepTogether([
                 Spacer(1, 2),

@@ -42,3 +42,19 @@ def test_a_language_without_a_dictionary_still_renders() -> None:
                          layout.TextBlock("Maandishi marefu sana " * 40)],
                         PageTexts("sw", "T", "S", "A", "H", "{page}", "Fig. {number}"), "a4")
     assert pdf.startswith(b"%PDF")
+
+
+@pytest.mark.parametrize(("pages", "chosen"), [
+    ({18.0: 3, 16.5: 3, 15.0: 3}, 18.0),  # no page to save: the largest figures
+    ({18.0: 4, 16.5: 3, 15.0: 3}, 16.5),  # the largest size that saves the page
+    ({18.0: 4, 16.5: 4, 15.0: 3}, 15.0),
+])
+def test_figures_shrink_only_to_save_a_page(monkeypatch: pytest.MonkeyPatch,
+                                            pages: dict[float, int], chosen: float) -> None:
+    def fake_render(blocks: object, texts: object, paper: object, geometry: object,
+                    tile_mm: float) -> tuple[bytes, int]:
+        return str(tile_mm).encode(), pages[tile_mm]
+
+    monkeypatch.setattr(layout, "_render", fake_render)
+    assert tuple(pages) == layout.FIGURE_TILE_MM
+    assert layout.render([], TEXTS, "a4") == str(chosen).encode()
