@@ -45,11 +45,27 @@ def supersample(dpi: int) -> int:
 
 def to_image(drawing: Drawing, dpi: int = 300) -> Image.Image:
     """The drawing as an RGBA image at ``dpi`` (unpainted areas stay transparent)."""
+    return _render(drawing, dpi).convert("RGBA")
+
+
+def to_png(drawing: Drawing, dpi: int = 300) -> bytes:
+    """PNG bytes of the drawing; RGB when fully opaque (tile faces), else RGBA."""
+    return png_bytes(_render(drawing, dpi), dpi)
+
+
+def _render(drawing: Drawing, dpi: int) -> Image.Image:
+    """RGB when the first item paints the whole drawing (a face with its background):
+    a quarter less memory and no alpha to premultiply; RGBA otherwise."""
     width, height = pixel_size(drawing.width, dpi), pixel_size(drawing.height, dpi)
     if width < 1 or height < 1:
         raise ValueError(f"{drawing.width} x {drawing.height} mm at {dpi} dpi is under a pixel")
     factor = supersample(dpi)
-    big = Image.new("RGBA", (width * factor, height * factor), (255, 255, 255, 0))
+    size = (width * factor, height * factor)
+    opaque = _covers(drawing.items[0], drawing) if drawing.items else False
+    if opaque:
+        big = Image.new("RGB", size, "#ffffff")
+    else:
+        big = Image.new("RGBA", size, (255, 255, 255, 0))
     painter = _Painter(big)
     scale = _Affine(width * factor / drawing.width, 0.0, 0.0,
                     0.0, height * factor / drawing.height, 0.0)
@@ -58,13 +74,14 @@ def to_image(drawing: Drawing, dpi: int = 300) -> Image.Image:
     # Averaging each factor x factor block is exact area coverage: the ideal
     # anti-aliasing filter for supersampling. Premultiplied alpha keeps the
     # transparent white around round tokens from greying their edges.
+    if opaque:
+        return big.reduce(factor)
     return big.convert("RGBa").reduce(factor).convert("RGBA")
 
 
-def to_png(drawing: Drawing, dpi: int = 300) -> bytes:
-    """PNG bytes of the drawing; RGB when fully opaque (tile faces), else RGBA."""
-    image = to_image(drawing, dpi)
-    return png_bytes(image, dpi)
+def _covers(item: Primitive, drawing: Drawing) -> bool:
+    return (isinstance(item, Rect) and item.fill is not None and item.x <= 0 and item.y <= 0
+            and item.x + item.width >= drawing.width and item.y + item.height >= drawing.height)
 
 
 def png_bytes(image: Image.Image, dpi: int) -> bytes:
