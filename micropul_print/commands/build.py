@@ -99,6 +99,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from micropul_print.errors import Diagnostic, UserError
     from micropul_print.kit import KitOptions, build_kit, format_summary
 
     options = KitOptions(
@@ -119,7 +120,11 @@ def run(args: argparse.Namespace) -> int:
     def progress(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    report = build_kit(Path(args.out), options, progress=None if args.quiet else progress)
+    try:
+        report = build_kit(Path(args.out), options, progress=None if args.quiet else progress)
+    except OSError as exc:  # an unwritable --out: the user's to fix, not a crash
+        where = str(exc.filename or args.out)
+        raise UserError([Diagnostic(where, 0, 0, f"cannot write: {exc.strerror or exc}")]) from None
     if not args.quiet:
         print(format_summary(report))
     return 0

@@ -124,3 +124,13 @@ def test_every_build_option_is_documented() -> None:
     for option in options:
         assert f"`{option}" in printing, option
     assert "CATALOGUE" in printing
+
+
+def test_unwritable_output_directory_is_a_user_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    assert main(["build", "--out", str(blocker), "--only", "sheets"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "Traceback" not in err
+    assert blocker.read_text() == "not a directory"
