@@ -25,6 +25,7 @@ from micropul_print.draw.primitives import (
     Rect,
     Text,
 )
+from micropul_print.draw.recording import mm_text as num
 from micropul_print.fonts import lato
 
 
@@ -40,12 +41,6 @@ def to_svg(drawing: Drawing) -> bytes:
         document.add(_element(document, item))
     text: str = document.tostring()
     return text.encode("utf-8") + b"\n"
-
-
-def num(value: float) -> str:
-    """A length as SVG text: at most 4 decimals, no trailing zeros, never "-0"."""
-    text = f"{value:.4f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
 
 
 def _paint(fill: str | None, stroke: str | None, stroke_width: float) -> dict[str, str]:

@@ -31,10 +31,15 @@ def _item_lines(item: Primitive, indent: str) -> list[str]:
     return lines
 
 
+def mm_text(value: float) -> str:
+    """A length as short stable text: at most 4 decimals, no trailing zeros, never "-0"."""
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
 def _value(value: object) -> str:
     if isinstance(value, float):
-        text = f"{value:.4f}".rstrip("0").rstrip(".")
-        return "0" if text == "-0" else text
+        return mm_text(value)
     if isinstance(value, tuple):
         return "[" + " ".join(_value(v) for v in value) + "]"
     if isinstance(value, str):
