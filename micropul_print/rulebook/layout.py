@@ -65,6 +65,7 @@ GEOMETRY = Geometry()
 # (a last page holding a few lines), at the largest of these that does not.
 FIGURE_TILE_MM = (18.0, 16.5, 15.0)
 LEGEND_PICTURE_MM = 9.0
+MAX_FIGURE_HEIGHT_MM = 110.0  # under half a column on A4 and Letter
 
 
 # -- what the layout is given -------------------------------------------------------------
@@ -361,7 +362,10 @@ def _story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
         else:
             figure_number += 1
             width = tile_mm / block.tile_size * block.drawing.width
-            picture = Picture(block.drawing, min(width, column_width / mm))
+            # Never wider than a column, nor taller than half of one (a tall figure
+            # that fits no frame would stop the build).
+            tallest = MAX_FIGURE_HEIGHT_MM * block.drawing.width / block.drawing.height
+            picture = Picture(block.drawing, min(width, column_width / mm, tallest))
             story.append(KeepTogether([
                 Spacer(1, 2),
                 PictureFlowable(picture),

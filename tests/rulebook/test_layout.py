@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from pypdf import PdfReader
 from reportlab.lib.units import mm
+
+from micropul_print.draw.primitives import Drawing, Rect
 
 from micropul_print.rulebook import layout
 from micropul_print.rulebook.layout import GEOMETRY, PAPER_SIZES, PageTexts, markup
@@ -58,3 +63,10 @@ def test_figures_shrink_only_to_save_a_page(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(layout, "_render", fake_render)
     assert tuple(pages) == layout.FIGURE_TILE_MM
     assert layout.render([], TEXTS, "a4") == str(chosen).encode()
+
+
+def test_a_figure_taller_than_a_column_is_scaled_to_fit() -> None:
+    """20 tiles in a column would be 360 mm tall at 18 mm: shrunk, not a LayoutError."""
+    tall = Drawing(30.0, 600.0, (Rect(0.0, 0.0, 30.0, 600.0, fill="#000000"),))
+    pdf = layout.render([layout.FigureBlock(tall, "A tall figure", 30.0)], TEXTS, "letter")
+    assert len(PdfReader(io.BytesIO(pdf)).pages) == 1
