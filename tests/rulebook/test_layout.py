@@ -9,7 +9,6 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from micropul_print.draw.primitives import Drawing, Rect
-
 from micropul_print.rulebook import layout
 from micropul_print.rulebook.layout import GEOMETRY, PAPER_SIZES, PageTexts, markup
 
