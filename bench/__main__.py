@@ -9,12 +9,14 @@ MODULES = ("engine", "kit")
 
 
 def main(argv: list[str]) -> int:
-    wanted = [a for a in argv if not a.startswith("-")] or list(MODULES)
+    # Leading module names choose the benchmarks; everything else goes to each of them.
+    wanted = [a for a in argv if a in MODULES]
+    rest = [a for a in argv if a not in MODULES]
     status = 0
-    for name in wanted:
+    for name in wanted or MODULES:
         module = importlib.import_module(f"bench.{name}")
         print(f"== bench {name}", flush=True)
-        status |= module.main([a for a in argv if a.startswith("-")])
+        status |= module.main(rest)
     return status
 
 
