@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from micropul_print.backends.svg import num, text_outline, to_svg
+from micropul_print.backends.svg import text_outline, to_svg
 from micropul_print.catalogue.model import BLACK, DOT, DOUBLE, PLUS, WHITE, BigMicropul, Tile
 from micropul_print.draw.primitives import (
     Circle,
@@ -17,6 +17,7 @@ from micropul_print.draw.primitives import (
     Rect,
     Text,
 )
+from micropul_print.draw.recording import mm_text as num
 from micropul_print.draw.theme import THEME_NAMES, load_theme
 from micropul_print.fonts import CAP_HEIGHT, text_width
 from micropul_print.games.micropul import back_drawing, stone_drawing, tile_drawing
