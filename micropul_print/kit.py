@@ -43,7 +43,7 @@ class KitOptions(NamedTuple):
     flip: Flip = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
     calibration: bool = True
-    langs: Sequence[str] = ("en", "it", "pl", "es")
+    langs: Sequence[str] | None = None  # None: every language the rulebook has
     parts: frozenset[str] = PARTS
     strict: bool = False
 
@@ -109,20 +109,13 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
         wrote("sheets", [path])
 
     if "rulebooks" in options.parts:
-        try:
-            from micropul_print.rulebook import build_rulebooks
-        except ImportError as exc:  # only the rulebook itself missing is expected
-            # exc.name: the module not found, or the module lacking the name
-            if not (exc.name or "").startswith("micropul_print.rulebook"):
-                raise
-            report.notes.append("rulebooks skipped: micropul_print.rulebook has no "
-                                "build_rulebooks yet")
-        else:
-            # Rulebook file names carry no paper: one set, on the first paper asked for.
-            paths = build_rulebooks(catalogue, theme, output, langs=list(options.langs),
-                                    paper=options.papers[0],
-                                    progress=lambda message: say(f"writing {message}"))
-            wrote("rulebooks", list(paths))
+        from micropul_print.rulebook import available_languages, build_rulebooks
+
+        # Rulebook file names carry no paper: one set, on the first paper asked for.
+        langs = available_languages() if options.langs is None else list(options.langs)
+        paths = build_rulebooks(catalogue, theme, output, langs=langs, paper=options.papers[0],
+                                progress=lambda message: say(f"writing {message}"))
+        wrote("rulebooks", list(paths))
 
     report.seconds = time.perf_counter() - started
     return report

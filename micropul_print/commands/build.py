@@ -10,7 +10,6 @@ from collections.abc import Callable
 HELP = "build the print-and-play kit: tile images, duplex PDF sheets, rulebooks"
 
 PAPERS = ("a4", "letter")
-LANGS = ("en", "it", "pl", "es")
 # Parts of the kit --only can pick; the default is all of them.
 PARTS = ("svg", "png", "sheets", "rulebooks")
 MAX_BLEED = 10.0
@@ -59,6 +58,13 @@ def _choices(allowed: tuple[str, ...], what: str) -> Callable[[str], tuple[str, 
     return parse
 
 
+def _languages(text: str) -> tuple[str, ...]:
+    # The languages are the locale files present, so adding one needs no code here.
+    from micropul_print.rulebook.locales import available_languages
+
+    return _choices(tuple(available_languages()), "language")(text)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("catalogue", nargs="?", metavar="CATALOGUE",
                         help="tile catalogue YAML (default: the bundled tiledefs/micropul.yaml)")
@@ -84,9 +90,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "printer's front/back drift, as read on the calibration page")
     parser.add_argument("--no-calibration", dest="calibration", action="store_false",
                         help="leave the calibration page (and its back) out of the sheets")
-    parser.add_argument("--lang", type=_choices(LANGS, "language"), default=LANGS,
-                        metavar="L[,L...]",
-                        help=f"rulebook languages (default: {','.join(LANGS)})")
+    parser.add_argument("--lang", type=_languages, default=None, metavar="L[,L...]",
+                        help="rulebook languages, e.g. en,pl (default: every language "
+                             "the rulebook has)")
     parser.add_argument("--only", type=_choices(PARTS, "part"), default=PARTS,
                         metavar="PART[,PART...]",
                         help=f"advanced: build only these parts ({','.join(PARTS)})")
@@ -112,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         flip=args.duplex,
         back_offset=args.back_offset,
         calibration=args.calibration,
-        langs=args.lang,
+        langs=args.lang,  # None: every language present
         parts=frozenset(args.only),
         strict=args.strict,
     )
