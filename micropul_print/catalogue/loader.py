@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from micropul_print.catalogue.cellulae import read_cellulae
 from micropul_print.catalogue.model import (
     BLACK,
     DOT,
@@ -334,4 +335,4 @@ def _face_text(tile: Tile) -> str:
     return f"'{tl} {tr}' above '{bl} {br}'"
 
 
-GAMES: dict[str, GameReader] = {"micropul": _read_micropul}
+GAMES: dict[str, GameReader] = {"micropul": _read_micropul, "cellulae": read_cellulae}
