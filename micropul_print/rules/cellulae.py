@@ -12,9 +12,10 @@ stated in docs/cellulae.md; in short:
 - contamination: every opponent tile sharing a side with the tile just placed or
   moved is turned over (no chain reaction);
 - a player with no replication and no movement skips the turn (a :data:`SKIP` move);
-- the game ends when the board is full, when a player has no tile left, when both
-  players skip in a row, or after :data:`QUIET_LIMIT` turns in a row without a
-  replication. More tiles wins; equal counts are a draw.
+  two skips in a row cannot happen (docs/cellulae.md says why);
+- the game ends when the board is full, when a player has no tile left, or after
+  :data:`QUIET_LIMIT` turns in a row without a replication. More tiles wins; equal
+  counts are a draw.
 
 The board is kept as two bitboards (bit ``y * side + x``), so a random game on the
 5 x 5 board takes well under a millisecond.
@@ -49,9 +50,8 @@ NOT_THEIR_TURN = "it is the other player's turn"
 # Why a game ended (Outcome.reason).
 BOARD_FULL = "board full"
 EXTINCTION = "a player has no tile left"
-BOTH_SKIPPED = "neither player can act"
 QUIET = "no replication for too long"
-END_REASONS = (BOARD_FULL, EXTINCTION, BOTH_SKIPPED, QUIET)
+END_REASONS = (BOARD_FULL, EXTINCTION, QUIET)
 
 # The game ends after this many turns in a row (skips included) with no replication:
 # movements alone cannot decide a game for ever. 20 turns is ten for each player.
@@ -191,9 +191,8 @@ class Board:
         self._tiles = {WHITE: 1, BLACK: 1 << last}
         self.turn = BLACK
         self.quiet = 0  # turns in a row without a replication
-        self.skips = 0  # skips in a row
         self.turns = 0
-        self._stack: list[tuple[int, int, str, int, int, Move, int]] = []
+        self._stack: list[tuple[int, int, str, int, Move, int]] = []
 
     @classmethod
     def from_tiles(
@@ -272,7 +271,7 @@ class Board:
     def copy(self) -> Board:
         board = Board.from_tiles(self.side, {}, self.turn, self.quiet_limit)
         board._tiles = dict(self._tiles)
-        board.quiet, board.skips, board.turns = self.quiet, self.skips, self.turns
+        board.quiet, board.turns = self.quiet, self.turns
         board._stack = list(self._stack)
         return board
 
@@ -359,13 +358,11 @@ class Board:
         """Play an action already known to be legal; the mask of the tiles turned over."""
         mover, opponent = self.turn, other(self.turn)
         own, theirs = self._tiles[mover], self._tiles[opponent]
-        self._stack.append((own, theirs, mover, self.quiet, self.skips, move, self.turns))
+        self._stack.append((own, theirs, mover, self.quiet, move, self.turns))
         flipped = 0
         if end is None:
-            self.skips += 1
             self.quiet += 1
         else:
-            self.skips = 0
             if start is None:
                 self.quiet = 0
             else:
@@ -382,14 +379,14 @@ class Board:
 
     def pop(self) -> Move:
         """Take back the last move; return it."""
-        own, theirs, mover, quiet, skips, move, turns = self._stack.pop()
+        own, theirs, mover, quiet, move, turns = self._stack.pop()
         self._tiles[mover], self._tiles[other(mover)] = own, theirs
-        self.turn, self.quiet, self.skips, self.turns = mover, quiet, skips, turns
+        self.turn, self.quiet, self.turns = mover, quiet, turns
         return move
 
     @property
     def move_stack(self) -> list[Move]:
-        return [entry[5] for entry in self._stack]
+        return [entry[4] for entry in self._stack]
 
     # -- the end -------------------------------------------------------------
 
@@ -400,8 +397,6 @@ class Board:
             return BOARD_FULL
         if not black or not white:
             return EXTINCTION
-        if self.skips >= 2:
-            return BOTH_SKIPPED
         if self.quiet >= self.quiet_limit:
             return QUIET
         return None
@@ -466,7 +461,6 @@ def play_random_game(side: int = 5, seed: int = 0, quiet_limit: int = QUIET_LIMI
 __all__ = [
     "BLACK",
     "BOARD_FULL",
-    "BOTH_SKIPPED",
     "COLOURS",
     "END_REASONS",
     "EXTINCTION",
