@@ -197,3 +197,15 @@ def test_unknown_legal_player_is_a_user_error(
     position = load_cellulae_position(write(tmp_path, EXAMPLE), catalogue)
     with pytest.raises(UserError, match="--legal red: no such player"):
         analyse_cellulae(position, catalogue, legal_for="red")
+
+
+def test_the_documented_example_is_what_the_analysis_says(
+    tmp_path: Path, catalogue: CellulaeCatalogue
+) -> None:
+    """docs/cellulae.md shows a position file and its analysis: they must agree."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "cellulae.md").read_text("utf-8")
+    section = doc.split("## Position files", 1)[1]
+    position_text = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    shown = section.split("```json\n", 1)[1].split("```", 1)[0]
+    position = load_cellulae_position(write(tmp_path, position_text), catalogue)
+    assert analyse_cellulae(position, catalogue, legal_for="black") == json.loads(shown)
