@@ -135,7 +135,8 @@ def test_bad_fixture_reports_exactly(name: str) -> None:
 
 
 def test_every_bad_cellulae_fixture_is_tested() -> None:
-    assert {p.stem for p in BAD.glob("*.yaml")} == set(EXPECTED)
+    found = {p.stem for p in BAD.glob("*.yaml") if not p.stem.startswith("position_")}
+    assert found == set(EXPECTED)
 
 
 def test_warnings_stop_the_load_only_when_strict() -> None:
