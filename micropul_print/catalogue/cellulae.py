@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from micropul_print.catalogue.model import BLACK, WHITE, Catalogue
-from micropul_print.errors import Diagnostic, Severity, errors_in
+from micropul_print.errors import Diagnostic, errors_in
 from micropul_print.yamlsource import (
     YamlMapping,
     YamlNode,
@@ -28,7 +28,6 @@ from micropul_print.yamlsource import (
     expect_sequence,
     expect_text,
     join_choices,
-    read_yaml,
 )
 
 if TYPE_CHECKING:  # the loader imports this module to register it
@@ -37,11 +36,9 @@ if TYPE_CHECKING:  # the loader imports this module to register it
 GAME = "cellulae"
 FACE_COLOURS = (WHITE, BLACK)
 
-# Keys of the whole file: the loader's header keys, then Cellulae's own.
-_HEADER_KEYS = ("game", "name", "tile_count", "tiles")
-_REQUIRED_KEYS = ("author", "tile_size_mm", "boards")
-_ROOT_KEYS = (*_HEADER_KEYS, *_REQUIRED_KEYS)
-_LOADER_UNKNOWN_KEY = "unknown key {key!r} in the catalogue ("
+# Cellulae's own top-level keys, beside the header keys every catalogue has; the
+# loader checks them (missing: error; unknown: warning) before calling the reader.
+CELLULAE_KEYS = ("author", "tile_size_mm", "boards")
 
 
 @dataclass(frozen=True)
@@ -98,12 +95,7 @@ class CellulaeCatalogue(Catalogue):
 
 def read_cellulae(header: CatalogueHeader, out: list[Diagnostic]) -> Catalogue | None:
     """The loader's reader for ``game: cellulae``: the set, or None if there is any error."""
-    # The loader hands over only its header keys, so read the file's root again (it
-    # has just been parsed without a fatal error) for Cellulae's own keys.
-    root, _ = read_yaml(header.source)
-    if not isinstance(root, YamlMapping):
-        return None
-    _own_root_keys(root, out)
+    root = header.root
     author_node = root.get("author")
     author = None if author_node is None else expect_text(author_node, "'author'", out)
     size = _tile_size(root.get("tile_size_mm"), out)
@@ -149,35 +141,6 @@ def read_cellulae(header: CatalogueHeader, out: list[Diagnostic]) -> Catalogue |
         boards=tuple(sorted(boards, key=lambda board: board.side)),
         tile_size_mm=size,
     )
-
-
-def _own_root_keys(root: YamlMapping, out: list[Diagnostic]) -> None:
-    """Replace the loader's unknown-key warnings for the root (which know only the header
-    keys) by Cellulae's: its own keys are known, any other key is named with the full list."""
-    loader_said = {
-        _LOADER_UNKNOWN_KEY.format(key=key.raw)
-        for key, _ in root.entries
-        if key.raw not in _HEADER_KEYS
-    }
-    out[:] = [
-        d
-        for d in out
-        if not (
-            d.severity == Severity.WARNING and any(d.message.startswith(m) for m in loader_said)
-        )
-    ]
-    for key, _ in root.entries:
-        if key.raw not in _ROOT_KEYS:
-            out.append(
-                key.diagnostic(
-                    f"unknown key {key.raw!r} in the catalogue "
-                    f"(expected {join_choices(_ROOT_KEYS)})",
-                    Severity.WARNING,
-                )
-            )
-    for name in _REQUIRED_KEYS:
-        if name not in root:
-            out.append(root.diagnostic(f"the catalogue is missing the required key {name!r}"))
 
 
 def _tile_size(node: YamlNode | None, out: list[Diagnostic]) -> float | None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from micropul_print.catalogue.cellulae import read_cellulae
+from micropul_print.catalogue.cellulae import CELLULAE_KEYS, read_cellulae
 from micropul_print.catalogue.model import (
     BLACK,
     DOT,
@@ -59,10 +59,20 @@ class CatalogueHeader:
     tiles: tuple[YamlNode, ...]
     tiles_node: YamlNode  # the 'tiles' key: where problems of the whole list are reported
     source: str
+    root: YamlMapping  # the whole file, for the game's own top-level keys
 
 
 # A game's reader turns the tile entries into a catalogue, or None if it found errors.
 GameReader = Callable[[CatalogueHeader, list[Diagnostic]], Catalogue | None]
+
+
+@dataclass(frozen=True)
+class GameSchema:
+    """How one game's catalogue is read: its reader, and the top-level keys it adds to
+    the header keys every catalogue has (the loader checks them, like the header's)."""
+
+    read: GameReader
+    required_keys: tuple[str, ...] = ()
 
 
 def read_catalogue(path: str | Path) -> tuple[Catalogue | None, list[Diagnostic]]:
@@ -96,18 +106,19 @@ def _read(root: YamlNode, source: str, out: list[Diagnostic]) -> Catalogue | Non
             )
         )
         return None
-    out.extend(check_keys(root, "the catalogue", _HEADER_KEYS))
     game_node = root.get("game")
     game = None if game_node is None else expect_text(game_node, "'game'", out)
-    reader = None
+    schema = None
     if game is not None and game_node is not None:
-        reader = GAMES.get(game)
-        if reader is None:
+        schema = GAMES.get(game)
+        if schema is None:
             out.append(
                 game_node.diagnostic(
                     f"unknown game {game!r} (expected {join_choices(list(GAMES))})"
                 )
             )
+    game_keys = () if schema is None else schema.required_keys
+    out.extend(check_keys(root, "the catalogue", (*_HEADER_KEYS, *game_keys)))
     name_node = root.get("name")
     name = None if name_node is None else expect_text(name_node, "'name'", out)
     count_node = root.get("tile_count")
@@ -118,11 +129,13 @@ def _read(root: YamlNode, source: str, out: list[Diagnostic]) -> Catalogue | Non
         sequence = expect_sequence(tiles_node, "'tiles'", out)
         if sequence is not None:
             tiles = sequence.items
-    if reader is None or game is None:
+    if schema is None or game is None:
         return None
     tiles_key = root.key_node("tiles")
-    header = CatalogueHeader(game, name, tile_count, count_node, tiles, tiles_key or root, source)
-    return reader(header, out)
+    header = CatalogueHeader(
+        game, name, tile_count, count_node, tiles, tiles_key or root, source, root
+    )
+    return schema.read(header, out)
 
 
 # ---------------------------------------------------------------------------
@@ -335,4 +348,7 @@ def _face_text(tile: Tile) -> str:
     return f"'{tl} {tr}' above '{bl} {br}'"
 
 
-GAMES: dict[str, GameReader] = {"micropul": _read_micropul, "cellulae": read_cellulae}
+GAMES: dict[str, GameSchema] = {
+    "micropul": GameSchema(_read_micropul),
+    "cellulae": GameSchema(read_cellulae, CELLULAE_KEYS),
+}

@@ -11,11 +11,13 @@ from micropul_print.catalogue.loader import (
     DEFAULT_CATALOGUE,
     GAMES,
     CatalogueHeader,
+    GameSchema,
     load_catalogue,
     read_catalogue,
 )
 from micropul_print.catalogue.model import BLACK, DOT, EMPTY, PLUS, WHITE, BigMicropul, Catalogue
 from micropul_print.errors import Diagnostic, Severity, UserError
+from micropul_print.yamlsource import YamlNode, YamlScalar
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 BAD = DATA / "bad"
@@ -102,7 +104,7 @@ EXPECTED = {
         "remove the '---' line)",
     ],
     "unknown_game": [
-        "{path}:1:7: error: unknown game 'chess' (expected micropul)",
+        "{path}:1:7: error: unknown game 'chess' (expected micropul or cellulae)",
     ],
 }
 
@@ -239,17 +241,27 @@ def test_tiles_are_sorted_by_id_and_aliases_are_allowed(tmp_path: Path) -> None:
 def test_another_game_plugs_in_by_its_game_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    pips_seen: list[YamlNode | None] = []
+
     def read_plain_tiles(header: CatalogueHeader, out: list[Diagnostic]) -> Catalogue | None:
+        pips_seen.append(header.root.get("pips"))  # the game's own key reaches its reader
         out.append(header.tiles_node.diagnostic("read by the other game", Severity.NOTICE))
         return Catalogue(header.game, header.name or "", (), header.source)
 
-    monkeypatch.setitem(GAMES, "cellulae", read_plain_tiles)
-    path = tmp_path / "cellulae.yaml"
-    path.write_text("game: cellulae\nname: Cellulae\ntile_count: 0\ntiles: []\n")
+    monkeypatch.setitem(GAMES, "dominoes", GameSchema(read_plain_tiles, ("pips",)))
+    path = tmp_path / "dominoes.yaml"
+    path.write_text("game: dominoes\nname: Dominoes\ntile_count: 0\ntiles: []\npips: 6\n")
     catalogue, diagnostics = read_catalogue(path)
-    assert catalogue is not None and catalogue.game == "cellulae"
+    assert catalogue is not None and catalogue.game == "dominoes"
+    assert isinstance(pips_seen[0], YamlScalar) and pips_seen[0].value == 6
     assert [str(d) for d in diagnostics] == [f"{path}:4:1: notice: read by the other game"]
+    # The game's own keys are checked by the loader like the header's.
+    path.write_text("game: dominoes\nname: Dominoes\ntile_count: 0\ntiles: []\n")
+    assert messages(path) == [
+        f"{path}:1:1: error: the catalogue is missing the required key 'pips'",
+        f"{path}:4:1: notice: read by the other game",
+    ]
     path.write_text("game: go\nname: Go\ntile_count: 0\ntiles: []\n")
     assert messages(path) == [
-        f"{path}:1:7: error: unknown game 'go' (expected micropul or cellulae)"
+        f"{path}:1:7: error: unknown game 'go' (expected micropul, cellulae or dominoes)"
     ]
