@@ -43,7 +43,13 @@ from micropul_print.yamlsource import (
 )
 
 # tiledefs/ sits beside the package in the repository (editable install).
-DEFAULT_CATALOGUE: Path = Path(__file__).resolve().parents[2] / "tiledefs" / "micropul.yaml"
+TILEDEFS: Path = Path(__file__).resolve().parents[2] / "tiledefs"
+DEFAULT_CATALOGUE: Path = TILEDEFS / "micropul.yaml"
+
+
+def shipped_catalogue(game: str | None) -> Path:
+    """The catalogue shipped for ``game`` (tiledefs/<game>.yaml); Micropul's by default."""
+    return TILEDEFS / f"{game}.yaml" if game else DEFAULT_CATALOGUE
 
 _HEADER_KEYS = ("game", "name", "tile_count", "tiles")
 

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 
+from micropul_print.catalogue.cellulae import CellulaeCatalogue
 from micropul_print.catalogue.loader import DEFAULT_CATALOGUE, read_catalogue
 from micropul_print.catalogue.model import Catalogue, Tile
 from micropul_print.errors import UserError, errors_in
@@ -41,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
         print(diagnostic, file=sys.stderr)
     if args.json:
         sys.stdout.write(json.dumps(catalogue.to_json(), indent=2) + "\n")
+    elif isinstance(catalogue, CellulaeCatalogue):
+        sys.stdout.write(cellulae_table(catalogue))
     else:
         sys.stdout.write(table(catalogue))
     return 0
@@ -52,6 +55,18 @@ def table(catalogue: Catalogue) -> str:
     for tile in catalogue.tiles:
         top, bottom = _rows(tile)
         lines.append(f"{tile.id:4}  {top:<3}  {bottom:<6}  {_notes(tile)}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def cellulae_table(catalogue: CellulaeCatalogue) -> str:
+    """The set of a board game: its tiles' two faces and the boards it offers."""
+    faces = " / ".join(f"{face.colour} ({face.mark})" for face in catalogue.faces)
+    lines = [
+        f"{catalogue.name} by {catalogue.author}: {catalogue.tile_total} two-sided tiles of "
+        f"{catalogue.tile_size_mm:g} mm, faces {faces}",
+        "  board  tiles",
+    ]
+    lines += [f"  {b.side} x {b.side}  {b.tiles}" for b in catalogue.boards]
     return "\n".join(lines) + "\n"
 
 

@@ -21,14 +21,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "catalogue",
         metavar="CATALOGUE",
         nargs="?",
-        help="tile catalogue (default: the shipped one)",
+        help="tile catalogue (default: the shipped catalogue of --game)",
+    )
+    parser.add_argument(
+        "--game",
+        choices=("micropul", "cellulae"),
+        help="check the catalogue shipped for this game (default: micropul)",
     )
     parser.add_argument(
         "--games",
         metavar="N",
         type=_count,
         default=200,
-        help="random games to simulate in each mode, two-player and solitaire (default 200)",
+        help="random games to simulate in each mode (Micropul: two-player and solitaire; "
+        "Cellulae: each board size) (default 200)",
     )
     parser.add_argument(
         "--seed", metavar="S", type=int, default=0, help="seed of the first game (default 0)"
@@ -39,16 +45,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.catalogue.loader import DEFAULT_CATALOGUE, read_catalogue
+    from micropul_print.catalogue.loader import read_catalogue, shipped_catalogue
     from micropul_print.errors import UserError, errors_in
     from micropul_print.setcheck import format_facts, format_simulation, set_facts, simulate
 
-    catalogue, diagnostics = read_catalogue(args.catalogue or DEFAULT_CATALOGUE)
+    catalogue, diagnostics = read_catalogue(args.catalogue or shipped_catalogue(args.game))
     errors = errors_in(diagnostics, args.strict)
     if catalogue is None or errors:
         raise UserError(errors or diagnostics)
     for diagnostic in diagnostics:
         print(diagnostic, file=sys.stderr)
+    show_progress = sys.stderr.isatty() or args.games >= 5000
+    if catalogue.game == "cellulae":
+        return _check_cellulae(catalogue, args, show_progress)
     out = sys.stdout
     print(f"catalogue {catalogue.source}: valid ({len(catalogue.tiles)} tiles)", file=out)
     facts = set_facts(catalogue)
@@ -60,7 +69,6 @@ def run(args: argparse.Namespace) -> int:
     if failed:
         print(f"check failed: {len(failed)} problem(s) with the set", file=out)
         return 1
-    show_progress = sys.stderr.isatty() or args.games >= 5000
     for players in (2, 1):
         mode = "two-player" if players == 2 else "solitaire"
 
@@ -76,3 +84,22 @@ def run(args: argparse.Namespace) -> int:
             print(line, file=out)
     print("check passed", file=out)
     return 0
+
+
+def _check_cellulae(catalogue: object, args: argparse.Namespace, show_progress: bool) -> int:
+    from micropul_print.catalogue.cellulae import CellulaeCatalogue
+    from micropul_print.cellulae_check import check_cellulae
+
+    assert isinstance(catalogue, CellulaeCatalogue)  # the loader's reader for "cellulae"
+    total = args.games * len(catalogue.boards)
+
+    def progress(done: int) -> None:
+        print(f"\rcheck: {done}/{total} games", end="", file=sys.stderr)
+
+    report, ok = check_cellulae(
+        catalogue, args.games, args.seed, progress if show_progress else None
+    )
+    if show_progress:
+        print(file=sys.stderr)
+    sys.stdout.write(report if report.endswith("\n") else report + "\n")
+    return 0 if ok else 1
