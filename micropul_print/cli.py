@@ -5,6 +5,10 @@ A command module defines ``HELP`` (one line), ``add_arguments(parser)`` and
 Pillow) inside ``run`` only, so that ``check``, ``position`` and ``catalogue`` never
 load the drawing libraries.
 
+Only the module of the command being run is imported: a build must not pay for the
+rules engine or the position reader just to get its parser. Every module is loaded
+only when the command line names none (usage, ``--help``, ``--version``, a typo).
+
 Exit codes: 0 success, 1 invalid input or failed check, 2 usage error.
 """
 
@@ -13,6 +17,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Sequence
 from types import ModuleType
 
 from micropul_print import __version__
@@ -30,7 +35,10 @@ def _load(name: str) -> ModuleType | None:
         raise
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
+def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
+                                                   dict[str, ModuleType]]:
+    """The parser with every command, or with the command ``only`` alone (its module is
+    the only one imported)."""
     parser = argparse.ArgumentParser(
         prog="micropul-print",
         description="Print-and-play kit generator and rules engine for Micropul.",
@@ -38,7 +46,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     modules: dict[str, ModuleType] = {}
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         module = _load(name)
         if module is None:
             continue
@@ -48,9 +56,16 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
     return parser, modules
 
 
+def command_named(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs, when its first word is one (no option comes before a
+    command: the only top-level options, --help and --version, take no value)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser, modules = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    parser, modules = build_parser(command_named(words))
+    args = parser.parse_args(words)
     try:
         code: int = modules[args.command].run(args)
     except UserError as exc:
