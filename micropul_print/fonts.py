@@ -3,6 +3,10 @@
 Lato's "Western+Polish" build covers every letter of the rulebook languages
 (English, Italian, Polish, Spanish). Importing this module loads no drawing library;
 :func:`lato` loads fontTools (not Pillow, not reportlab) when first called.
+
+Widths and outlines of printable ASCII come from a table generated from the same font
+files (:mod:`micropul_print.lato_glyphs`, made by :mod:`micropul_print.glyphtable`), so
+tile numbers and labels need no font parsing; other characters are read from the font.
 """
 
 from __future__ import annotations
@@ -49,8 +53,42 @@ def text_width(text: str, size: float, weight: Weight = "regular") -> float:
 
 @lru_cache(maxsize=256)
 def _advance_per_em(text: str, weight: Weight) -> float:
+    from micropul_print.lato_glyphs import GLYPHS, UNITS_PER_EM
+
+    table = GLYPHS[weight]
+    if all(char in table for char in text):
+        return float(sum(table[char][0] for char in text)) / float(UNITS_PER_EM)
     font = lato(weight)
     cmap = font.getBestCmap()
     metrics = font["hmtx"]
     units = sum(metrics[cmap.get(ord(char), ".notdef")][0] for char in text)
     return float(units) / float(font["head"].unitsPerEm)
+
+
+# One pen call of a glyph outline, in font units: ("M" | "L" | "Q" | "Z", coordinates).
+PenCall = tuple[str, tuple[int, ...]]
+
+
+@lru_cache(maxsize=512)
+def table_glyph(char: str, weight: Weight) -> tuple[int, tuple[PenCall, ...]] | None:
+    """(advance, outline pen calls) of ``char`` from the generated table, in font units;
+    None when the table does not hold it (read the font instead)."""
+    from micropul_print.lato_glyphs import GLYPHS
+
+    entry = GLYPHS[weight].get(char)
+    if entry is None:
+        return None
+    advance, outline = entry
+    calls: list[tuple[str, list[int]]] = []
+    for word in outline.split():
+        if word.isalpha():
+            calls.append((word, []))
+        else:
+            calls[-1][1].append(int(word))
+    return advance, tuple((operator, tuple(numbers)) for operator, numbers in calls)
+
+
+def units_per_em() -> int:
+    from micropul_print.lato_glyphs import UNITS_PER_EM
+
+    return UNITS_PER_EM
