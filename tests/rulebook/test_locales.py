@@ -19,6 +19,7 @@ from micropul_print.rulebook.locales import (
     load_locale,
     load_locales,
     placeholders,
+    plural_categories,
 )
 
 DATA = Path(__file__).parent / "data"
@@ -95,5 +96,108 @@ def test_a_text_that_is_not_text_is_reported(tmp_path: Path) -> None:
 
 
 def test_fill_replaces_each_placeholder() -> None:
-    assert fill("takes {drawn} tiles, {drawn} in all", {"drawn": 3}) == "takes 3 tiles, 3 in all"
+    assert fill("takes {drawn} tiles, {drawn} in all", {"drawn": 3}, "en") == \
+        "takes 3 tiles, 3 in all"
     assert placeholders("page {page} of {pages}") == {"page", "pages"}
+
+
+TILES = {
+    "en": "{n, plural, one {# tile} other {# tiles}}",
+    "it": "{n, plural, one {# tessera} other {# tessere}}",
+    "es": "{n, plural, one {# ficha} other {# fichas}}",
+    "pl": "{n, plural, one {# żeton} few {# żetony} many {# żetonów}}",
+}
+# Polish: one is 1 only; few ends in 2-4 but not 12-14; many is every other whole number.
+EXPECTED = {
+    "en": {0: "0 tiles", 1: "1 tile", 2: "2 tiles", 5: "5 tiles", 12: "12 tiles",
+           21: "21 tiles", 22: "22 tiles", 25: "25 tiles"},
+    "it": {0: "0 tessere", 1: "1 tessera", 2: "2 tessere", 5: "5 tessere",
+           12: "12 tessere", 21: "21 tessere", 22: "22 tessere", 25: "25 tessere"},
+    "es": {0: "0 fichas", 1: "1 ficha", 2: "2 fichas", 5: "5 fichas", 12: "12 fichas",
+           21: "21 fichas", 22: "22 fichas", 25: "25 fichas"},
+    "pl": {0: "0 żetonów", 1: "1 żeton", 2: "2 żetony", 4: "4 żetony", 5: "5 żetonów",
+           12: "12 żetonów", 14: "14 żetonów", 21: "21 żetonów", 22: "22 żetony",
+           25: "25 żetonów", 102: "102 żetony", 112: "112 żetonów"},
+}
+
+
+@pytest.mark.parametrize("lang", sorted(EXPECTED))
+def test_plurals_follow_the_cldr_categories_of_the_language(lang: str) -> None:
+    for n, expected in EXPECTED[lang].items():
+        assert fill(f"takes {TILES[lang]}.", {"n": n}, lang) == f"takes {expected}.", n
+    assert placeholders(TILES[lang]) == {"n"}
+
+
+def test_the_categories_each_language_must_write() -> None:
+    assert plural_categories("en")[0] == {"one", "other"}
+    assert plural_categories("it")[0] == {"one", "other"}
+    assert plural_categories("es")[0] == {"one", "other"}
+    assert plural_categories("pl")[0] == {"one", "few", "many"}
+    assert "many" in plural_categories("it")[1]  # exact millions: allowed, not required
+
+
+@pytest.mark.parametrize("lang", available_languages())
+def test_every_text_renders_with_any_number(lang: str) -> None:
+    """Each text of each language filled with many values: a missing category, a plural
+    that cannot be read or a stray brace would fail here."""
+    locale = load_locale(lang)
+    for n in (0, 1, 2, 3, 4, 5, 11, 12, 14, 21, 22, 25, 100, 101, 112, 1000000):
+        for key, text in locale.texts.items():
+            filled = fill(text, dict.fromkeys(placeholders(text), n), lang)
+            assert not {"{", "}"} & set(filled), (key, n, filled)
+
+
+def test_the_shipped_texts_use_plural_forms(tmp_path: Path) -> None:
+    values = {"drawn": 1, "points": 22, "stones": 5, "options": 1, "tile_count": 48}
+    assert load_locale("pl").text("figures.big", values).endswith(
+        "bierze z\u00a0rdzenia 1\u00a0żeton, tyle, ile kropek ma ten katalizator.")
+    assert "22\u00a0punkty" in load_locale("pl").text("figures.group", values)
+    assert "5\u00a0kamieni" in load_locale("pl").text("figures.merged", values)
+    assert "Vale 22 punti" in load_locale("it").text("figures.group", values)
+    assert "roba 1\u00a0ficha" in load_locale("es").text("figures.big", values)
+    assert "takes 1 tile." in load_locale("en").text("figures.big", values)
+
+
+def _locale_with(tmp_path: Path, lang: str, text: str) -> list[str]:
+    (tmp_path / "en.yaml").write_text("figures:\n  catalysts: Takes {drawn} tiles.\n",
+                                      encoding="utf-8")
+    (tmp_path / f"{lang}.yaml").write_text(f"figures:\n  catalysts: >-\n    {text}\n",
+                                           encoding="utf-8")
+    return [str(d) for d in check_all_locales(tmp_path)]
+
+
+def test_a_plural_without_every_category_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "pl.yaml"
+    assert _locale_with(tmp_path, "pl", "Bierze {drawn, plural, one {# żeton} other "
+                                        "{# żetonów}}.") == [
+        f"{path}:2:14: error: 'figures.catalysts': the plural of {{drawn}} lacks the 'few' "
+        "form (pl needs one, few, many)",
+        f"{path}:2:14: error: 'figures.catalysts': the plural of {{drawn}} lacks the 'many' "
+        "form (pl needs one, few, many)",
+    ]
+
+
+def test_a_category_the_language_does_not_have_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "it.yaml"
+    assert _locale_with(tmp_path, "it", "Pesca {drawn, plural, one {# tessera} few "
+                                        "{# tessere} other {# tessere}}.") == [
+        f"{path}:2:14: error: 'figures.catalysts': the plural of {{drawn}} has a 'few' form, "
+        "which is not a plural category of it (one, many, other)",
+    ]
+
+
+def test_a_plural_that_cannot_be_read_is_reported(tmp_path: Path) -> None:
+    path = tmp_path / "es.yaml"
+    assert _locale_with(tmp_path, "es", "Roba {drawn, plural, one # ficha other "
+                                        "{# fichas}}.") == [
+        f"{path}:2:14: error: 'figures.catalysts': a plural that cannot be read (expected "
+        "{name, plural, one {# ...} other {# ...}}, plain text in each branch)",
+        f"{path}:2:14: error: 'figures.catalysts' lacks placeholder {{drawn}}",
+    ]
+
+
+def test_plurals_in_a_language_cldr_does_not_know_are_reported(tmp_path: Path) -> None:
+    path = tmp_path / "qx.yaml"
+    assert _locale_with(tmp_path, "qx", "{drawn, plural, other {# x}}") == [
+        f"{path}:2:14: error: 'figures.catalysts': no CLDR plural rules for language 'qx'",
+    ]
