@@ -149,5 +149,6 @@ def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure
         running_head=locale.text("meta.running_head"),
         page_number=locale.texts["meta.page_number"],
         figure_label=locale.texts["meta.figure_label"],
+        unbreakable=book.unbreakable,
     )
     return layout.render(blocks, texts, paper)

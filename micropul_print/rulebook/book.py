@@ -130,6 +130,9 @@ Block = Title | Heading | Paragraph | Bullets | Legend | Figure
 class Book:
     blocks: tuple[Block, ...]
     source: str
+    # Names and terms no line may break inside (a word with a hyphen in the list, or a
+    # word starting with a listed word without one: "Micropul" covers "micropulu").
+    unbreakable: tuple[str, ...] = ()
 
     @property
     def figures(self) -> tuple[Figure, ...]:
@@ -155,17 +158,22 @@ def load_book(path: Path = BOOK_FILE) -> Book:
     """Read and check the structure; raise UserError listing every problem."""
     root, problems = read_yaml(path)
     blocks: list[Block] = []
+    unbreakable: tuple[str, ...] = ()
     if root is not None:
         mapping = expect_mapping(root, "the rulebook structure", problems)
         if mapping is not None:
-            problems.extend(check_keys(mapping, "the rulebook structure", ["blocks"]))
+            problems.extend(check_keys(mapping, "the rulebook structure", ["blocks"],
+                                       ["unbreakable"]))
+            words = mapping.get("unbreakable")
+            if words is not None:
+                unbreakable = _text_list(words, "'unbreakable'", problems) or ()
             node = mapping.get("blocks")
             items = expect_sequence(node, "'blocks'", problems) if node is not None else None
             for item in items.items if items is not None else ():
                 block = _block(item, problems)
                 if block is not None:
                     blocks.append(block)
-    book = Book(tuple(blocks), str(path))
+    book = Book(tuple(blocks), str(path), unbreakable)
     problems.extend(_check_figures(book))
     if errors_in(problems):
         raise UserError(errors_in(problems))

@@ -82,6 +82,7 @@ class PageTexts:
     running_head: str
     page_number: str  # with {page}
     figure_label: str  # with {number}
+    unbreakable: tuple[str, ...] = ()  # see Hyphenator
 
 
 @dataclass(frozen=True)
@@ -193,17 +194,55 @@ class PictureFlowable(Flowable):  # type: ignore[misc]  # reportlab is untyped
         _paint(self.canv, self.picture, self.box[1])
 
 
+# -- hyphenation --------------------------------------------------------------------------
+
+# pyphen's "en" is en_GB, whose patterns break "po-s-i-tion", "ra-cing", "solit-aire";
+# the en_US (TeX) patterns break British spellings correctly too.
+HYPHENATION_DICTIONARIES = {"en": "en_US"}
+# At least 2 letters before a break and 3 after it, in words of 6 letters or more:
+# no "-ly" or "-ce" alone at the start of a line.
+HYPHEN_LEFT, HYPHEN_RIGHT, HYPHEN_MIN_WORD = 2, 3, 6
+
+
+class Hyphenator:
+    """Where reportlab may break a word at a line end: the (head, tail) pairs, longest
+    head first. A word with a hyphen breaks only at its own hyphens; an ``unbreakable``
+    word with a hyphen never, nor a word that starts with an ``unbreakable`` word
+    without one (case-insensitive); other words where the language's dictionary says,
+    or nowhere if there is none."""
+
+    def __init__(self, lang: str, unbreakable: Sequence[str] = ()) -> None:
+        dictionary = HYPHENATION_DICTIONARIES.get(lang) or pyphen.language_fallback(lang)
+        self.dictionary = (pyphen.Pyphen(lang=dictionary, left=HYPHEN_LEFT,
+                                         right=HYPHEN_RIGHT) if dictionary else None)
+        self.whole = frozenset(w.casefold() for w in unbreakable if "-" in w)
+        self.stems = tuple(w.casefold() for w in unbreakable if "-" not in w)
+
+    def __call__(self, word: str) -> list[tuple[str, str]]:
+        folded = word.casefold()
+        if folded in self.whole:
+            return []
+        parts = word.split("-")
+        if len(parts) > 1:
+            return [("-".join(parts[:i]) + "-", "-".join(parts[i:]))
+                    for i in range(len(parts) - 1, 0, -1) if parts[i - 1] and parts[i]]
+        if self.dictionary is None or folded.startswith(self.stems):
+            return []
+        return [(head, tail) for head, tail in self.dictionary.iterate(word)]
+
+
 # -- styles -------------------------------------------------------------------------------
 
 
-def _styles(lang: str) -> dict[str, ParagraphStyle]:
-    hyphenation = pyphen.language_fallback(lang) or ""  # no dictionary: no hyphenation
+def _styles(lang: str, unbreakable: Sequence[str] = ()) -> dict[str, ParagraphStyle]:
+    hyphenation = Hyphenator(lang, unbreakable)
     regular, bold, italic = FONT_NAMES["regular"], FONT_NAMES["bold"], FONT_NAMES["italic"]
     body = ParagraphStyle(
         "body", fontName=regular, fontSize=9.2, leading=12.4, textColor=INK,
         alignment=TA_JUSTIFY, spaceAfter=4.2, hyphenationLang=hyphenation,
-        allowWidows=0, allowOrphans=0, embeddedHyphenation=1,
-        hyphenationMinWordLength=6,
+        # Breaks at a word's own hyphens are the Hyphenator's to allow or not.
+        allowWidows=0, allowOrphans=0, embeddedHyphenation=0,
+        hyphenationMinWordLength=HYPHEN_MIN_WORD,
     )
     return {
         "body": body,
@@ -258,7 +297,7 @@ def _render(blocks: Sequence[PageBlock], texts: PageTexts, paper: str, geometry:
     """The PDF with figure tiles ``tile_mm`` wide, and its number of pages."""
     register_fonts()
     page_width, page_height = PAPER_SIZES[paper]
-    styles = _styles(texts.lang)
+    styles = _styles(texts.lang, texts.unbreakable)
     buffer = io.BytesIO()
     document = BaseDocTemplate(
         buffer, pagesize=(page_width, page_height), invariant=1, pageCompression=1,

@@ -35,10 +35,43 @@ def test_markup_escapes_then_applies_bold_and_italic() -> None:
     assert markup("2 * 3 = 6") == "2 * 3 = 6"
 
 
-def test_hyphenation_follows_the_language_or_is_off() -> None:
-    assert layout._styles("pl")["body"].hyphenationLang == "pl"
-    assert layout._styles("xx")["body"].hyphenationLang == ""
+UNBREAKABLE = ("Micropul", "micropul-print", "Jean-François", "Lassonde")
+
+
+def test_hyphenation_follows_the_language() -> None:
+    assert layout._styles("pl")["body"].hyphenationLang.dictionary is not None
+    assert layout._styles("xx")["body"].hyphenationLang.dictionary is None
     assert layout._styles("en")["h1"].hyphenationLang == ""  # headings never break words
+
+
+def _breaks(hyphenate: layout.Hyphenator, word: str) -> list[str]:
+    return [head + ("" if head.endswith("-") else "-") + tail
+            for head, tail in hyphenate(word)]
+
+
+def test_english_breaks_are_the_us_dictionary_ones() -> None:
+    """pyphen's default English (en_GB) gives "po-s-i-tion" and "ra-cing"."""
+    english = layout.Hyphenator("en", UNBREAKABLE)
+    assert _breaks(english, "position") == ["posi-tion", "po-sition"]
+    assert _breaks(english, "racing") == ["rac-ing"]
+    assert _breaks(english, "solitaire") == ["soli-taire"]
+    assert _breaks(english, "physics") == []
+    assert _breaks(english, "diagonally") == ["diago-nally", "diag-onally", "di-agonally"]
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "pl", "es", "xx"])
+def test_words_with_a_hyphen_break_only_there_and_names_never(lang: str) -> None:
+    hyphenate = layout.Hyphenator(lang, UNBREAKABLE)
+    assert _breaks(hyphenate, "print-and-play") == ["print-and-play", "print-and-play"]
+    assert hyphenate("print-and-play") == [("print-and-", "play"), ("print-", "and-play")]
+    assert hyphenate("Giga-Micropul") == [("Giga-", "Micropul")]
+    for word in ("Jean-François", "JEAN-FRANÇOIS", "micropul-print", "Lassonde", "Micropul",
+                 "micropul", "micropulu", "Micropulem"):
+        assert hyphenate(word) == [], word
+
+
+def test_no_dictionary_means_no_break_inside_a_word() -> None:
+    assert layout.Hyphenator("xx")("catalysts") == []
 
 
 def test_a_language_without_a_dictionary_still_renders() -> None:

@@ -4,6 +4,7 @@ fixed metadata, identical bytes on every build."""
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,9 @@ from pypdf import PdfReader
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.draw.theme import load_theme
 from micropul_print.outputs import OutputDir
-from micropul_print.rulebook import build_rulebooks, rulebook_path
+from micropul_print.rulebook import available_languages, build_rulebooks, rulebook_path
+from micropul_print.rulebook.book import load_book
+from micropul_print.rulebook.locales import load_locale
 
 A4_PT = (595.28, 841.89)
 LETTER_PT = (612.0, 792.0)
@@ -103,3 +106,45 @@ def test_page_numbers_on_every_page(english: dict[str, bytes]) -> None:
     reader = PdfReader(io.BytesIO(english["a4"]))
     for number, page in enumerate(reader.pages, start=1):
         assert re.search(rf"(^|\n){number}(\n|$)", page.extract_text()), number
+
+
+@pytest.fixture(scope="module")
+def every_book(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], bytes]:
+    """Every language on both papers, by (language, paper)."""
+    catalogue, theme = load_catalogue(), load_theme("classic")
+    books = {}
+    for paper in ("a4", "letter"):
+        out = OutputDir(tmp_path_factory.mktemp(f"all-{paper}"))
+        for lang in available_languages():
+            (path,) = build_rulebooks(catalogue, theme, out, langs=[lang], paper=paper)
+            books[lang, paper] = path.read_bytes()
+    return books
+
+
+def _line_end_breaks(pdf: bytes) -> list[tuple[str, str]]:
+    """(last word of a line ending in a hyphen, first word of the next line)."""
+    lines = [line.split() for page in PdfReader(io.BytesIO(pdf)).pages
+             for line in page.extract_text().split("\n")]
+    return [(line[-1].lstrip("(„“«¿\"'"), after[0].rstrip(".,;:!?)”»\"'"))
+            for line, after in itertools.pairwise(lines)
+            if line and after and line[-1].endswith("-")]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("lang", available_languages())
+def test_no_line_breaks_a_name_or_a_hyphenated_word_inside(
+        every_book: dict[tuple[str, str], bytes], lang: str, paper: str) -> None:
+    unbreakable = load_book().unbreakable
+    whole = {w.casefold() for w in unbreakable if "-" in w}
+    stems = tuple(w.casefold() for w in unbreakable if "-" not in w)
+    written_with_hyphen = {word for text in load_locale(lang).texts.values()
+                           for word in re.findall(r"\w+(?:-\w+)+", text)}
+    breaks = _line_end_breaks(every_book[lang, paper])
+    assert breaks, "no hyphenated line end at all: the check below would prove nothing"
+    for head, tail in breaks:
+        if head + tail in written_with_hyphen:  # broken at its own hyphen
+            assert (head + tail).casefold() not in whole, (head, tail)
+        else:  # broken by the dictionary, inside a word
+            word = head[:-1] + tail
+            assert "-" not in word, (head, tail)
+            assert not word.casefold().startswith(stems), (head, tail)
