@@ -102,3 +102,20 @@ def test_a_figure_taller_than_a_column_is_scaled_to_fit() -> None:
     tall = Drawing(30.0, 600.0, (Rect(0.0, 0.0, 30.0, 600.0, fill="#000000"),))
     pdf = layout.render([layout.FigureBlock(tall, "A tall figure", 30.0)], TEXTS, "letter")
     assert len(PdfReader(io.BytesIO(pdf)).pages) == 1
+
+
+def test_every_line_of_a_bullet_item_starts_at_the_same_place() -> None:
+    """A wrapped item's first line used to start 2.8 pt right of its other lines (the
+    bullet ran past the indent), a wider gap after the bullet than on other items."""
+    items = ("Short item.", "A long item that runs over several lines of the column, "
+             "so that its first line and the lines after it can be compared. " * 3)
+    pdf = layout.render([layout.BulletsBlock(items)], TEXTS, "a4")
+    starts: dict[str, set[float]] = {"bullet": set(), "text": set()}
+
+    def visit(text: str, cm: object, tm: list[float], *_: object) -> None:
+        if text.strip() and not text.strip().isdigit():  # not the page number
+            starts["bullet" if text.strip() == "•" else "text"].add(round(tm[4], 2))
+
+    PdfReader(io.BytesIO(pdf)).pages[0].extract_text(visitor_text=visit)
+    style = layout._styles("en")["bullet"]
+    assert starts == {"bullet": {style.bulletIndent}, "text": {style.leftIndent}}
