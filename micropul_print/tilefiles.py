@@ -11,14 +11,18 @@ written, so an SVG-only build (write_tile_svgs) never imports it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from micropul_print.backends.svg import to_svg
 from micropul_print.catalogue.model import Catalogue
 from micropul_print.draw.theme import Theme
-from micropul_print.games.micropul import back_drawing, tile_drawing
+from micropul_print.games.micropul import TILE_SIZE_MM, back_drawing, tile_drawing
 from micropul_print.outputs import OutputDir
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 SVG_DIR = "tiles/svg"
 PNG_DIR = "tiles/png"
@@ -40,21 +44,43 @@ def write_tile_files(catalogue: Catalogue, theme: Theme, out: OutputDir, *, dpi:
                      progress: Callable[[str], None] | None = None) -> list[Path]:
     """Write every tile face and the back as SVG and PNG, and the overview; returns the
     paths written, in a fixed order."""
-    from micropul_print.backends.png import to_png
+    from micropul_print.backends.png import png_bytes, to_raster
 
     written = write_tile_svgs(catalogue, theme, out, show_numbers=show_numbers)
+    # The overview is cut from the tile images when they show what it shows (numbers)
+    # at no less detail: painting the faces again at 100 dpi costs a third of the PNGs.
+    reuse = show_numbers and dpi >= OVERVIEW_DPI
+    thumbnails = []
     total = len(catalogue.tiles)
     for index, tile in enumerate(catalogue.tiles, start=1):
-        bled = tile_drawing(tile, theme, bleed=bleed, show_number=show_numbers)
-        written.append(out.write_bytes(f"{PNG_DIR}/{tile_name(tile.id)}.png", to_png(bled, dpi)))
+        image = to_raster(tile_drawing(tile, theme, bleed=bleed, show_number=show_numbers), dpi)
+        written.append(out.write_bytes(f"{PNG_DIR}/{tile_name(tile.id)}.png",
+                                       png_bytes(image, dpi)))
+        if reuse:
+            thumbnails.append(_thumbnail(image, dpi, bleed))
         if progress is not None:
             progress(f"tile {index}/{total}")
-    written.append(out.write_bytes(f"{PNG_DIR}/{BACK_NAME}.png",
-                                   to_png(back_drawing(theme, bleed=bleed), dpi)))
-    written.append(out.write_bytes(OVERVIEW, overview_png(catalogue, theme)))
+    back = to_raster(back_drawing(theme, bleed=bleed), dpi)
+    written.append(out.write_bytes(f"{PNG_DIR}/{BACK_NAME}.png", png_bytes(back, dpi)))
+    overview = (overview_from_images(thumbnails) if reuse
+                else overview_png(catalogue, theme))
+    written.append(out.write_bytes(OVERVIEW, overview))
     if progress is not None:
         progress("tile overview")
     return written
+
+
+def _thumbnail(image: Image.Image, dpi: int, bleed: float) -> Image.Image:
+    """The cut square of a tile image (without its bleed) at OVERVIEW_DPI: the average of
+    the pixels each overview pixel covers, fractions of pixels included."""
+    from PIL import Image as PILImage
+
+    from micropul_print.backends.png import pixel_size
+
+    px_per_mm = dpi / 25.4
+    start, end = bleed * px_per_mm, (bleed + TILE_SIZE_MM) * px_per_mm
+    side = pixel_size(TILE_SIZE_MM, OVERVIEW_DPI)
+    return image.resize((side, side), PILImage.Resampling.BOX, box=(start, start, end, end))
 
 
 def write_tile_svgs(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
@@ -69,19 +95,32 @@ def write_tile_svgs(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
 
 def overview_png(catalogue: Catalogue, theme: Theme, *, dpi: int = OVERVIEW_DPI,
                  columns: int = OVERVIEW_COLUMNS, gap: int = OVERVIEW_GAP_PX) -> bytes:
-    """All faces in catalogue order, ``columns`` to a row, numbered, with small gaps."""
-    from PIL import Image
+    """All faces in catalogue order, ``columns`` to a row, numbered, with small gaps,
+    painted at ``dpi``."""
+    from micropul_print.backends.png import to_raster
 
-    from micropul_print.backends.png import png_bytes, to_image
+    images = [to_raster(tile_drawing(tile, theme), dpi) for tile in catalogue.tiles]
+    return overview_from_images(images, dpi=dpi, columns=columns, gap=gap)
 
-    images = [to_image(tile_drawing(tile, theme), dpi) for tile in catalogue.tiles]
+
+def overview_from_images(images: Sequence[Image.Image], *, dpi: int = OVERVIEW_DPI,
+                         columns: int = OVERVIEW_COLUMNS, gap: int = OVERVIEW_GAP_PX) -> bytes:
+    """Square face images of one size, in order, ``columns`` to a row, as a PNG."""
+    from PIL import Image as PILImage
+
+    from micropul_print.backends.png import png_bytes
+
     if not images:
         raise ValueError("the catalogue has no tiles")
     size = images[0].width
     rows = math.ceil(len(images) / columns)
-    sheet = Image.new("RGB", (columns * size + (columns + 1) * gap,
-                              rows * size + (rows + 1) * gap), OVERVIEW_BACKDROP)
+    sheet = PILImage.new("RGB", (columns * size + (columns + 1) * gap,
+                                 rows * size + (rows + 1) * gap), OVERVIEW_BACKDROP)
     for index, image in enumerate(images):
         row, col = divmod(index, columns)
-        sheet.paste(image, (gap + col * (size + gap), gap + row * (size + gap)), image)
+        where = (gap + col * (size + gap), gap + row * (size + gap))
+        if image.mode == "RGBA":
+            sheet.paste(image, where, image)
+        else:
+            sheet.paste(image, where)
     return png_bytes(sheet, dpi)

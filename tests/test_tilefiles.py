@@ -122,3 +122,22 @@ def test_svg_only_writing_loads_no_raster_library(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_overview_cut_from_the_tile_images_matches_a_painted_one(catalogue: Catalogue,
+                                                                  tmp_path: Path) -> None:
+    from PIL import ImageChops, ImageStat
+
+    from micropul_print.tilefiles import overview_png
+
+    small = Catalogue(catalogue.game, catalogue.name, catalogue.tiles[38:44])  # START too
+    theme = load_theme("classic")  # fine hatching would differ by its phase alone
+    write_tile_files(small, theme, OutputDir(tmp_path), dpi=300, bleed=3.0)
+    cut = Image.open(tmp_path / "tiles/overview.png").convert("RGB")
+    painted = Image.open(io.BytesIO(overview_png(small, theme))).convert("RGB")
+    assert cut.size == painted.size
+    difference = ImageChops.difference(cut, painted).convert("L")
+    assert max(ImageStat.Stat(difference).mean) < 3.0  # the same picture, edges aside
+    # Off by a single pixel (a bleed left in, a tile out of place) differs far more.
+    shifted = ImageChops.offset(painted, 1, 0)
+    assert max(ImageStat.Stat(ImageChops.difference(cut, shifted).convert("L")).mean) > 6.0
