@@ -165,11 +165,13 @@ def tile_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLay
 def board_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLayout,
                      side: int) -> bytes:
     """The ``side`` x ``side`` board at its true size, on as many pages as it needs."""
-    from micropul_print.games.cellulae import board_drawing
+    from micropul_print.games.cellulae import board_drawing, grid_lines
     from micropul_print.sheets.board import plan_board, render_board_pdf
 
     title = f"{catalogue.name} — board {side} x {side}"
-    plan = plan_board(layout, board_drawing(catalogue, side, theme), title)
+    lines = grid_lines(side, catalogue.tile_size_mm)  # seams between squares, not across
+    plan = plan_board(layout, board_drawing(catalogue, side, theme), title, stops_x=lines,
+                      stops_y=lines)
     pages = len(plan.pages)
     info = DocumentInfo(
         title=f"{title}, {layout.label}",

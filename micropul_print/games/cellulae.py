@@ -24,7 +24,7 @@ FRAME = 8.0  # band around the squares holding the coordinates, mm
 GRID_COLOUR = "#000000"
 GRID_WIDTH = 0.25  # lines between squares, mm
 EDGE_WIDTH = 0.5  # the squares' outer edge, mm
-BORDER_WIDTH = 0.2  # the board's outer border (its cut line), mm
+BORDER_WIDTH = 0.3  # the board's outer border (its cut line), mm
 COORDINATE_COLOUR = "#555555"
 COORDINATE_SIZE = 4.0  # em, mm
 START_MARK = 7.0  # side of the corner mark on a start square, mm
@@ -68,12 +68,19 @@ def board_size_mm(side: int, square: float) -> float:
     return side * square + 2 * FRAME
 
 
+def grid_lines(side: int, square: float) -> tuple[float, ...]:
+    """Where the lines between squares lie in the board drawing (x, and likewise y):
+    where a board split over several pages should have its seams."""
+    return tuple(FRAME + k * square for k in range(1, side))
+
+
 def board_drawing(catalogue: CellulaeCatalogue, side: int, theme: Theme, *,
                   tiles: Mapping[Square, str] | None = None) -> Drawing:
     """The board of ``side`` squares of the catalogue's tile size, with coordinates and
     the start marks; ``tiles`` (square -> colour) are drawn on it (a position figure)."""
     if side < 1 or side > 26:
-        raise ValueError(f"a board side must be 1 to 26 squares (one letter per column), not {side}")
+        raise ValueError(f"a board side must be 1 to 26 squares (a letter per column), "
+                         f"not {side}")
     square = catalogue.tile_size_mm
     full = board_size_mm(side, square)
     inner = side * square
@@ -88,10 +95,9 @@ def board_drawing(catalogue: CellulaeCatalogue, side: int, theme: Theme, *,
             raise ValueError(f"tile on ({x}, {y}) is off a {side} x {side} board")
         face = tile_drawing(catalogue.face(colour), theme, size=square)
         items.append(Group(face.items, dx=left + x * square, dy=top + y * square))
-    for k in range(1, side):  # the lines between squares, exactly one square apart
-        offset = k * square
-        items.append(Line(left + offset, top, left + offset, top + inner, GRID_COLOUR, GRID_WIDTH))
-        items.append(Line(left, top + offset, left + inner, top + offset, GRID_COLOUR, GRID_WIDTH))
+    for line in grid_lines(side, square):  # exactly one square apart
+        items.append(Line(line, top, line, top + inner, GRID_COLOUR, GRID_WIDTH))
+        items.append(Line(left, line, left + inner, line, GRID_COLOUR, GRID_WIDTH))
     items.append(Rect(left, top, inner, inner, stroke=GRID_COLOUR, stroke_width=EDGE_WIDTH))
     half = BORDER_WIDTH / 2  # the whole border lies inside the drawing, on the cut line
     items.append(Rect(half, half, full - BORDER_WIDTH, full - BORDER_WIDTH, stroke=GRID_COLOUR,

@@ -104,9 +104,15 @@ class BoardSplit(NamedTuple):
         return self.parts[row * self.columns + column]
 
 
-def split_axis(length: float, room: float, overlap: float) -> tuple[tuple[float, float], ...]:
-    """Cut ``[0, length]`` into the fewest equal pieces no longer than ``room`` where
-    neighbours share ``overlap``: pieces of size s with n * s - (n - 1) * overlap = length."""
+def split_axis(length: float, room: float, overlap: float,
+               stops: Sequence[float] = ()) -> tuple[tuple[float, float], ...]:
+    """Cut ``[0, length]`` into the fewest pieces no longer than ``room`` where
+    neighbours share ``overlap``: (start, end) of each piece.
+
+    Without ``stops`` the pieces are equal: n * size - (n - 1) * overlap = length. Each
+    seam (the start of a piece but the first, where the next piece's edge will lie) moves
+    to the nearest of ``stops`` that still lets every piece fit, so seams can follow
+    lines of the drawing (a board's grid) instead of crossing its squares."""
     if length <= 0 or room <= 0 or overlap < 0:
         raise ValueError("length and room must be positive, overlap not negative")
     if length <= room + _EPS:
@@ -114,19 +120,33 @@ def split_axis(length: float, room: float, overlap: float) -> tuple[tuple[float,
     if room <= overlap:
         raise ValueError(f"a piece of {room:g} mm cannot hold an overlap of {overlap:g} mm")
     count = math.ceil((length - overlap) / (room - overlap) - _EPS)
-    size = (length + (count - 1) * overlap) / count
-    step = size - overlap
-    pieces = [(k * step, k * step + size) for k in range(count)]
-    pieces[-1] = (pieces[-1][0], length)  # the far edge exactly, with no float drift
-    return tuple(pieces)
+    step = (length - overlap) / count
+    seams = [0.0]
+    for k in range(1, count):
+        previous, left = seams[-1], count - k  # pieces still to come after this seam
+
+        def fits(seam: float, previous: float = previous, left: int = left) -> bool:
+            return (previous < seam and seam + overlap - previous <= room + _EPS
+                    and length - seam <= left * room - (left - 1) * overlap + _EPS)
+
+        ideal = k * step
+        usable = [stop for stop in stops if fits(stop)]
+        if usable:
+            seams.append(min(usable, key=lambda stop: (abs(stop - ideal), stop)))
+        else:
+            seams.append(min(ideal, previous + room - overlap))
+    ends = [seam + overlap for seam in seams[1:]] + [length]
+    return tuple(zip(seams, ends, strict=True))
 
 
 def split_drawing(width: float, height: float, room_width: float, room_height: float,
-                  overlap: float = OVERLAP) -> BoardSplit:
+                  overlap: float = OVERLAP, *, stops_x: Sequence[float] = (),
+                  stops_y: Sequence[float] = ()) -> BoardSplit:
     """The parts of a ``width`` x ``height`` drawing, each fitting ``room_width`` x
-    ``room_height``, with glue strips and alignment crosses on every seam."""
-    xs = split_axis(width, room_width, overlap)
-    ys = split_axis(height, room_height, overlap)
+    ``room_height``, with glue strips and alignment crosses on every seam; seams follow
+    ``stops_x`` and ``stops_y`` where they can (see split_axis)."""
+    xs = split_axis(width, room_width, overlap, stops_x)
+    ys = split_axis(height, room_height, overlap, stops_y)
     columns, rows = len(xs), len(ys)
     parts: list[BoardPart] = []
     for row, (y0, y1) in enumerate(ys):
@@ -194,11 +214,14 @@ def room_for_parts(layout: SheetLayout) -> Box:
 
 
 def plan_board(layout: SheetLayout, drawing: Drawing, title: str, *,
-               overlap: float = OVERLAP) -> BoardPlan:
+               overlap: float = OVERLAP, stops_x: Sequence[float] = (),
+               stops_y: Sequence[float] = ()) -> BoardPlan:
     """The pages printing ``drawing`` at its true size on ``layout`` paper; ``title``
-    names the drawing on every page (e.g. "Cellulae — board 9 x 9")."""
+    names the drawing on every page (e.g. "Cellulae — board 9 x 9"). Seams follow
+    ``stops_x`` / ``stops_y`` (x and y of the drawing's lines) where they can."""
     room = room_for_parts(layout)
-    split = split_drawing(drawing.width, drawing.height, room.width, room.height, overlap)
+    split = split_drawing(drawing.width, drawing.height, room.width, room.height, overlap,
+                          stops_x=stops_x, stops_y=stops_y)
     pages = []
     total = len(split.parts)
     for part in split.parts:
