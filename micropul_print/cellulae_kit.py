@@ -25,7 +25,7 @@ from micropul_print.draw.theme import Theme
 from micropul_print.outputs import OutputDir
 from micropul_print.sheets.duplex import Flip
 from micropul_print.sheets.layout import SheetLayout, load_layout
-from micropul_print.sheets.pages import Card, SheetOptions, plan_sheets
+from micropul_print.sheets.pages import Card, SheetOptions, SheetPlan, plan_sheets
 from micropul_print.sheets.pdf import DocumentInfo, render_pdf
 
 Progress = Callable[[str], None]
@@ -143,21 +143,27 @@ def overview_drawing(catalogue: CellulaeCatalogue, theme: Theme) -> Drawing:
     return Drawing(width, height, tuple(items))
 
 
-def tile_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLayout,
-                    options: SheetOptions) -> bytes:
-    """The duplex tile sheets: every tile of the set, white face on the front pages,
-    black face behind it on the back pages (sheets/pages.py mirrors the slots)."""
+def plan_tile_sheets(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLayout,
+                     options: SheetOptions) -> SheetPlan:
+    """Every tile of the set as a card: white face on the front pages, black face behind
+    it on the back pages (sheets/pages.py mirrors the slots for the flip)."""
     faces = face_drawings(catalogue, theme, bleed=options.bleed)
     card = Card(faces[WHITE], faces[BLACK])
     size = catalogue.tile_size_mm
-    plan = plan_sheets(layout, [card] * catalogue.tile_total, size, size, catalogue.name,
+    return plan_sheets(layout, [card] * catalogue.tile_total, size, size, catalogue.name,
                        options=options)
+
+
+def tile_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLayout,
+                    options: SheetOptions) -> bytes:
+    """The duplex tile sheets as PDF bytes."""
+    plan = plan_tile_sheets(catalogue, theme, layout, options)
     info = DocumentInfo(
         title=f"{catalogue.name} — tiles, {layout.label}",
         author=_author(catalogue),
         subject=f"Print-and-play tiles of {catalogue.name}: {catalogue.tile_total} tiles of "
-                f"{size:g} mm, white on the front pages and black on the back, duplex sheets "
-                f"for {layout.label} paper",
+                f"{catalogue.tile_size_mm:g} mm, white on the front pages and black on the "
+                f"back, duplex sheets for {layout.label} paper",
     )
     return render_pdf(plan, info)
 

@@ -30,6 +30,9 @@ COORDINATE_SIZE = 4.0  # em, mm
 START_MARK = 7.0  # side of the corner mark on a start square, mm
 START_MARK_INSET = 1.5  # from the square's corner, mm
 START_MARK_STROKE = 0.25
+TILE_INSET = 1.0  # a tile drawn on the board is this much smaller on every side, mm
+TILE_SHADOW = "#8c8c8c"  # under a tile drawn on the board: a white tile on a white square
+TILE_SHADOW_OFFSET = 0.6  # shows as a tile
 
 Square = tuple[int, int]  # (x, y) from the top-left, as the rules engine counts
 
@@ -89,12 +92,14 @@ def board_drawing(catalogue: CellulaeCatalogue, side: int, theme: Theme, *,
     for colour, (x, y) in start_squares(side).items():
         items += _start_mark(catalogue.face(colour), theme, left + x * square, top + y * square,
                              square, corner=(x, y) == (0, 0))
-    for colour_square, colour in sorted((tiles or {}).items()):
-        x, y = colour_square
+    for (x, y), colour in sorted((tiles or {}).items()):
         if not (0 <= x < side and 0 <= y < side):
             raise ValueError(f"tile on ({x}, {y}) is off a {side} x {side} board")
-        face = tile_drawing(catalogue.face(colour), theme, size=square)
-        items.append(Group(face.items, dx=left + x * square, dy=top + y * square))
+        face = tile_drawing(catalogue.face(colour), theme, size=square - 2 * TILE_INSET)
+        tx, ty = left + x * square + TILE_INSET, top + y * square + TILE_INSET
+        shift = TILE_SHADOW_OFFSET
+        items.append(Rect(tx + shift, ty + shift, face.width, face.height, fill=TILE_SHADOW))
+        items.append(Group(face.items, dx=tx, dy=ty))
     for line in grid_lines(side, square):  # exactly one square apart
         items.append(Line(line, top, line, top + inner, GRID_COLOUR, GRID_WIDTH))
         items.append(Line(left, line, left + inner, line, GRID_COLOUR, GRID_WIDTH))
