@@ -5,16 +5,24 @@ asked for is written through :class:`micropul_print.outputs.OutputDir`: the tile
 images, the duplex PDF sheets for each paper, and the rulebooks when that package is
 present. Heavy libraries are imported only by the parts that need them, so that a
 build of a few parts starts fast (bench/kit.py measures it).
+
+The parts are independent jobs, each writing its own files. With more than one CPU
+(``KitOptions.jobs``) they run in forked worker processes, after the parent has read
+the inputs and imported the libraries the jobs share; results, progress messages and
+problems are collected in the jobs' fixed order, so output and summary never depend on
+which worker finished first.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from micropul_print.errors import Diagnostic, UserError
 from micropul_print.outputs import OutputDir
 from micropul_print.sheets.duplex import Flip
 from micropul_print.sheets.layout import SheetLayout, load_layout
@@ -46,6 +54,7 @@ class KitOptions(NamedTuple):
     langs: Sequence[str] | None = None  # None: every language the rulebook has
     parts: frozenset[str] = PARTS
     strict: bool = False
+    jobs: int | None = None  # worker processes; None: one per CPU; 1: all in this process
 
 
 DEFAULT_OPTIONS = KitOptions()
@@ -83,42 +92,160 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     report = KitReport(output.root)
     art = TileArt(catalogue, theme, numbers=options.numbers)
 
-    def wrote(part: str, paths: Sequence[Path]) -> None:
-        report.files.extend(paths)
-        report.counts[part] = report.counts.get(part, 0) + len(paths)
-
+    jobs: list[_Job] = []
     if "png" in options.parts:  # the complete tile files: SVG, PNG and the overview
+        jobs.append(_Job("tile files", _tile_files_job(art, output, options), cost=3))
+    elif "svg" in options.parts:
+        jobs.append(_Job("tile files",
+                         lambda say: write_svg_files(art, output, progress=say), cost=1))
+    for layout in layouts:
+        jobs.append(_Job("sheets", _sheets_job(art, output, layout, sheet_options(options)),
+                         cost=1))
+    workers = _workers(options.jobs, len(jobs) + (len(_rulebook_langs(options))
+                                                  if "rulebooks" in options.parts else 0))
+    if "rulebooks" in options.parts:
+        # Rulebook file names carry no paper: one set, on the first paper asked for. In
+        # parallel, a job per language (each checks its own texts and the figures).
+        langs = _rulebook_langs(options)
+        groups = [[lang] for lang in langs] if workers > 1 else [langs]
+        jobs += [_Job("rulebooks", _rulebooks_job(art, output, group, options.papers[0]),
+                      cost=4) for group in groups if group]
+
+    for job, paths in zip(jobs, _run_jobs(jobs, workers, say), strict=True):
+        report.files.extend(paths)
+        report.counts[job.part] = report.counts.get(job.part, 0) + len(paths)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+class _Job(NamedTuple):
+    """One independent part of a build: writes its files, returns their paths."""
+
+    part: str  # as counted in the summary
+    run: Callable[[Progress], list[Path]]
+    cost: int  # rough relative time, to start the longest jobs first
+
+
+def _tile_files_job(art: TileArt, output: OutputDir,
+                    options: KitOptions) -> Callable[[Progress], list[Path]]:
+    def run(say: Progress) -> list[Path]:
         from micropul_print.tilefiles import write_tile_files
 
         def tile_progress(message: str) -> None:
             say(f"writing tile files: {message}")
 
         if options.bleed is None:  # tilefiles' own default bleed for the PNG files
-            tiles = write_tile_files(catalogue, theme, output, dpi=options.dpi,
-                                     show_numbers=options.numbers, progress=tile_progress)
-        else:
-            tiles = write_tile_files(catalogue, theme, output, dpi=options.dpi,
-                                     bleed=options.bleed, show_numbers=options.numbers,
-                                     progress=tile_progress)
-        wrote("tile files", tiles)
-    elif "svg" in options.parts:
-        wrote("tile files", write_svg_files(art, output, progress=say))
+            return write_tile_files(art.catalogue, art.theme, output, dpi=options.dpi,
+                                    show_numbers=options.numbers, progress=tile_progress)
+        return write_tile_files(art.catalogue, art.theme, output, dpi=options.dpi,
+                                bleed=options.bleed, show_numbers=options.numbers,
+                                progress=tile_progress)
+    return run
 
-    for layout in layouts:
-        path = write_sheets(art, output, layout, sheet_options(options), progress=say)
-        wrote("sheets", [path])
 
-    if "rulebooks" in options.parts:
-        from micropul_print.rulebook import available_languages, build_rulebooks
+def _sheets_job(art: TileArt, output: OutputDir, layout: SheetLayout,
+                options: SheetOptions) -> Callable[[Progress], list[Path]]:
+    return lambda say: [write_sheets(art, output, layout, options, progress=say)]
 
-        # Rulebook file names carry no paper: one set, on the first paper asked for.
-        langs = available_languages() if options.langs is None else list(options.langs)
-        paths = build_rulebooks(catalogue, theme, output, langs=langs, paper=options.papers[0],
-                                progress=lambda message: say(f"writing {message}"))
-        wrote("rulebooks", list(paths))
 
-    report.seconds = time.perf_counter() - started
-    return report
+def _rulebooks_job(art: TileArt, output: OutputDir, langs: Sequence[str],
+                   paper: str) -> Callable[[Progress], list[Path]]:
+    def run(say: Progress) -> list[Path]:
+        from micropul_print.rulebook import build_rulebooks
+
+        return list(build_rulebooks(art.catalogue, art.theme, output, langs=langs,
+                                    paper=paper,
+                                    progress=lambda message: say(f"writing {message}")))
+    return run
+
+
+def _rulebook_langs(options: KitOptions) -> list[str]:
+    if options.langs is not None:
+        return list(options.langs)
+    from micropul_print.rulebook import available_languages
+
+    return list(available_languages())
+
+
+def _workers(asked: int | None, jobs: int) -> int:
+    """Worker processes to use: never more than jobs or CPUs, and none (1: run in this
+    process) where processes cannot be forked."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    limit = (cpus or 1) if asked is None else asked
+    return max(1, min(limit, jobs))
+
+
+# The jobs of the build being run, for forked workers to find by index: a job holds
+# closures over the catalogue and drawings, which fork copies but pickle cannot carry.
+_PENDING: list[_Job] = []
+
+# What a job sends back: its paths, its progress messages, and its problems (a worker
+# cannot raise UserError across processes with its diagnostics intact).
+_Outcome = tuple[list[Path], list[str], tuple[Diagnostic, ...]]
+
+
+def _run_job(index: int) -> _Outcome:
+    messages: list[str] = []
+    try:
+        return _PENDING[index].run(messages.append), messages, ()
+    except UserError as exc:
+        return [], messages, exc.diagnostics
+
+
+def _run_jobs(jobs: Sequence[_Job], workers: int, say: Progress) -> list[list[Path]]:
+    """Run every job, in worker processes when ``workers`` > 1; results in job order.
+    Progress is told as each job's turn comes; every problem of every job is raised
+    together, as one UserError."""
+    if workers <= 1:  # in this process: progress as it happens, the first problem stops
+        return [job.run(say) for job in jobs]
+    results: list[list[Path]] = []
+    problems: list[Diagnostic] = []
+    _prepare_workers(jobs)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    _PENDING[:] = jobs
+    try:
+        with ProcessPoolExecutor(max_workers=workers,
+                                 mp_context=multiprocessing.get_context("fork")) as pool:
+            # Longest first, so that no long job starts last; results read in job order.
+            order = sorted(range(len(jobs)), key=lambda i: -jobs[i].cost)
+            futures = {index: pool.submit(_run_job, index) for index in order}
+            for index in range(len(jobs)):
+                paths, messages, diagnostics = futures[index].result()
+                for message in messages:
+                    say(message)
+                problems.extend(diagnostics)
+                results.append(paths)
+    finally:
+        _PENDING.clear()
+    if problems:
+        raise UserError(dict.fromkeys(problems))  # a problem two jobs found, once
+    return results
+
+
+def _prepare_workers(jobs: Sequence[_Job]) -> None:
+    """Import, before forking, what the jobs will import anyway: each worker then finds
+    it loaded (and shares its memory) instead of importing it again."""
+    import importlib
+
+    parts = {job.part for job in jobs}
+    modules = ["micropul_print.games.micropul"]
+    if "tile files" in parts:
+        modules += ["micropul_print.backends.svg", "micropul_print.tilefiles"]
+    if "sheets" in parts or "rulebooks" in parts:
+        modules += ["micropul_print.backends.pdf", "micropul_print.sheets.pdf"]
+    if "rulebooks" in parts:
+        modules += ["micropul_print.rulebook", "micropul_print.rulebook.layout"]
+    if "tile files" in parts:
+        modules.append("micropul_print.backends.png")
+    for name in modules:
+        with contextlib.suppress(ImportError):  # only a head start: the job will tell
+            importlib.import_module(name)
 
 
 class TileArt:

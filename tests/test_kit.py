@@ -130,3 +130,32 @@ def test_svg_only_build_writes_the_same_svg_files_as_a_full_build(tmp_path: Path
     for name in svg_only:  # the same pictures, byte for byte
         assert (tmp_path / "svg" / tilefiles.SVG_DIR / name).read_bytes() == (
             tmp_path / "all" / tilefiles.SVG_DIR / name).read_bytes()
+
+
+def test_worker_processes_write_what_one_process_writes(tmp_path: Path) -> None:
+    serial: list[str] = []
+    parallel: list[str] = []
+    options = KitOptions(dpi=30, langs=("en", "it"), papers=("letter",))
+    one = build_kit(tmp_path / "one", options._replace(jobs=1), progress=serial.append)
+    two = build_kit(tmp_path / "two", options._replace(jobs=2), progress=parallel.append)
+    assert [p.relative_to(one.root) for p in one.files] == [
+        p.relative_to(two.root) for p in two.files]
+    assert one.counts == two.counts == {"tile files": 99, "sheets": 1, "rulebooks": 2}
+    for path in one.files:
+        assert path.read_bytes() == (two.root / path.relative_to(one.root)).read_bytes()
+    # Progress is told in the jobs' order, whichever worker finished first.
+    assert [m.replace("/two/", "/one/") for m in parallel] == serial
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_problems_found_in_workers_are_diagnostics(tmp_path: Path, jobs: int) -> None:
+    from micropul_print.errors import UserError
+
+    with pytest.raises(UserError) as problem:
+        build_kit(tmp_path, KitOptions(dpi=30, langs=("xx", "en", "yy"), jobs=jobs,
+                                       parts=frozenset({"sheets", "rulebooks"})))
+    messages = [str(d) for d in problem.value.diagnostics]
+    assert any("xx.yaml: error: no rulebook text for language 'xx'" in m for m in messages)
+    if jobs > 1:  # each language its own job: every one of their problems, at once
+        assert any("yy.yaml: error: no rulebook text for language 'yy'" in m
+                   for m in messages)
