@@ -36,7 +36,7 @@ SUBJECT_PROPERTIES: dict[str, tuple[str, ...]] = {
     "legal_placements": ("count",),
 }
 # Legend rows show a tile symbol (a quadrant value, or a big tile) or a figure mark.
-LEGEND_MARKS = ("highlight", "cross", "stone")
+LEGEND_MARKS = ("highlight", "group", "cross", "stone")
 
 
 @dataclass(frozen=True)

@@ -62,5 +62,5 @@ def test_each_mistake_in_a_structure_is_reported() -> None:
         f"{path}:10:19: error: a group is named by one of its micropul: [x, y, quadrant], "
         "quadrant one of tl, tr, br or bl; got a list",
         f"{path}:11:33: error: 'legal' must be true or false, got 'maybe'",
-        f"{path}:15:18: error: unknown mark 'sparkle' (expected highlight, cross or stone)",
+        f"{path}:15:18: error: unknown mark 'sparkle' (expected highlight, group, cross or stone)",
     ]

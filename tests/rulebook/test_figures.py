@@ -101,3 +101,44 @@ def test_an_outlined_group_is_bounded_by_the_engine_quadrants(
     shared = sum((sx + 1, sy) in squares for sx, sy in squares) + \
         sum((sx, sy + 1) in squares for sx, sy in squares)
     assert len(lines) == 4 * len(squares) - 2 * shared
+
+
+@pytest.mark.parametrize("position", ["figures/closed-group.yaml", "figures/merged.yaml",
+                                      "figures/big.yaml"])
+def test_labels_are_drawn_over_group_outlines(figures: dict[str, VerifiedFigure],
+                                              catalogue: Catalogue, position: str) -> None:
+    """START lies on the edge of an outlined group in two figures: the outline must
+    not hide it, so the tile's label (plate and word) comes again after the lines."""
+    drawing = figure_drawing(figures[position], catalogue, tile_art, stone_art)
+    last_line = max(i for i, item in enumerate(drawing.items)
+                    if isinstance(item, Line) and item.stroke == STYLE.group)
+    later = [item for item in drawing.items[last_line:] if isinstance(item, Group)
+             and any(isinstance(i, Text) and i.text == "START" for i in item.items)]
+    assert len(later) == 1
+    (label,) = later
+    assert [type(i) for i in label.items] == [Rect, Text]  # the plate, then the word
+    start = next(p for p in figures[position].position.placements
+                 if catalogue.tile(p.tile).start)
+    assert (label.dx, label.rotate) == (
+        next(g.dx for g in _tiles(drawing) if g.items == tile_art(catalogue.tile(
+            start.tile)).items), start.rotation)
+
+
+def test_a_group_outline_lies_inside_the_group(figures: dict[str, VerifiedFigure],
+                                               catalogue: Catalogue) -> None:
+    """The big tile's group (the big tile and the white half of START below it): a
+    rectangle one tile wide and 1.5 tiles high, drawn group_inset inside its edge, so
+    it never lies on the blue frame of the tile just played."""
+    drawing = figure_drawing(figures["figures/big.yaml"], catalogue, tile_art, stone_art)
+    lines = [i for i in drawing.items if isinstance(i, Line) and i.stroke == STYLE.group]
+    xs = {round(v, 6) for line in lines for v in (line.x1, line.x2) if line.x1 == line.x2}
+    ys = {round(v, 6) for line in lines for v in (line.y1, line.y2) if line.y1 == line.y2}
+    m, inset = STYLE.margin, STYLE.group_inset
+    assert xs == {round(m + inset, 6), round(m + 30 - inset, 6)}
+    assert ys == {round(m + inset, 6), round(m + 45 - inset, 6)}
+    assert inset - STYLE.group_width / 2 >= STYLE.highlight_width
+
+
+def test_the_group_legend_mark_is_an_orange_frame() -> None:
+    (frame,) = legend_mark("group", 30.0, stone_art).items
+    assert isinstance(frame, Rect) and frame.stroke == STYLE.group
