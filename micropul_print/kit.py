@@ -101,21 +101,24 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     for layout in layouts:
         jobs.append(_Job("sheets", _sheets_job(art, output, layout, sheet_options(options)),
                          cost=1))
-    workers = _workers(options.jobs, len(jobs) + (len(_rulebook_langs(options))
-                                                  if "rulebooks" in options.parts else 0))
-    if "rulebooks" in options.parts:
+    langs = _rulebook_langs(options) if "rulebooks" in options.parts else []
+    workers = _workers(options.jobs, [job.cost for job in jobs] + [4] * len(langs))
+    if langs:
         # Rulebook file names carry no paper: one set, on the first paper asked for. In
         # parallel, a job per language (each checks its own texts and the figures).
-        langs = _rulebook_langs(options)
         groups = [[lang] for lang in langs] if workers > 1 else [langs]
         jobs += [_Job("rulebooks", _rulebooks_job(art, output, group, options.papers[0]),
-                      cost=4) for group in groups if group]
+                      cost=4) for group in groups]
 
     for job, paths in zip(jobs, _run_jobs(jobs, workers, say), strict=True):
         report.files.extend(paths)
         report.counts[job.part] = report.counts.get(job.part, 0) + len(paths)
     report.seconds = time.perf_counter() - started
     return report
+
+
+# Rough job costs: the SVG files or a sheet 1, the PNG files 3, a rulebook 4.
+PARALLEL_MIN_COST = 3
 
 
 class _Job(NamedTuple):
@@ -167,16 +170,22 @@ def _rulebook_langs(options: KitOptions) -> list[str]:
     return list(available_languages())
 
 
-def _workers(asked: int | None, jobs: int) -> int:
-    """Worker processes to use: never more than jobs or CPUs, and none (1: run in this
-    process) where processes cannot be forked."""
+def _workers(asked: int | None, costs: Sequence[int]) -> int:
+    """Worker processes for jobs of these ``costs``: never more than jobs or CPUs, and
+    none (1: run in this process) where processes cannot be forked or when, by default,
+    everything but the longest job is too little to repay starting processes (the 48
+    SVG files and a sheet take under a tenth of a second)."""
     import multiprocessing
 
-    if "fork" not in multiprocessing.get_all_start_methods():
+    if "fork" not in multiprocessing.get_all_start_methods() or not costs:
         return 1
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    limit = (cpus or 1) if asked is None else asked
-    return max(1, min(limit, jobs))
+    if asked is None:
+        if sum(costs) - max(costs) < PARALLEL_MIN_COST:
+            return 1
+        cpus = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                else os.cpu_count())
+        asked = cpus or 1
+    return max(1, min(asked, len(costs)))
 
 
 # The jobs of the build being run, for forked workers to find by index: a job holds

@@ -159,3 +159,13 @@ def test_problems_found_in_workers_are_diagnostics(tmp_path: Path, jobs: int) ->
     if jobs > 1:  # each language its own job: every one of their problems, at once
         assert any("yy.yaml: error: no rulebook text for language 'yy'" in m
                    for m in messages)
+
+
+def test_small_builds_stay_in_one_process() -> None:
+    from micropul_print.kit import _workers
+
+    assert _workers(None, [1, 1]) == 1  # the SVG files and one sheet: the benchmark (b)
+    assert _workers(None, [3]) == 1
+    assert _workers(1, [3, 4, 4]) == 1
+    assert _workers(2, [3, 4, 4]) == 2
+    assert _workers(8, [3, 4]) == 2  # never more workers than jobs
