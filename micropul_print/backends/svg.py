@@ -1,5 +1,5 @@
-"""Drawing -> SVG bytes (svgwrite). Units: the viewBox is in millimetres, and the root
-width/height say "mm", so the file prints at its true size.
+"""Drawing -> SVG bytes. Units: the viewBox is in millimetres, and the root width/height
+say "mm", so the file prints at its true size.
 
 One SVG element per primitive (a Group is one ``g``), in the same order; numbers are
 written with at most four decimals, so the same Drawing always gives the same bytes.
@@ -7,13 +7,16 @@ Text becomes a ``path`` of Lato's glyph outlines, labelled with the text: the fi
 prints the same on a machine without Lato, as the PDF and PNG do. Printable ASCII comes
 from the generated glyph table (no font parsing, no fontTools import); any other text is
 drawn by fontTools. Both give the very same path data (tests/test_glyphtable.py).
+
+The document is built with the standard library's ElementTree, in the form svgwrite
+wrote it (the same root attributes, an empty ``defs``, attributes in name order, empty
+ones left out): five element kinds need no SVG library, and importing svgwrite (with
+its validators and parser) took longer than writing all 49 tile files.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-import svgwrite
+import xml.etree.ElementTree as ET
 
 from micropul_print.draw.primitives import (
     Circle,
@@ -28,49 +31,68 @@ from micropul_print.draw.primitives import (
 from micropul_print.draw.recording import mm_text as num
 from micropul_print.fonts import PenCall, lato, table_glyph, units_per_em
 
+_ROOT_ATTRIBUTES = {
+    "baseProfile": "full",
+    "version": "1.1",
+    "xmlns": "http://www.w3.org/2000/svg",
+    "xmlns:ev": "http://www.w3.org/2001/xml-events",
+    "xmlns:xlink": "http://www.w3.org/1999/xlink",
+}
+
 
 def to_svg(drawing: Drawing) -> bytes:
     """The drawing as a standalone SVG document, ``drawing.width`` mm wide."""
-    document = svgwrite.Drawing(
-        size=(f"{num(drawing.width)}mm", f"{num(drawing.height)}mm"),
-        viewBox=f"0 0 {num(drawing.width)} {num(drawing.height)}",
-        profile="full",
-        debug=False,
-    )
+    root = _node("svg", {
+        **_ROOT_ATTRIBUTES,
+        "width": f"{num(drawing.width)}mm",
+        "height": f"{num(drawing.height)}mm",
+        "viewBox": f"0 0 {num(drawing.width)} {num(drawing.height)}",
+    })
+    root.append(ET.Element("defs"))
     for item in drawing.items:
-        document.add(_element(document, item))
-    text: str = document.tostring()
-    return text.encode("utf-8") + b"\n"
+        root.append(_element(item))
+    document: bytes = ET.tostring(root, encoding="utf-8")
+    return document + b"\n"
+
+
+def _node(tag: str, attributes: dict[str, str]) -> ET.Element:
+    """An element with its non-empty attributes set in name order."""
+    element = ET.Element(tag)
+    for name in sorted(attributes):
+        if attributes[name]:
+            element.set(name, attributes[name])
+    return element
 
 
 def _paint(fill: str | None, stroke: str | None, stroke_width: float) -> dict[str, str]:
     paint = {"fill": fill or "none"}
     if stroke is not None and stroke_width > 0:
         paint["stroke"] = stroke
-        paint["stroke_width"] = num(stroke_width)
+        paint["stroke-width"] = num(stroke_width)
     return paint
 
 
-def _element(document: Any, item: Primitive) -> Any:
+def _element(item: Primitive) -> ET.Element:
     if isinstance(item, Rect):
         extra = {}
         if item.corner_radius > 0:
             extra = {"rx": num(item.corner_radius), "ry": num(item.corner_radius)}
-        return document.rect(insert=(num(item.x), num(item.y)),
-                             size=(num(item.width), num(item.height)),
-                             **extra, **_paint(item.fill, item.stroke, item.stroke_width))
+        return _node("rect", {"x": num(item.x), "y": num(item.y), "width": num(item.width),
+                              "height": num(item.height), **extra,
+                              **_paint(item.fill, item.stroke, item.stroke_width)})
     if isinstance(item, Circle):
-        return document.circle(center=(num(item.cx), num(item.cy)), r=num(item.r),
-                               **_paint(item.fill, item.stroke, item.stroke_width))
+        return _node("circle", {"cx": num(item.cx), "cy": num(item.cy), "r": num(item.r),
+                                **_paint(item.fill, item.stroke, item.stroke_width)})
     if isinstance(item, Line):
-        return document.line(start=(num(item.x1), num(item.y1)), end=(num(item.x2), num(item.y2)),
-                             **_paint(None, item.stroke, item.stroke_width))
+        return _node("line", {"x1": num(item.x1), "y1": num(item.y1), "x2": num(item.x2),
+                              "y2": num(item.y2), **_paint(None, item.stroke, item.stroke_width)})
     if isinstance(item, Polygon):
-        return document.polygon(points=[(num(x), num(y)) for x, y in item.points],
-                                **_paint(item.fill, item.stroke, item.stroke_width))
+        points = " ".join(f"{num(x)},{num(y)}" for x, y in item.points)
+        return _node("polygon", {"points": points,
+                                 **_paint(item.fill, item.stroke, item.stroke_width)})
     if isinstance(item, Text):
-        return document.path(d=text_outline(item), fill=item.fill or "none",
-                             **{"aria-label": item.text})
+        return _node("path", {"d": text_outline(item), "fill": item.fill or "none",
+                              "aria-label": item.text})
     if isinstance(item, Group):
         transforms = []
         if item.dx or item.dy:
@@ -78,9 +100,9 @@ def _element(document: Any, item: Primitive) -> Any:
         if item.rotate % 360:
             transforms.append(f"rotate({item.rotate % 360} {num(item.rotate_cx)} "
                               f"{num(item.rotate_cy)})")
-        group = document.g(transform=" ".join(transforms)) if transforms else document.g()
+        group = _node("g", {"transform": " ".join(transforms)})
         for child in item.items:
-            group.add(_element(document, child))
+            group.append(_element(child))
         return group
     raise TypeError(f"not a drawing primitive: {item!r}")
 

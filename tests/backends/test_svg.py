@@ -134,3 +134,85 @@ def test_text_outlines_sit_on_the_anchor_and_baseline(anchor: str) -> None:
 def test_text_outlines_cover_polish_letters() -> None:
     path = text_outline(Text(0.0, 10.0, "Żółć", 10.0))
     assert path.count("M") >= 4  # each letter drawn, none fell back to an empty glyph
+
+
+def svgwrite_svg(drawing: Drawing) -> bytes:
+    """The SVG this backend wrote with svgwrite before writing it with ElementTree: the
+    reference its output must still equal byte for byte."""
+    import svgwrite
+
+    document = svgwrite.Drawing(size=(f"{num(drawing.width)}mm", f"{num(drawing.height)}mm"),
+                                viewBox=f"0 0 {num(drawing.width)} {num(drawing.height)}",
+                                profile="full", debug=False)
+
+    def paint(fill: str | None, stroke: str | None, width: float) -> dict[str, str]:
+        result = {"fill": fill or "none"}
+        if stroke is not None and width > 0:
+            result["stroke"] = stroke
+            result["stroke_width"] = num(width)
+        return result
+
+    def element(item: Primitive) -> object:
+        if isinstance(item, Rect):
+            extra = ({"rx": num(item.corner_radius), "ry": num(item.corner_radius)}
+                     if item.corner_radius > 0 else {})
+            return document.rect(insert=(num(item.x), num(item.y)),
+                                 size=(num(item.width), num(item.height)), **extra,
+                                 **paint(item.fill, item.stroke, item.stroke_width))
+        if isinstance(item, Circle):
+            return document.circle(center=(num(item.cx), num(item.cy)), r=num(item.r),
+                                   **paint(item.fill, item.stroke, item.stroke_width))
+        if isinstance(item, Line):
+            return document.line(start=(num(item.x1), num(item.y1)),
+                                 end=(num(item.x2), num(item.y2)),
+                                 **paint(None, item.stroke, item.stroke_width))
+        if isinstance(item, Polygon):
+            return document.polygon(points=[(num(x), num(y)) for x, y in item.points],
+                                    **paint(item.fill, item.stroke, item.stroke_width))
+        if isinstance(item, Text):
+            return document.path(d=text_outline(item), fill=item.fill or "none",
+                                 **{"aria-label": item.text})
+        assert isinstance(item, Group)
+        transforms = []
+        if item.dx or item.dy:
+            transforms.append(f"translate({num(item.dx)} {num(item.dy)})")
+        if item.rotate % 360:
+            transforms.append(f"rotate({item.rotate % 360} {num(item.rotate_cx)} "
+                              f"{num(item.rotate_cy)})")
+        group = document.g(transform=" ".join(transforms)) if transforms else document.g()
+        for child in item.items:
+            group.add(element(child))
+        return group
+
+    for item in drawing.items:
+        document.add(element(item))
+    text: str = document.tostring()
+    return text.encode("utf-8") + b"\n"
+
+
+ODD_DRAWING = Drawing(12.5, 7.25, (
+    Rect(0.0, 0.0, 12.5, 7.25, fill="#ffffff", stroke="#000000", stroke_width=0.0),
+    Rect(1.0, 1.0, 3.0, 2.0, stroke="#123456", stroke_width=0.25, corner_radius=0.5),
+    Polygon(()),
+    Polygon(((0.0, 0.0), (1.00004, -2.5), (3.33333, 1.5)), fill="#00ff00"),
+    Line(0.0, 0.0, 5.0, 5.0, stroke=None),
+    Circle(2.0, 2.0, 1.0),
+    Group((Text(1.0, 2.0, 'a<b & "c">d', 1.5, anchor="start"),
+           Group((Text(0.0, 0.0, "Żółć\tx", 2.0, fill=None),), dx=1.0)),
+          rotate=270, rotate_cx=3.0, rotate_cy=3.0),
+    Group(()),
+    Text(0.0, 1.0, "", 2.0, anchor="end", weight="bold"),
+))
+
+
+@pytest.mark.parametrize("theme", THEME_NAMES)
+def test_svg_bytes_are_what_svgwrite_wrote(theme: str) -> None:
+    from micropul_print.catalogue.loader import load_catalogue
+
+    look = load_theme(theme)
+    drawings = [tile_drawing(tile, look, bleed=bleed, show_number=bleed == 0.0)
+                for tile in load_catalogue().tiles for bleed in (0.0, 3.0)]
+    drawings += [back_drawing(look), back_drawing(look, bleed=2.0),
+                 stone_drawing(1, look), stone_drawing(2, look), ODD_DRAWING]
+    for drawing in drawings:
+        assert to_svg(drawing) == svgwrite_svg(drawing)
