@@ -116,7 +116,7 @@ def split_axis(length: float, room: float, overlap: float,
     if length <= 0 or room <= 0 or overlap < 0:
         raise ValueError("length and room must be positive, overlap not negative")
     if length <= room + _EPS:
-        return ((0.0, length),)
+        return ((0.0, float(length)),)
     if room <= overlap:
         raise ValueError(f"a piece of {room:g} mm cannot hold an overlap of {overlap:g} mm")
     count = math.ceil((length - overlap) / (room - overlap) - _EPS)
@@ -133,10 +133,15 @@ def split_axis(length: float, room: float, overlap: float,
         usable = [stop for stop in stops if fits(stop)]
         if usable:
             seams.append(min(usable, key=lambda stop: (abs(stop - ideal), stop)))
-        else:
-            seams.append(min(ideal, previous + room - overlap))
+            continue
+        # No stop fits: the ideal seam, kept between the first seam that leaves the rest
+        # coverable and the last one this piece can reach (never before the previous).
+        earliest = length - (left * room - (left - 1) * overlap)
+        latest = previous + room - overlap
+        seam = min(max(ideal, earliest), latest)
+        seams.append(seam if seam > previous else latest)
     ends = [seam + overlap for seam in seams[1:]] + [length]
-    return tuple(zip(seams, ends, strict=True))
+    return tuple((float(start), float(end)) for start, end in zip(seams, ends, strict=True))
 
 
 def split_drawing(width: float, height: float, room_width: float, room_height: float,
@@ -322,10 +327,11 @@ def _header(layout: SheetLayout, split: BoardSplit, page: BoardPage) -> list[Pri
     ]
     if len(split.parts) > 1:
         cell = min(MAP_CELL, (HEADER_BAND - 2.0) / split.rows, MAP_WIDTH / split.columns)
-        map_left = layout.paper_width - layout.margin - split.columns * cell
+        inset = 0.5  # keeps the cells' outlines inside the margin
+        map_left = layout.paper_width - layout.margin - inset - split.columns * cell
         size = cell * 0.55
         for other in split.parts:
-            x, y = map_left + other.column * cell, top + other.row * cell
+            x, y = map_left + other.column * cell, top + inset + other.row * cell
             here = other.number == page.part.number
             items.append(Rect(x, y, cell, cell, fill=INK if here else "#ffffff", stroke=INK,
                               stroke_width=0.2))
