@@ -225,21 +225,19 @@ def test_black_faces_lie_behind_the_white_ones(catalogue: CellulaeCatalogue, the
     card_pages = plan.pages[2:]
     for front, back in zip(card_pages[::2], card_pages[1::2], strict=True):
         assert (front.side, back.side) == ("front", "back")
-        behind = {(round(p.x, 6), round(p.y, 6)) for p in back.placements}
-        assert len(behind) == len(front.placements)
-        for placement in front.placements:
+        # Each card's back is placed in the same order as its front.
+        for placement, behind in zip(front.placements, back.placements, strict=True):
             first = placement.drawing.items[0]
             assert isinstance(first, Rect) and first.fill == "#ffffff"  # the white face
+            first = behind.drawing.items[0]
+            assert isinstance(first, Rect) and first.fill == "#000000"  # the black face
             size = placement.drawing.width
             # The front's top-right corner comes out behind the back's top-left (long
             # flip), or its bottom-left behind the back's top-left (short flip).
             corner = ((placement.x + size, placement.y) if flip == "long"
                       else (placement.x, placement.y + size))
             x, y = back_point(*corner, layout.paper_width, layout.paper_height, flip, offset)
-            assert (round(x, 6), round(y, 6)) in behind
-        for placement in back.placements:
-            first = placement.drawing.items[0]
-            assert isinstance(first, Rect) and first.fill == "#000000"  # the black face
+            assert (behind.x, behind.y) == pytest.approx((x, y), abs=1e-6)
 
 
 def test_tile_sheet_pdf_metadata_and_embedded_fonts(kit: tuple[Path, list[Path]]) -> None:
