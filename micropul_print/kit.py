@@ -94,7 +94,7 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
 
     jobs: list[_Job] = []
     if "png" in options.parts:  # the complete tile files: SVG, PNG and the overview
-        jobs.append(_Job("tile files", _tile_files_job(art, output, options), cost=3))
+        jobs.append(_Job("tile files", _tile_files_job(art, output, options), cost=6))
     elif "svg" in options.parts:
         jobs.append(_Job("tile files",
                          lambda say: write_svg_files(art, output, progress=say), cost=1))
@@ -117,7 +117,8 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     return report
 
 
-# Rough job costs: the SVG files or a sheet 1, the PNG files 3, a rulebook 4.
+# Rough job costs: the SVG files or a sheet 1, a rulebook 4, the PNG files 6 (the
+# longest single job: started first, the rulebooks fill the other workers meanwhile).
 PARALLEL_MIN_COST = 3
 
 
