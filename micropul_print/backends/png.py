@@ -69,14 +69,23 @@ def _render(drawing: Drawing, dpi: int) -> Image.Image:
     factor = supersample(dpi)
     size = (width * factor, height * factor)
     opaque = _covers(drawing.items[0], drawing) if drawing.items else False
+    items = drawing.items
     if opaque:
-        big = Image.new("RGB", size, "#ffffff")
+        first = items[0]
+        assert isinstance(first, Rect) and first.fill is not None
+        if first.stroke is None or first.stroke_width <= 0:
+            # The background fills every pixel anyway: start the image in its colour
+            # instead of filling it twice (a tenth of the time of a tile).
+            big = Image.new("RGB", size, first.fill)
+            items = items[1:]
+        else:
+            big = Image.new("RGB", size, "#ffffff")
     else:
         big = Image.new("RGBA", size, (255, 255, 255, 0))
     painter = _Painter(big)
     scale = _Affine(width * factor / drawing.width, 0.0, 0.0,
                     0.0, height * factor / drawing.height, 0.0)
-    for item in drawing.items:
+    for item in items:
         painter.paint(item, scale)
     # Averaging each factor x factor block is exact area coverage: the ideal
     # anti-aliasing filter for supersampling. Premultiplied alpha keeps the

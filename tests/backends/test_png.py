@@ -86,3 +86,14 @@ def test_text_turns_with_its_group(turn: int) -> None:
     centre = ((left + right) / 2, (top + bottom) / 2)
     expected = {0: (100, 40), 90: (160, 100), 180: (100, 160), 270: (40, 100)}[turn]
     assert centre == pytest.approx(expected, abs=12)
+
+
+def test_a_covering_background_is_painted_with_its_outline() -> None:
+    from micropul_print.backends.png import to_raster
+
+    plain = to_raster(Drawing(10.0, 10.0, (Rect(0.0, 0.0, 10.0, 10.0, fill="#ff0000"),)), 100)
+    assert plain.mode == "RGB" and plain.getcolors() == [(plain.width ** 2, (255, 0, 0))]
+    outlined = to_raster(Drawing(10.0, 10.0, (
+        Rect(0.0, 0.0, 10.0, 10.0, fill="#ff0000", stroke="#0000ff", stroke_width=1.0),)), 100)
+    assert outlined.getpixel((0, 0)) == (0, 0, 255)  # the outline, not only the fill
+    assert outlined.getpixel((20, 20)) == (255, 0, 0)
