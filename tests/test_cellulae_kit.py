@@ -271,3 +271,13 @@ def test_a_file_in_the_way_is_replaced_whole(tmp_path: Path, catalogue: Cellulae
     build(catalogue, theme, tmp_path, parts=frozenset({"svg"}))
     assert target.read_text(encoding="utf-8").startswith("<svg ")
     assert sorted(p.name for p in target.parent.iterdir()) == ["tile-black.svg", "tile-white.svg"]
+
+
+def test_the_contract_is_documented() -> None:
+    doc = (ROOT / "docs" / "output-layout.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## Cellulae"):]
+    for path in ("cellulae/tiles/svg/tile-white.svg", "tile-black.svg",
+                 "cellulae/tiles/png/tile-white.png", "tile-black.png",
+                 "cellulae/tiles/overview.png", "cellulae/sheets/cellulae-tiles-a4.pdf",
+                 "cellulae/sheets/cellulae-board-5-a4.pdf", "`-letter.pdf`"):
+        assert f"`{path.strip('`')}`" in section, path
