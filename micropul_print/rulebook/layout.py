@@ -64,7 +64,8 @@ GEOMETRY = Geometry()
 # Figures show tiles at 60 % of their printed size, or, where that costs a page
 # (a last page holding a few lines), at the largest of these that does not.
 FIGURE_TILE_MM = (18.0, 16.5, 15.0)
-LEGEND_PICTURE_MM = 9.0
+LEGEND_PICTURE_MM = 7.5
+LEGEND_ROW_PADDING = 1.2  # points above and below each legend row
 MAX_FIGURE_HEIGHT_MM = 110.0  # under half a column on A4 and Letter
 
 
@@ -276,6 +277,51 @@ def _styles(lang: str, unbreakable: Sequence[str] = ()) -> dict[str, ParagraphSt
 # -- the document -------------------------------------------------------------------------
 
 
+class Float(KeepTogether):  # type: ignore[misc]  # reportlab is untyped
+    """Flowables kept in one piece (a figure and its caption, the legend) that, when
+    the rest of a column is too short for them, wait for the top of the next column
+    while the text after them fills this one."""
+
+
+class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab is untyped
+    """A document whose Floats wait instead of leaving the end of a column empty.
+    Waiting floats keep their order and go first into the next frame, or at the end
+    of the story if no frame ends before it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._waiting: list[Flowable] = []
+        self._story: list[Flowable] | None = None
+
+    def build(self, flowables: list[Flowable], *args: Any, **kwargs: Any) -> None:
+        self._story = flowables  # the list build() consumes (not its other queues)
+        super().build(flowables, *args, **kwargs)
+
+    def handle_flowable(self, flowables: list[Flowable]) -> None:
+        first = flowables[0] if flowables and flowables is self._story else None
+        if isinstance(first, Float) and (self._waiting or self._must_wait(first, flowables)):
+            self._waiting.append(flowables.pop(0))
+        else:
+            super().handle_flowable(flowables)
+        if flowables is self._story and not flowables and self._waiting:
+            flowables.extend(self._waiting)  # the story ends before the column does
+            self._waiting = []
+
+    def _must_wait(self, float_: Float, flowables: list[Flowable]) -> bool:
+        frame = self.frame
+        if frame is None or frame._atTop or all(isinstance(f, Float) for f in flowables[1:]):
+            return False
+        float_.wrapOn(self.canv, frame._getAvailableWidth(), frame._aH)
+        # KeepTogether.wrap answers a huge height to force its split; _H is the real one.
+        return bool(float_._H + float_.getSpaceBefore() > frame._y - frame._y1p)
+
+    def handle_frameEnd(self, resume: int = 0) -> None:
+        super().handle_frameEnd(resume)
+        if self._waiting and self._story is not None:
+            self._story[0:0] = self._waiting
+            self._waiting = []
+
+
 def render(blocks: Sequence[PageBlock], texts: PageTexts, paper: str,
            geometry: Geometry = GEOMETRY) -> bytes:
     """The rulebook as PDF bytes; identical input gives identical bytes.
@@ -302,7 +348,7 @@ def _render(blocks: Sequence[PageBlock], texts: PageTexts, paper: str, geometry:
     page_width, page_height = PAPER_SIZES[paper]
     styles = _styles(texts.lang, texts.unbreakable)
     buffer = io.BytesIO()
-    document = BaseDocTemplate(
+    document = FloatingDocTemplate(
         buffer, pagesize=(page_width, page_height), invariant=1, pageCompression=1,
         title=texts.title, author=texts.author, subject=texts.subject, creator=CREATOR,
         producer=CREATOR, lang=texts.lang,
@@ -408,7 +454,7 @@ def _story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             # that fits no frame would stop the build).
             tallest = MAX_FIGURE_HEIGHT_MM * block.drawing.width / block.drawing.height
             picture = Picture(block.drawing, min(width, column_width / mm, tallest))
-            story.append(KeepTogether([
+            story.append(Float([
                 Spacer(1, 2),
                 PictureFlowable(picture),
                 _caption(block.caption, styles, texts, figure_number),
@@ -424,31 +470,21 @@ def _caption(text: str, styles: dict[str, ParagraphStyle], texts: PageTexts,
 
 def _legend(block: LegendBlock, styles: dict[str, ParagraphStyle], texts: PageTexts,
             number: int, column_width: float) -> list[Flowable]:
-    """The legend as a table of (picture, text) rows. It may run on into the next
-    column rather than leave a half-empty one, but its last two rows stay with the
-    caption."""
+    """The legend as one table of (picture, text) rows with its caption, kept in one
+    piece: a reader looks symbols up in it, so it never runs on into the next column."""
     picture_column = (LEGEND_PICTURE_MM + 4) * mm
     rows = [[PictureFlowable(picture), Paragraph(markup(text), styles["legend"])]
             for picture, text in block.rows]
-
-    def table(part: list[list[Flowable]], rule_below_last: bool) -> Table:
-        result = Table(part, colWidths=[picture_column, column_width - picture_column])
-        result.setStyle(TableStyle([
-            ("FONTNAME", (0, 0), (-1, -1), FONT_NAMES["regular"]),  # never Helvetica
-            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("ALIGN", (0, 0), (0, -1), "CENTER"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 0),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 0),
-            ("TOPPADDING", (0, 0), (-1, -1), 1.6),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
-            ("LINEBELOW", (0, 0), (-1, -1 if rule_below_last else -2), 0.3, RULE),
-        ]))
-        return result
-
+    table = Table(rows, colWidths=[picture_column, column_width - picture_column])
+    table.setStyle(TableStyle([
+        ("FONTNAME", (0, 0), (-1, -1), FONT_NAMES["regular"]),  # never Helvetica
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("ALIGN", (0, 0), (0, -1), "CENTER"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+        ("TOPPADDING", (0, 0), (-1, -1), LEGEND_ROW_PADDING),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), LEGEND_ROW_PADDING),
+        ("LINEBELOW", (0, 0), (-1, -2), 0.3, RULE),
+    ]))
     caption = _caption(block.caption, styles, texts, number)
-    head, tail = rows[:-2], rows[-2:]
-    flowables: list[Flowable] = [Spacer(1, 2)]
-    if head:
-        flowables.append(table(head, rule_below_last=True))
-    flowables.append(KeepTogether([table(tail, rule_below_last=False), caption]))
-    return flowables
+    return [Float([Spacer(1, 2), table, caption])]

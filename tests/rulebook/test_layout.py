@@ -119,3 +119,28 @@ def test_every_line_of_a_bullet_item_starts_at_the_same_place() -> None:
     PdfReader(io.BytesIO(pdf)).pages[0].extract_text(visitor_text=visit)
     style = layout._styles("en")["bullet"]
     assert starts == {"bullet": {style.bulletIndent}, "text": {style.leftIndent}}
+
+
+def test_a_figure_that_does_not_fit_waits_while_text_fills_the_column() -> None:
+    """A tall figure after a column of text goes to the top of the next column, and
+    the paragraph after it fills the end of the first: no empty end of column."""
+    tall = Drawing(30.0, 90.0, (Rect(0.0, 0.0, 30.0, 90.0, fill="#000000"),))
+    blocks: list[layout.PageBlock] = [
+        layout.TitleBlock(("Title",)),
+        layout.TextBlock("First words of the book. " + "Words before. " * 160),
+        layout.FigureBlock(tall, "A tall figure", 30.0),
+        layout.TextBlock("Text after the figure. " * 3),
+    ]
+    pdf = layout.render(blocks, TEXTS, "a4")
+    places: list[tuple[str, float, float]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], *_: object) -> None:
+        if text.strip():
+            places.append((text.strip(), cm[4] + tm[4], cm[5] + tm[5]))
+
+    PdfReader(io.BytesIO(pdf)).pages[0].extract_text(visitor_text=visit)
+    after = next(p for p in places if p[0].startswith("Text after the figure"))
+    caption = next(p for p in places if p[0].startswith("Figure 1."))
+    first = next(p for p in places if p[0].startswith("First words"))
+    assert after[1] == pytest.approx(first[1])  # in the first column, under the text
+    assert caption[1] > first[1] + 100  # the figure is in the second column

@@ -148,3 +148,33 @@ def test_no_line_breaks_a_name_or_a_hyphenated_word_inside(
             word = head[:-1] + tail
             assert "-" not in word, (head, tail)
             assert not word.casefold().startswith(stems), (head, tail)
+
+
+def _places(pdf: bytes) -> dict[str, tuple[int, float]]:
+    """Each extracted text run's (page, x of its line start), by the run's text."""
+    places: dict[str, tuple[int, float]] = {}
+    for number, page in enumerate(PdfReader(io.BytesIO(pdf)).pages, start=1):
+        def visit(text: str, cm: list[float], tm: list[float], *_: object,
+                  number: int = number) -> None:
+            if text.strip():
+                places.setdefault(" ".join(text.split()), (number, round(cm[4] + tm[4], 1)))
+        page.extract_text(visitor_text=visit)
+    return places
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("lang", available_languages())
+def test_the_legend_stays_in_one_column(every_book: dict[tuple[str, str], bytes],
+                                        lang: str, paper: str) -> None:
+    """Its first row, last row and caption on one page, in one column (on Letter it
+    used to run on into the next column)."""
+    places = _places(every_book[lang, paper])
+    locale = load_locale(lang)
+    rows = [" ".join(locale.texts[f"legend.{key}"].split())[:12] for key in ("white", "stone")]
+    found = [next(place for text, place in places.items() if text.startswith(row))
+             for row in rows]
+    label = locale.texts["meta.figure_label"].replace("{number}", "1") + "."
+    caption = places[label]
+    assert found[0][0] == found[1][0] == caption[0], (found, caption)
+    assert abs(found[0][1] - found[1][1]) < 1, found
+    assert abs(caption[1] - found[0][1]) < 60, (caption, found)  # same column
