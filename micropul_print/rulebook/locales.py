@@ -93,9 +93,13 @@ def plural_rule(lang: str) -> Callable[[int], str] | None:
     return rule
 
 
+@functools.cache
 def plural_categories(lang: str) -> tuple[frozenset[str], frozenset[str]]:
     """The categories a text in ``lang`` must give (those of whole numbers), and those
-    it may give (every CLDR category of the language, and always "other")."""
+    it may give (every CLDR category of the language, and always "other").
+
+    Cached: it runs the rule over every count in _COUNTS, and every plural text of a
+    locale asks for it."""
     rule = plural_rule(lang)
     if rule is None:
         return frozenset({"other"}), frozenset({"other"})
