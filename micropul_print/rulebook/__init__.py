@@ -151,4 +151,4 @@ def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure
         figure_label=locale.texts["meta.figure_label"],
         unbreakable=book.unbreakable,
     )
-    return layout.render(blocks, texts, paper)
+    return layout.render(blocks, texts, paper, page_budget=book.pages)

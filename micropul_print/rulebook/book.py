@@ -23,6 +23,7 @@ from micropul_print.yamlsource import (
     expect_mapping,
     expect_sequence,
     expect_text,
+    in_file_order,
     join_choices,
     read_yaml,
 )
@@ -133,6 +134,9 @@ class Book:
     # Names and terms no line may break inside (a word with a hyphen in the list, or a
     # word starting with a listed word without one: "Micropul" covers "micropulu").
     unbreakable: tuple[str, ...] = ()
+    # The pages the book is designed to fill: a language that fits in them keeps the
+    # largest figures without trying smaller ones (None: always try them).
+    pages: int | None = None
 
     @property
     def figures(self) -> tuple[Figure, ...]:
@@ -159,24 +163,32 @@ def load_book(path: Path = BOOK_FILE) -> Book:
     root, problems = read_yaml(path)
     blocks: list[Block] = []
     unbreakable: tuple[str, ...] = ()
+    pages: int | None = None
     if root is not None:
         mapping = expect_mapping(root, "the rulebook structure", problems)
         if mapping is not None:
             problems.extend(check_keys(mapping, "the rulebook structure", ["blocks"],
-                                       ["unbreakable"]))
+                                       ["unbreakable", "pages"]))
             words = mapping.get("unbreakable")
             if words is not None:
                 unbreakable = _text_list(words, "'unbreakable'", problems) or ()
+            budget = mapping.get("pages")
+            if budget is not None:
+                pages = expect_int(budget, "'pages'", problems)
+                if pages is not None and pages < 1:
+                    problems.append(budget.diagnostic(
+                        f"'pages' must be at least 1, got {pages}"))
+                    pages = None
             node = mapping.get("blocks")
             items = expect_sequence(node, "'blocks'", problems) if node is not None else None
             for item in items.items if items is not None else ():
                 block = _block(item, problems)
                 if block is not None:
                     blocks.append(block)
-    book = Book(tuple(blocks), str(path), unbreakable)
+    book = Book(tuple(blocks), str(path), unbreakable, pages)
     problems.extend(_check_figures(book))
     if errors_in(problems):
-        raise UserError(errors_in(problems))
+        raise UserError(in_file_order(errors_in(problems)))
     return book
 
 

@@ -323,14 +323,17 @@ class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab i
 
 
 def render(blocks: Sequence[PageBlock], texts: PageTexts, paper: str,
-           geometry: Geometry = GEOMETRY) -> bytes:
+           geometry: Geometry = GEOMETRY, *, page_budget: int | None = None) -> bytes:
     """The rulebook as PDF bytes; identical input gives identical bytes.
 
     Figures get the largest tile size of FIGURE_TILE_MM that needs no more pages than
     the smallest: a translation that runs a few lines onto an extra page is set with
-    slightly smaller figures instead."""
+    slightly smaller figures instead. A book that fits in ``page_budget`` pages with the
+    largest figures is kept without trying the others (each try is a whole layout)."""
     largest, smallest = FIGURE_TILE_MM[0], FIGURE_TILE_MM[-1]
     pdf, pages = _render(blocks, texts, paper, geometry, largest)
+    if page_budget is not None and pages <= page_budget:
+        return pdf
     fewest_pdf, fewest = _render(blocks, texts, paper, geometry, smallest)
     if pages <= fewest:
         return pdf

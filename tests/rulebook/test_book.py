@@ -63,4 +63,5 @@ def test_each_mistake_in_a_structure_is_reported() -> None:
         "quadrant one of tl, tr, br or bl; got a list",
         f"{path}:11:33: error: 'legal' must be true or false, got 'maybe'",
         f"{path}:15:18: error: unknown mark 'sparkle' (expected highlight, group, cross or stone)",
+        f"{path}:16:8: error: 'pages' must be at least 1, got 0",
     ]

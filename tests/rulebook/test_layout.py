@@ -97,6 +97,27 @@ def test_figures_shrink_only_to_save_a_page(monkeypatch: pytest.MonkeyPatch,
     assert layout.render([], TEXTS, "a4") == str(chosen).encode()
 
 
+@pytest.mark.parametrize(("budget", "chosen", "tries"), [
+    (3, 18.0, [18.0]),  # fits the pages the book is designed for: no other layout tried
+    (2, 16.5, [18.0, 15.0, 16.5]),  # over budget: the search as without one
+    (None, 16.5, [18.0, 15.0, 16.5]),
+])
+def test_a_book_within_its_page_budget_keeps_the_largest_figures(
+        monkeypatch: pytest.MonkeyPatch, budget: int | None, chosen: float,
+        tries: list[float]) -> None:
+    pages = {18.0: 3, 16.5: 2, 15.0: 2}
+    tried: list[float] = []
+
+    def fake_render(blocks: object, texts: object, paper: object, geometry: object,
+                    tile_mm: float) -> tuple[bytes, int]:
+        tried.append(tile_mm)
+        return str(tile_mm).encode(), pages[tile_mm]
+
+    monkeypatch.setattr(layout, "_render", fake_render)
+    assert layout.render([], TEXTS, "a4", page_budget=budget) == str(chosen).encode()
+    assert tried == tries
+
+
 def test_a_figure_taller_than_a_column_is_scaled_to_fit() -> None:
     """20 tiles in a column would be 360 mm tall at 18 mm: shrunk, not a LayoutError."""
     tall = Drawing(30.0, 600.0, (Rect(0.0, 0.0, 30.0, 600.0, fill="#000000"),))
