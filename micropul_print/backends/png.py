@@ -33,6 +33,8 @@ from micropul_print.draw.primitives import (
 # zoom and cost half as much again).
 PAINT_PX_PER_MM = 35.0
 MM_PER_INCH = 25.4
+# Supersampled pixels painted at once (12 MB in RGB): larger pictures go in bands.
+MAX_PAINT_PIXELS = 1 << 22
 _ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}
 
 
@@ -62,29 +64,50 @@ def to_raster(drawing: Drawing, dpi: int = 300) -> Image.Image:
 
 def _render(drawing: Drawing, dpi: int) -> Image.Image:
     """RGB when the first item paints the whole drawing (a face with its background):
-    a quarter less memory and no alpha to premultiply; RGBA otherwise."""
+    a quarter less memory and no alpha to premultiply; RGBA otherwise.
+
+    A large picture (a board, an overview) is painted in horizontal bands of at most
+    MAX_PAINT_PIXELS supersampled pixels each, so memory stays bounded whatever its size."""
     width, height = pixel_size(drawing.width, dpi), pixel_size(drawing.height, dpi)
     if width < 1 or height < 1:
         raise ValueError(f"{drawing.width} x {drawing.height} mm at {dpi} dpi is under a pixel")
     factor = supersample(dpi)
-    size = (width * factor, height * factor)
     opaque = _covers(drawing.items[0], drawing) if drawing.items else False
     items = drawing.items
+    background: str | tuple[int, int, int, int] = (255, 255, 255, 0)
     if opaque:
         first = items[0]
         assert isinstance(first, Rect) and first.fill is not None
         if first.stroke is None or first.stroke_width <= 0:
             # The background fills every pixel anyway: start the image in its colour
             # instead of filling it twice (a tenth of the time of a tile).
-            big = Image.new("RGB", size, first.fill)
+            background = first.fill
             items = items[1:]
         else:
-            big = Image.new("RGB", size, "#ffffff")
-    else:
-        big = Image.new("RGBA", size, (255, 255, 255, 0))
-    painter = _Painter(big)
+            background = "#ffffff"
     scale = _Affine(width * factor / drawing.width, 0.0, 0.0,
                     0.0, height * factor / drawing.height, 0.0)
+    band_rows = max(1, MAX_PAINT_PIXELS // (width * factor * factor))
+    if band_rows >= height:
+        return _paint_band(items, scale, (width, height), factor, opaque, background)
+    image = Image.new("RGB" if opaque else "RGBA", (width, height))
+    for top in range(0, height, band_rows):
+        rows = min(band_rows, height - top)
+        # The same transform moved up by the band's top: whole supersampled pixels.
+        shifted = _Affine(scale.a, 0.0, 0.0, 0.0, scale.e, -float(top * factor))
+        image.paste(_paint_band(items, shifted, (width, rows), factor, opaque, background),
+                    (0, top))
+    return image
+
+
+def _paint_band(items: tuple[Primitive, ...], scale: _Affine, size: tuple[int, int],
+                factor: int, opaque: bool,
+                background: str | tuple[int, int, int, int]) -> Image.Image:
+    """``size`` pixels of the picture, painted ``factor`` times finer through ``scale``
+    (millimetres -> supersampled pixels of this band) and scaled down."""
+    big = Image.new("RGB" if opaque else "RGBA", (size[0] * factor, size[1] * factor),
+                    background)
+    painter = _Painter(big)
     for item in items:
         painter.paint(item, scale)
     # Averaging each factor x factor block is exact area coverage: the ideal
