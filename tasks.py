@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Bootstrap for a fresh machine: needs only Python 3.11+.
 
-    python3 tasks.py build   # create .venv, install, build the whole kit into output/
+    python3 tasks.py build   # create .venv, install, build the whole kit (every game) into output/
     python3 tasks.py test    # create .venv, install with dev tools, run ruff, mypy, pytest
     python3 tasks.py bench   # benchmarks (speed and memory goals)
 
@@ -53,7 +53,9 @@ def ensure_venv(extras: str) -> None:
 
 def task_build(extra: list[str]) -> int:
     ensure_venv("")
-    return _run(PYTHON, "-m", "micropul_print", "build", *extra)
+    # The whole kit is every game's; a --game among the extra arguments comes later and
+    # wins, a CATALOGUE stands in for the shipped catalogue of its own game.
+    return _run(PYTHON, "-m", "micropul_print", "build", "--game", "all", *extra)
 
 
 def task_test(extra: list[str]) -> int:

@@ -1,10 +1,12 @@
 """The whole print-and-play kit, built into one output directory.
 
-Catalogue and theme are read (all their problems reported at once), then each part
+Catalogues and theme are read (all their problems reported at once), then each part
 asked for is written through :class:`micropul_print.outputs.OutputDir`: the tile
-images, the duplex PDF sheets for each paper, and the rulebooks when that package is
-present. Heavy libraries are imported only by the parts that need them, so that a
-build of a few parts starts fast (bench/kit.py measures it).
+images, the duplex PDF sheets for each paper, and the rulebooks. Micropul's parts are
+made here; another game's come from its own kit module (Cellulae:
+:mod:`micropul_print.cellulae_kit`, under ``cellulae/``), run as jobs of the same
+build. Heavy libraries are imported only by the parts that need them, so that a build
+of a few parts starts fast (bench/kit.py measures it).
 
 The parts are independent jobs, each writing its own files. With more than one CPU
 (``KitOptions.jobs``) they run in forked worker processes, after the parent has read
@@ -52,6 +54,9 @@ class KitOptions(NamedTuple):
     back_offset: tuple[float, float] = (0.0, 0.0)
     calibration: bool = True
     langs: Sequence[str] | None = None  # None: every language the rulebook has
+    # Games whose shipped catalogues are built; None: the game of ``catalogue``, or
+    # Micropul without one. With a ``catalogue``, the only game allowed is its own.
+    games: Sequence[str] | None = None
     parts: frozenset[str] = PARTS
     strict: bool = False
     jobs: int | None = None  # worker processes; None: one per CPU; 1: all in this process
@@ -77,7 +82,6 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
 
     Raises UserError (catalogue, theme or layout problems) before writing anything.
     """
-    from micropul_print.catalogue.loader import DEFAULT_CATALOGUE, load_catalogue
     from micropul_print.draw.theme import load_theme
 
     started = time.perf_counter()
@@ -85,31 +89,22 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     unknown = set(options.parts) - PARTS
     if unknown:
         raise ValueError(f"unknown kit parts: {sorted(unknown)}")
-    catalogue = load_catalogue(options.catalogue or DEFAULT_CATALOGUE, strict=options.strict)
+    catalogues = _catalogues(options)
     theme = load_theme(options.theme, strict=options.strict)
     layouts = _layouts(options.papers) if "sheets" in options.parts else []
     output = OutputDir(out)
     report = KitReport(output.root)
-    art = TileArt(catalogue, theme, numbers=options.numbers)
 
     jobs: list[_Job] = []
-    if "png" in options.parts:  # the complete tile files: SVG, PNG and the overview
-        jobs.append(_Job("tile files", _tile_files_job(art, output, options), cost=6))
-    elif "svg" in options.parts:
-        jobs.append(_Job("tile files",
-                         lambda say: write_svg_files(art, output, progress=say), cost=1))
-    for layout in layouts:
-        jobs.append(_Job("sheets", _sheets_job(art, output, layout, sheet_options(options)),
-                         cost=1))
-    langs = _rulebook_langs(options) if "rulebooks" in options.parts else []
-    workers = _workers(options.jobs, [job.cost for job in jobs] + [4] * len(langs))
-    if langs:
-        # Rulebook file names carry no paper: one set, on the first paper asked for. In
-        # parallel, a job per language (each checks its own texts and the figures).
-        groups = [[lang] for lang in langs] if workers > 1 else [langs]
-        jobs += [_Job("rulebooks", _rulebooks_job(art, output, group, options.papers[0]),
-                      cost=4) for group in groups]
-
+    for catalogue in catalogues:
+        if catalogue.game == "micropul":
+            jobs += _micropul_jobs(catalogue, theme, output, layouts, options)
+        else:
+            jobs += _cellulae_jobs(catalogue, theme, output, layouts, options)
+    pieces = [piece for job in jobs for piece in job.split()]
+    workers = _workers(options.jobs, [piece.cost for piece in pieces])
+    if workers > 1:
+        jobs = pieces
     for job, paths in zip(jobs, _run_jobs(jobs, workers, say), strict=True):
         report.files.extend(paths)
         report.counts[job.part] = report.counts.get(job.part, 0) + len(paths)
@@ -117,9 +112,107 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     return report
 
 
+def _catalogues(options: KitOptions) -> list[Catalogue]:
+    """The catalogue of each game to build, in the order of ``options.games``: a given
+    ``catalogue`` stands for its own game, the shipped ones for the others. Every
+    problem of every catalogue is raised at once."""
+    from micropul_print.catalogue.loader import read_catalogue, shipped_catalogue
+    from micropul_print.errors import errors_in
+
+    problems: list[Diagnostic] = []
+
+    def read(path: Path) -> Catalogue | None:
+        catalogue, diagnostics = read_catalogue(path)
+        errors = errors_in(diagnostics, options.strict)
+        if catalogue is None or errors:
+            problems.extend(errors or diagnostics)
+            return None
+        return catalogue
+
+    games = list(options.games or ())
+    given = read(options.catalogue) if options.catalogue is not None else None
+    if given is not None and games and given.game not in games:
+        problems.append(Diagnostic(
+            str(options.catalogue), 0, 0, f"this is a {given.game} catalogue, but the build "
+            f"asks for {' and '.join(games)} only: leave --game out, or give that game's "
+            "catalogue"))
+    if options.catalogue is not None and not games:
+        found = [given]
+    else:
+        found = [given if given is not None and given.game == game
+                 else read(shipped_catalogue(game)) for game in games or ["micropul"]]
+    if problems:
+        raise UserError(problems)
+    return [catalogue for catalogue in found if catalogue is not None]
+
+
+def _micropul_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
+                   layouts: Sequence[SheetLayout], options: KitOptions) -> list[_Job]:
+    art = TileArt(catalogue, theme, numbers=options.numbers)
+    jobs: list[_Job] = []
+    if "png" in options.parts:  # the complete tile files: SVG, PNG and the overview
+        jobs.append(_Job("tile files", _tile_files_job(art, output, options), cost=6,
+                         imports=_TILE_IMPORTS))
+    elif "svg" in options.parts:
+        jobs.append(_Job("tile files", lambda say: write_svg_files(art, output, progress=say),
+                         cost=1, imports=_TILE_IMPORTS[:1]))
+    for layout in layouts:
+        jobs.append(_Job("sheets", _sheets_job(art, output, layout, sheet_options(options)),
+                         cost=1))
+    if "rulebooks" in options.parts:
+        # Rulebook file names carry no paper: one set, on the first paper asked for. In
+        # parallel, a job per language (each checks its own texts and the figures).
+        langs = _rulebook_langs(options)
+        jobs.append(_Job("rulebooks", _rulebooks_job(art, output, langs, options.papers[0]),
+                         cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
+                         pieces=[_rulebooks_job(art, output, [lang], options.papers[0])
+                                 for lang in langs]))
+    return jobs
+
+
+def _cellulae_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
+                   layouts: Sequence[SheetLayout], options: KitOptions) -> list[_Job]:
+    """Cellulae's parts as jobs of this build: its tile files, its sheets and boards for
+    each paper, each a call of its kit module limited to that part."""
+    from micropul_print.catalogue.cellulae import CellulaeCatalogue
+
+    if not isinstance(catalogue, CellulaeCatalogue):
+        raise TypeError(f"not a Cellulae catalogue: {catalogue.source}")
+    cellulae = catalogue
+
+    def part(parts: set[str], papers: Sequence[str]) -> Callable[[Progress], list[Path]]:
+        def run(say: Progress) -> list[Path]:
+            from micropul_print.cellulae_kit import build_cellulae_kit
+
+            return build_cellulae_kit(
+                cellulae, theme, output, papers=papers, bleed=options.bleed,
+                dpi=options.dpi, flip=options.flip, back_offset=options.back_offset,
+                calibration=options.calibration, parts=frozenset(parts), progress=say)
+        return run
+
+    imports = ("micropul_print.cellulae_kit", "micropul_print.games.cellulae")
+    jobs: list[_Job] = []
+    if "png" in options.parts:
+        jobs.append(_Job("tile files", part({"png"}, ()), cost=2,
+                         imports=(*imports, *_TILE_IMPORTS)))
+    elif "svg" in options.parts:
+        jobs.append(_Job("tile files", part({"svg"}, ()), cost=1, imports=imports))
+    for layout in layouts:
+        jobs.append(_Job("sheets", part({"sheets"}, (layout.name,)), cost=1,
+                         imports=(*imports, *_PDF_IMPORTS)))
+    return jobs
+
+
 # Rough job costs: the SVG files or a sheet 1, a rulebook 4, the PNG files 6 (the
 # longest single job: started first, the rulebooks fill the other workers meanwhile).
 PARALLEL_MIN_COST = 3
+
+
+_TILE_IMPORTS = ("micropul_print.backends.svg", "micropul_print.tilefiles",
+                 "micropul_print.backends.png")
+_PDF_IMPORTS = ("micropul_print.backends.pdf", "micropul_print.sheets.pdf")
+_RULEBOOK_IMPORTS = (*_PDF_IMPORTS, "micropul_print.rulebook",
+                     "micropul_print.rulebook.layout")
 
 
 class _Job(NamedTuple):
@@ -128,6 +221,16 @@ class _Job(NamedTuple):
     part: str  # as counted in the summary
     run: Callable[[Progress], list[Path]]
     cost: int  # rough relative time, to start the longest jobs first
+    # Modules the job will import: loaded before forking, so workers share them.
+    imports: tuple[str, ...] = _PDF_IMPORTS
+    # The same work as smaller jobs (one per language...), to use in parallel.
+    pieces: Sequence[Callable[[Progress], list[Path]]] = ()
+
+    def split(self) -> list[_Job]:
+        if not self.pieces:
+            return [self]
+        share = max(1, self.cost // len(self.pieces))
+        return [_Job(self.part, run, share, self.imports) for run in self.pieces]
 
 
 def _tile_files_job(art: TileArt, output: OutputDir,
@@ -243,16 +346,8 @@ def _prepare_workers(jobs: Sequence[_Job]) -> None:
     it loaded (and shares its memory) instead of importing it again."""
     import importlib
 
-    parts = {job.part for job in jobs}
-    modules = ["micropul_print.games.micropul"]
-    if "tile files" in parts:
-        modules += ["micropul_print.backends.svg", "micropul_print.tilefiles"]
-    if "sheets" in parts or "rulebooks" in parts:
-        modules += ["micropul_print.backends.pdf", "micropul_print.sheets.pdf"]
-    if "rulebooks" in parts:
-        modules += ["micropul_print.rulebook", "micropul_print.rulebook.layout"]
-    if "tile files" in parts:
-        modules.append("micropul_print.backends.png")
+    modules = dict.fromkeys(["micropul_print.games.micropul",
+                             *(name for job in jobs for name in job.imports)])
     for name in modules:
         with contextlib.suppress(ImportError):  # only a head start: the job will tell
             importlib.import_module(name)

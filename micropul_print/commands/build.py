@@ -66,8 +66,15 @@ def _languages(text: str) -> tuple[str, ...]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from micropul_print.catalogue.loader import GAMES
+
     parser.add_argument("catalogue", nargs="?", metavar="CATALOGUE",
-                        help="tile catalogue YAML (default: the bundled tiledefs/micropul.yaml)")
+                        help="tile catalogue YAML; its game says which kit is built "
+                             "(default: the shipped catalogue of --game)")
+    parser.add_argument("--game", choices=(*GAMES, "all"), default=None,
+                        help="the game whose kit is built from its shipped catalogue, or "
+                             "all of them; Cellulae's goes under DIR/cellulae/ "
+                             "(default: the game of CATALOGUE, or micropul)")
     parser.add_argument("--theme", default="classic",
                         help="tile theme: a built-in name (classic, ink-saver, colour-safe) "
                              "or a theme YAML file (default: classic)")
@@ -105,11 +112,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from micropul_print.catalogue.loader import GAMES
     from micropul_print.errors import Diagnostic, UserError
     from micropul_print.kit import KitOptions, build_kit, format_summary
 
+    games = None if args.game is None else tuple(GAMES) if args.game == "all" else (args.game,)
     options = KitOptions(
         catalogue=Path(args.catalogue) if args.catalogue else None,
+        games=games,
         theme=args.theme,
         papers=PAPERS if args.paper == "all" else (args.paper,),
         bleed=args.bleed,

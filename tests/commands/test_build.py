@@ -134,3 +134,73 @@ def test_unwritable_output_directory_is_a_user_error(
     err = capsys.readouterr().err
     assert "cannot write" in err and "Traceback" not in err
     assert blocker.read_text() == "not a directory"
+
+
+def test_game_all_builds_each_game_as_its_own_build_would(tmp_path: Path) -> None:
+    options = ["--lang", "en", "--paper", "a4", "--quiet", *FAST]
+    assert main(["build", "--game", "all", "--out", str(tmp_path / "all"), *options]) == 0
+    assert main(["build", "--game", "micropul", "--out", str(tmp_path / "m"), *options]) == 0
+    assert main(["build", "--game", "cellulae", "--out", str(tmp_path / "c"), *options]) == 0
+    micropul, cellulae = files_under(tmp_path / "m"), files_under(tmp_path / "c")
+    assert micropul and cellulae
+    assert all(name.startswith("cellulae/") for name in cellulae)
+    assert not any(name.startswith("cellulae/") for name in micropul)
+    assert {"cellulae/sheets/cellulae-tiles-a4.pdf", "cellulae/sheets/cellulae-board-5-a4.pdf",
+            "cellulae/tiles/svg/tile-white.svg", "cellulae/tiles/png/tile-black.png",
+            "cellulae/tiles/overview.png"} <= cellulae
+    assert files_under(tmp_path / "all") == micropul | cellulae
+    for name in micropul:
+        assert (tmp_path / "all" / name).read_bytes() == (tmp_path / "m" / name).read_bytes()
+    for name in cellulae:
+        assert (tmp_path / "all" / name).read_bytes() == (tmp_path / "c" / name).read_bytes()
+
+
+def test_a_catalogue_builds_the_kit_of_its_own_game(tmp_path: Path) -> None:
+    cellulae = str(ROOT / "tiledefs/cellulae.yaml")
+    assert main(["build", cellulae, "--out", str(tmp_path), "--only", "svg", "--quiet"]) == 0
+    assert files_under(tmp_path) == {"cellulae/tiles/svg/tile-white.svg",
+                                     "cellulae/tiles/svg/tile-black.svg"}
+
+
+def test_a_catalogue_of_another_game_than_asked_is_a_user_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cellulae = str(ROOT / "tiledefs/cellulae.yaml")
+    assert main(["build", cellulae, "--game", "micropul", "--out", str(tmp_path / "o")]) == 1
+    assert capsys.readouterr().err == (
+        f"{cellulae}: error: this is a cellulae catalogue, but the build asks for micropul "
+        "only: leave --game out, or give that game's catalogue\n")
+    assert not (tmp_path / "o").exists()
+
+
+def test_with_every_game_a_catalogue_stands_for_its_own_game(tmp_path: Path) -> None:
+    mine = tmp_path / "my-micropul.yaml"
+    mine.write_text(CATALOGUE_TEXT.replace("name: Micropul", "name: My Micropul", 1),
+                    encoding="utf-8")
+    assert "name: My Micropul" in mine.read_text(encoding="utf-8")
+    assert main(["build", str(mine), "--game", "all", "--only", "sheets", "--paper", "a4",
+                 "--out", str(tmp_path / "o"), "--quiet"]) == 0
+    assert files_under(tmp_path / "o") == {
+        "sheets/micropul-tiles-a4.pdf", "cellulae/sheets/cellulae-tiles-a4.pdf",
+        "cellulae/sheets/cellulae-board-5-a4.pdf", "cellulae/sheets/cellulae-board-7-a4.pdf",
+        "cellulae/sheets/cellulae-board-9-a4.pdf"}
+    title = sheet(tmp_path / "o").metadata.title  # type: ignore[union-attr]
+    assert title is not None and title.startswith("My Micropul")
+
+
+def test_every_problem_of_every_game_is_reported_before_anything_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from micropul_print.catalogue import loader
+
+    shipped = tmp_path / "tiledefs"
+    shipped.mkdir()
+    (shipped / "micropul.yaml").write_text(
+        CATALOGUE_TEXT.replace("      - W .\n      - . .", "      - W X\n      - . .", 1),
+        encoding="utf-8")
+    (shipped / "cellulae.yaml").write_text("game: cellulae\n", encoding="utf-8")
+    monkeypatch.setattr(loader, "TILEDEFS", shipped)
+    assert main(["build", "--game", "all", "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert f"{shipped / 'micropul.yaml'}:" in err and f"{shipped / 'cellulae.yaml'}:" in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "o").exists()
