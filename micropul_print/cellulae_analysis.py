@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from micropul_print.catalogue.cellulae import CellulaeCatalogue
-from micropul_print.errors import Diagnostic, UserError, errors_in
+from micropul_print.errors import Diagnostic, UserError, errors_in, usable
 from micropul_print.rules.cellulae import BLACK, COLOURS, SKIP, Board, Move, Square
 from micropul_print.yamlsource import (
     Where,
@@ -37,9 +37,8 @@ from micropul_print.yamlsource import (
     expect_int,
     expect_mapping,
     expect_sequence,
-    in_file_order,
     join_choices,
-    read_yaml,
+    read_document,
 )
 
 _ROOT_KEYS = ("board", "to_move", "tiles", "turns")
@@ -75,25 +74,14 @@ def load_cellulae_position(
 ) -> CellulaePositionSpec:
     """Read a Cellulae position file; raise UserError with every problem (and warning,
     if strict)."""
-    position, diagnostics = read_cellulae_position(path, catalogue)
-    errors = errors_in(diagnostics, strict)
-    if position is None or errors:
-        raise UserError(errors or diagnostics)
-    return position
+    return usable(*read_cellulae_position(path, catalogue), strict)
 
 
 def read_cellulae_position(
     path: str | Path, catalogue: CellulaeCatalogue
 ) -> tuple[CellulaePositionSpec | None, list[Diagnostic]]:
     """The position (None if there is any error) and every diagnostic, in file order."""
-    root, diagnostics = read_yaml(path)
-    position = None
-    if root is not None:
-        position = _position(root, catalogue, str(path), diagnostics)
-    diagnostics = in_file_order(diagnostics)
-    if errors_in(diagnostics):
-        position = None
-    return position, diagnostics
+    return read_document(path, lambda root, out: _position(root, catalogue, str(path), out))
 
 
 def _position(

@@ -7,9 +7,12 @@ each as ``file:line:col: severity: message`` and exits non-zero. Raising
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class Severity(StrEnum):
@@ -47,3 +50,12 @@ def errors_in(diagnostics: Iterable[Diagnostic], strict: bool = False) -> list[D
     """The diagnostics that make an input unusable; with ``strict``, warnings too."""
     bad = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
     return [d for d in diagnostics if d.severity in bad]
+
+
+def usable(value: T | None, diagnostics: Sequence[Diagnostic], strict: bool = False) -> T:
+    """``value`` when it came without errors (nor warnings, with ``strict``); otherwise
+    raise UserError with those, or with every diagnostic if the value is missing."""
+    errors = errors_in(diagnostics, strict)
+    if value is None or errors:
+        raise UserError(errors or list(diagnostics))
+    return value

@@ -15,16 +15,18 @@ bad input. Lines and columns are 1-based; columns count characters.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, Protocol
+from typing import ClassVar, Protocol, TypeVar
 
 import yaml
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.resolver import Resolver
 
-from micropul_print.errors import Diagnostic, Severity
+from micropul_print.errors import Diagnostic, Severity, errors_in
+
+T = TypeVar("T")
 
 MAX_BYTES = 1024 * 1024  # refuse larger files before reading them
 MAX_NODES = 100_000  # nodes after expanding every alias
@@ -178,6 +180,18 @@ def read_yaml(
     if data is None:
         return None, [Diagnostic(file, 0, 0, problem)]
     return parse_yaml(data, file, max_nodes=max_nodes)
+
+
+def read_document(
+    path: str | Path, build: Callable[[YamlNode, list[Diagnostic]], T | None]
+) -> tuple[T | None, list[Diagnostic]]:
+    """Read ``path`` and ``build`` a value from its tree (``build`` appends its own
+    problems to the list it is given). Returns the value, None if there is any error,
+    and every diagnostic in file order."""
+    root, diagnostics = read_yaml(path)
+    value = build(root, diagnostics) if root is not None else None
+    diagnostics = in_file_order(diagnostics)
+    return (None if errors_in(diagnostics) else value), diagnostics
 
 
 def _read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, str]:

@@ -25,7 +25,7 @@ from micropul_print.catalogue.model import (
     Catalogue,
     Tile,
 )
-from micropul_print.errors import Diagnostic, UserError, errors_in
+from micropul_print.errors import Diagnostic, errors_in, usable
 from micropul_print.yamlsource import (
     YamlMapping,
     YamlNode,
@@ -37,9 +37,8 @@ from micropul_print.yamlsource import (
     expect_mapping,
     expect_sequence,
     expect_text,
-    in_file_order,
     join_choices,
-    read_yaml,
+    read_document,
 )
 
 # tiledefs/ sits beside the package in the repository (editable install).
@@ -83,24 +82,12 @@ class GameSchema:
 
 def read_catalogue(path: str | Path) -> tuple[Catalogue | None, list[Diagnostic]]:
     """The catalogue (None if there is any error) and every diagnostic, in file order."""
-    source = str(path)
-    root, diagnostics = read_yaml(path)
-    catalogue = None
-    if root is not None:
-        catalogue = _read(root, source, diagnostics)
-    diagnostics = in_file_order(diagnostics)
-    if errors_in(diagnostics):
-        catalogue = None
-    return catalogue, diagnostics
+    return read_document(path, lambda root, out: _read(root, str(path), out))
 
 
 def load_catalogue(path: str | Path = DEFAULT_CATALOGUE, strict: bool = False) -> Catalogue:
     """Read a catalogue; raise UserError with every error (and warning, if strict)."""
-    catalogue, diagnostics = read_catalogue(path)
-    errors = errors_in(diagnostics, strict)
-    if catalogue is None or errors:
-        raise UserError(errors or diagnostics)
-    return catalogue
+    return usable(*read_catalogue(path), strict)
 
 
 def _read(root: YamlNode, source: str, out: list[Diagnostic]) -> Catalogue | None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from micropul_print.catalogue.model import QUADRANT_NAMES, Catalogue
-from micropul_print.errors import Diagnostic, UserError, errors_in
+from micropul_print.errors import Diagnostic, errors_in, usable
 from micropul_print.yamlsource import (
     Where,
     YamlMapping,
@@ -32,9 +32,8 @@ from micropul_print.yamlsource import (
     expect_int,
     expect_mapping,
     expect_sequence,
-    in_file_order,
     join_choices,
-    read_yaml,
+    read_document,
 )
 
 __all__ = [
@@ -78,25 +77,14 @@ class PositionSpec:
 
 def load_position(path: str | Path, catalogue: Catalogue, strict: bool = False) -> PositionSpec:
     """Read a position file; raise UserError with every problem (warnings too if strict)."""
-    position, diagnostics = read_position(path, catalogue)
-    errors = errors_in(diagnostics, strict)
-    if position is None or errors:
-        raise UserError(errors or diagnostics)
-    return position
+    return usable(*read_position(path, catalogue), strict)
 
 
 def read_position(
     path: str | Path, catalogue: Catalogue
 ) -> tuple[PositionSpec | None, list[Diagnostic]]:
     """The position (None if there is any error) and every diagnostic, in file order."""
-    root, diagnostics = read_yaml(path)
-    position = None
-    if root is not None:
-        position = _position(root, catalogue, str(path), diagnostics)
-    diagnostics = in_file_order(diagnostics)
-    if errors_in(diagnostics):
-        position = None
-    return position, diagnostics
+    return read_document(path, lambda root, out: _position(root, catalogue, str(path), out))
 
 
 def _position(

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeVar
 
-from micropul_print.errors import Diagnostic, UserError, errors_in
+from micropul_print.errors import Diagnostic, UserError, errors_in, usable
 from micropul_print.fonts import Weight
 from micropul_print.yamlsource import (
     YamlMapping,
@@ -148,11 +148,7 @@ def load_theme(name_or_path: str, *, strict: bool = False) -> Theme:
                 f"no theme {name_or_path!r}: give a built-in theme "
                 f"({', '.join(THEME_NAMES)}) or the path of a theme .yaml file",
             )])
-    theme, diagnostics = read_theme(path)
-    errors = errors_in(diagnostics, strict)
-    if theme is None or errors:
-        raise UserError(errors or diagnostics)
-    return theme
+    return usable(*read_theme(path), strict)
 
 
 def read_theme(path: Path) -> tuple[Theme | None, list[Diagnostic]]:
