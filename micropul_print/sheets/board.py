@@ -348,6 +348,7 @@ def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo) -> bytes:
     """The pages of one or more board plans (all on the same paper) as PDF bytes:
     reproducible, Lato only, each part clipped to its window."""
     from micropul_print.backends import pdf as backend
+    from micropul_print.sheets.pdf import document_canvas
 
     if not plans:
         raise ValueError("no board to render")
@@ -355,11 +356,7 @@ def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo) -> bytes:
     mm = 72.0 / 25.4
     page_h = layout.paper_height
     buffer = io.BytesIO()
-    canvas = backend.make_canvas(buffer, (layout.paper_width * mm, page_h * mm), info.title)
-    canvas.setAuthor(info.author)
-    canvas.setSubject(info.subject)
-    canvas.setCreator(info.creator)
-    canvas.setProducer(info.creator)
+    canvas = document_canvas(buffer, layout, info)
     for plan in plans:
         if plan.layout != layout:
             raise ValueError("every board of one PDF must use the same page layout")

@@ -12,12 +12,15 @@ referenced.
 
 from __future__ import annotations
 
-import functools
 import io
-from typing import Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from micropul_print.draw.primitives import Drawing
+from micropul_print.sheets.layout import SheetLayout
 from micropul_print.sheets.pages import SheetPlan
+
+if TYPE_CHECKING:
+    from reportlab.pdfgen.canvas import Canvas
 
 MM = 72.0 / 25.4  # points per millimetre
 
@@ -29,19 +32,26 @@ class DocumentInfo(NamedTuple):
     creator: str = "micropul-print"
 
 
-def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
+def document_canvas(target: IO[bytes], layout: SheetLayout, info: DocumentInfo) -> Canvas:
+    """A reproducible canvas of the layout's paper (backends.pdf.make_canvas) carrying
+    the document's information."""
     from micropul_print.backends import pdf as backend
 
-    backend.register_fonts()
-    page_w, page_h = plan.layout.paper_width, plan.layout.paper_height
-    buffer = io.BytesIO()
-    canvas = _canvas_class()(buffer, pagesize=(page_w * MM, page_h * MM), invariant=1,
-                    pageCompression=1, initialFontName=backend.FONT_NAMES["regular"])
-    canvas.setTitle(info.title)
+    canvas = backend.make_canvas(target, (layout.paper_width * MM, layout.paper_height * MM),
+                                 info.title)
     canvas.setAuthor(info.author)
     canvas.setSubject(info.subject)
     canvas.setCreator(info.creator)
     canvas.setProducer(info.creator)
+    return canvas
+
+
+def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
+    from micropul_print.backends import pdf as backend
+
+    page_h = plan.layout.paper_height
+    buffer = io.BytesIO()
+    canvas = document_canvas(buffer, plan.layout, info)
 
     uses: dict[Drawing, int] = {}
     for page in plan.pages:
@@ -93,27 +103,3 @@ def _draw_clipped(canvas: Any, backend: Any, drawing: Drawing, x: float, y: floa
     canvas.clipPath(clip, stroke=0, fill=0)
     backend.draw(canvas, drawing, x, y)
     canvas.restoreState()
-
-
-@functools.cache
-def _canvas_class() -> Any:
-    """A reportlab Canvas that turns each colour string into a Color once.
-
-    reportlab parses "#rrggbb" anew on every setFillColor/setStrokeColor (a scan of its
-    colour-name table and a literal_eval): 40 % of the time of writing a sheet. The
-    parsed Color is exactly what reportlab would use, so the bytes do not change.
-    """
-    from reportlab.lib.colors import toColor
-    from reportlab.pdfgen.canvas import Canvas
-
-    colour = functools.cache(toColor)
-
-    class SheetCanvas(Canvas):  # type: ignore[misc]  # reportlab ships no type hints
-        def setFillColor(self, aColor: Any, alpha: Any = None) -> None:
-            super().setFillColor(colour(aColor) if isinstance(aColor, str) else aColor, alpha)
-
-        def setStrokeColor(self, aColor: Any, alpha: Any = None) -> None:
-            super().setStrokeColor(colour(aColor) if isinstance(aColor, str) else aColor,
-                                   alpha)
-
-    return SheetCanvas
