@@ -1,4 +1,5 @@
-"""`micropul-print rulebook`: the localized rulebook PDFs alone (output/rules/)."""
+"""`micropul-print rulebook`: the localized rulebook PDFs of one game alone (Micropul's
+in output/rules/, Cellulae's in output/cellulae/rules/)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import sys
 HELP = "build the rulebook PDFs (figures checked by the rules engine), or only --check them"
 
 PAPERS = ("a4", "letter")
+# The games with a rulebook (micropul_print.rulebook.GAMES; listed here so that
+# parsing the command line imports nothing).
+BOOK_GAMES = ("micropul", "cellulae")
 
 
 def _langs(text: str) -> list[str]:
@@ -18,29 +22,35 @@ def _langs(text: str) -> list[str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=BOOK_GAMES, default="micropul",
+                        help="whose rulebook: its shipped catalogue unless --catalogue is "
+                             "given (default: micropul)")
     parser.add_argument("--lang", type=_langs, metavar="LL[,LL...]",
                         help="languages, by the name of their file in "
-                             "micropul_print/rulebook/locales/ (default: every one there)")
+                             "micropul_print/rulebook/books/<game>/locales/ (default: every "
+                             "one there)")
     parser.add_argument("--paper", choices=PAPERS, default="a4",
                         help="page size (default: a4)")
     parser.add_argument("--out", default="output", metavar="DIR",
-                        help="output directory; the PDFs go to DIR/rules/ (default: output)")
+                        help="output directory; the PDFs go to DIR/rules/ (Cellulae: "
+                             "DIR/cellulae/rules/) (default: output)")
     parser.add_argument("--theme", default="classic",
                         help="tile theme of the figures: a built-in name or a theme YAML "
                              "file (default: classic)")
     parser.add_argument("--catalogue", metavar="PATH",
-                        help="tile catalogue (default: the shipped one)")
+                        help="tile catalogue; its game's rulebook is built (default: the "
+                             "shipped catalogue of --game)")
     parser.add_argument("--check", action="store_true",
                         help="only check the texts and every figure's claims; write nothing")
     parser.add_argument("--quiet", action="store_true", help="print nothing but problems")
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.catalogue.loader import DEFAULT_CATALOGUE, load_catalogue
+    from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
     from micropul_print.rulebook import available_languages, build_rulebooks, check_rulebook
 
-    langs = args.lang or available_languages()
-    catalogue = load_catalogue(args.catalogue or DEFAULT_CATALOGUE)
+    catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game))
+    langs = args.lang or available_languages(catalogue.game)
 
     def say(message: str) -> None:
         if not args.quiet:

@@ -1,6 +1,10 @@
-"""The localized rulebook: structure (book.yaml), texts (locales/<lang>.yaml),
-figures (figures/*.yaml) whose claims the rules engine confirms, and the PDF layout.
+"""The localized rulebooks: for each game, a folder ``books/<game>/`` holding its
+structure (book.yaml), texts (locales/<lang>.yaml) and figures (figures/*.yaml, in the
+game's position format) whose claims the game's rules engine confirms; one page layout
+for every game.
 
+A book belongs to the game of the catalogue it is built for: :data:`GAMES` maps the
+catalogue's ``game`` key to what only that game knows (:class:`GameRulebook`).
 ``build_rulebooks`` is what ``micropul-print build`` and ``micropul-print rulebook``
 call. Importing this package loads no drawing library: reportlab comes in with
 :mod:`micropul_print.rulebook.layout`, inside the build functions.
@@ -11,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from micropul_print.catalogue.model import Catalogue, Tile
-from micropul_print.draw.primitives import Drawing
+from micropul_print.catalogue.model import Catalogue
 from micropul_print.draw.theme import Theme
-from micropul_print.errors import UserError
+from micropul_print.errors import Diagnostic, UserError
 from micropul_print.outputs import OutputDir
 from micropul_print.rulebook.book import (
     Book,
@@ -24,62 +27,80 @@ from micropul_print.rulebook.book import (
     Legend,
     Paragraph,
     Title,
-    load_book,
 )
+from micropul_print.rulebook.cellulae import CELLULAE
+from micropul_print.rulebook.games import GameRulebook
 from micropul_print.rulebook.locales import (
     REFERENCE_LANGUAGE,
     Locale,
-    available_languages,
     load_locale,
     load_locales,
 )
-from micropul_print.rulebook.verify import (
-    VerifiedFigure,
-    catalogue_values,
-    check_texts,
-    verify_figures,
-)
+from micropul_print.rulebook.micropul import AUTHOR, MICROPUL
+from micropul_print.rulebook.verify import VerifiedFigure, check_texts
 
 __all__ = [
     "AUTHOR",
+    "GAMES",
     "PAPERS",
+    "GameRulebook",
     "available_languages",
     "build_rulebooks",
     "check_rulebook",
     "render_rulebook",
+    "rulebook_for",
     "rulebook_path",
 ]
 
 PAPERS = ("a4", "letter")
-AUTHOR = "Jean-François Lassonde (game); micropul-print (rulebook)"
+# Each game's rulebook, by the catalogue's game key.
+GAMES: dict[str, GameRulebook] = {book.game: book for book in (MICROPUL, CELLULAE)}
+
+
+def rulebook_for(game: str) -> GameRulebook:
+    """The rulebook of a game; UserError if the game has none."""
+    if game not in GAMES:
+        raise UserError([Diagnostic("", 0, 0, f"no rulebook for the game '{game}' "
+                                              f"(rulebooks: {', '.join(GAMES)})")])
+    return GAMES[game]
+
+
+def available_languages(game: str = MICROPUL.game) -> list[str]:
+    """Language codes of a game's text catalogues present, English first."""
+    return rulebook_for(game).languages()
 
 
 def rulebook_path(catalogue: Catalogue, lang: str) -> str:
     """Where a language's rulebook goes, relative to the output directory."""
-    return f"rules/{catalogue.game}-rules-{lang}.pdf"
+    return rulebook_for(catalogue.game).rulebook_path(lang)
 
 
 def check_rulebook(catalogue: Catalogue, langs: Sequence[str]) -> tuple[
         Book, list[Locale], list[VerifiedFigure]]:
-    """Everything a build needs, checked: the structure, the texts of ``langs`` (against
-    English and the structure) and every figure's claims. Raises one UserError with
-    every problem found, each at its file:line:col."""
-    book = load_book()
-    locales = load_locales(langs)
+    """Everything a build needs, checked: the structure of the catalogue's game's book,
+    the texts of ``langs`` (against English and the structure), the values the texts
+    quote, and every figure's claims. Raises one UserError with every problem found,
+    each at its file:line:col."""
+    game = rulebook_for(catalogue.game)
+    book = game.load_book()
+    locales = load_locales(langs, game.locales_dir)
     reference = next((locale for locale in locales if locale.lang == REFERENCE_LANGUAGE),
-                     None) or load_locale(REFERENCE_LANGUAGE)
-    text_problems = check_texts(book, reference)
+                     None) or load_locale(REFERENCE_LANGUAGE, game.locales_dir)
+    text_problems = check_texts(book, reference, game.shared_names)
     if text_problems:
         raise UserError(text_problems)
-    return book, locales, verify_figures(book, catalogue)
+    game.shared_values(catalogue)  # a catalogue that cannot give them fails here
+    return book, locales, game.verify(book, catalogue)
 
 
 def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
                     langs: Sequence[str], paper: str,
                     progress: Callable[[str], None] | None = None) -> list[Path]:
-    """Write ``rules/<game>-rules-<lang>.pdf`` for each language; return the paths.
+    """Write the rulebook of the catalogue's game for each language (Micropul:
+    ``rules/micropul-rules-<lang>.pdf``; Cellulae:
+    ``cellulae/rules/cellulae-rules-<lang>.pdf``); return the paths.
 
-    ``langs`` are language codes with a catalogue in locales/ (see
+    ``langs`` are language codes with a catalogue in the game's locales/ (see
     :func:`available_languages`); ``paper`` is "a4" or "letter".
     """
     if paper not in PAPERS:
@@ -97,19 +118,12 @@ def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
 def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
                     catalogue: Catalogue, theme: Theme, paper: str) -> bytes:
     """One language's rulebook as PDF bytes (figures already verified)."""
-    from micropul_print.games.micropul import stone_drawing, tile_drawing
     from micropul_print.rulebook import layout
-    from micropul_print.rulebook.figures import figure_drawing, legend_mark, legend_symbol
 
-    def tile_art(tile: Tile) -> Drawing:
-        return tile_drawing(tile, theme, show_number=False)
-
-    def stone_art(player: int, diameter: float) -> Drawing:
-        return stone_drawing(player, theme, diameter)
-
-    shared = catalogue_values(catalogue)
+    game = rulebook_for(catalogue.game)
+    art = game.art(catalogue, theme)
+    shared = game.shared_values(catalogue)
     verified = {v.figure: v for v in figures}
-    cell = tile_art(catalogue.tiles[0]).width
     blocks: list[layout.PageBlock] = []
     for block in book.blocks:
         if isinstance(block, Title):
@@ -119,24 +133,12 @@ def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure
         elif isinstance(block, Paragraph):
             blocks.append(layout.TextBlock(locale.text(block.key, shared), block.lead))
         elif isinstance(block, Legend):
-            rows = []
-            for row in block.rows:
-                if row.mark:
-                    picture = layout.Picture(legend_mark(row.mark, cell, stone_art),
-                                             layout.LEGEND_PICTURE_MM)
-                elif row.symbol == "big":
-                    picture = layout.Picture(legend_symbol("big", catalogue, tile_art),
-                                             layout.LEGEND_PICTURE_MM, frame=True)
-                else:
-                    picture = layout.Picture(legend_symbol(row.symbol, catalogue, tile_art),
-                                             layout.LEGEND_PICTURE_MM,
-                                             clip=(0.0, 0.0, cell / 2, cell / 2),
-                                             frame=True)
-                rows.append((picture, locale.text(row.text, shared)))
-            blocks.append(layout.LegendBlock(locale.text(block.caption, shared), tuple(rows)))
+            rows = tuple((art.legend(row), locale.text(row.text, shared))
+                         for row in block.rows)
+            blocks.append(layout.LegendBlock(locale.text(block.caption, shared), rows))
         elif isinstance(block, Figure):
             figure = verified[block]
-            drawing = figure_drawing(figure, catalogue, tile_art, stone_art)
+            drawing, cell = art.figure(figure)
             caption = locale.text(block.caption, {**shared, **figure.values})
             blocks.append(layout.FigureBlock(drawing, caption, cell))
         elif isinstance(block, Bullets):
@@ -145,7 +147,7 @@ def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure
         lang=locale.lang,
         title=locale.text("meta.title"),
         subject=locale.text("meta.subject"),
-        author=AUTHOR,
+        author=game.author(catalogue),
         running_head=locale.text("meta.running_head"),
         page_number=locale.texts["meta.page_number"],
         figure_label=locale.texts["meta.figure_label"],

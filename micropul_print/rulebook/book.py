@@ -1,22 +1,24 @@
-"""The rulebook's structure, read from ``book.yaml``: the order of its blocks, the
-text key of each, and its figures with the claims the rules engine must confirm.
+"""A rulebook's structure, read from its game's ``book.yaml``: the order of its
+blocks, the text key of each, and its figures with the claims the rules engine must
+confirm.
 
 The structure names texts by key only; the words live in the language catalogues
-(:mod:`micropul_print.rulebook.locales`). Format: docs/rulebook.md.
+(:mod:`micropul_print.rulebook.locales`). What a claim may be about, how its subject
+and value are written and which figure marks exist differ per game: the game gives
+them as :class:`BookRules`. Format: docs/rulebook.md.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from micropul_print.catalogue.model import QUADRANT_NAMES
 from micropul_print.errors import Diagnostic, UserError, errors_in
 from micropul_print.yamlsource import (
     Where,
     YamlNode,
     YamlScalar,
-    YamlSequence,
     check_keys,
     describe,
     expect_int,
@@ -28,16 +30,12 @@ from micropul_print.yamlsource import (
     read_yaml,
 )
 
-BOOK_FILE = Path(__file__).parent / "book.yaml"
-
-# What a claim may be about, and the properties of each subject it may state.
-SUBJECT_PROPERTIES: dict[str, tuple[str, ...]] = {
-    "placement": ("legal", "reason", "draws", "plus", "tile"),
-    "group": ("colour", "points", "closed", "stones"),
-    "legal_placements": ("count",),
-}
-# Legend rows show a tile symbol (a quadrant value, or a big tile) or a figure mark.
-LEGEND_MARKS = ("highlight", "group", "cross", "stone")
+Square = tuple[int, int]
+# A claim's subject: a number (placement, turn, tile), a name (a player), a square
+# (x, y) or a micropul (x, y, quadrant): whatever its game's rules read.
+ClaimKey = int | str | tuple[int, int] | tuple[int, int, str]
+# What a claim states: a flag, a count, a word, or a set of squares (in reading order).
+ClaimValue = bool | int | str | tuple[Square, ...]
 
 
 @dataclass(frozen=True)
@@ -86,42 +84,38 @@ class Claim:
     ``expected``. With ``name``, the engine's value fills ``{name}`` in the texts."""
 
     subject: str
-    key: int | tuple[int, int, str]  # placement number, tile id, or (x, y, quadrant)
+    key: ClaimKey
     prop: str
-    expected: bool | int | str
+    expected: ClaimValue
     name: str
     where: Where
+    about: str = ""  # the subject in words ("placement 2"), from the game's rules
 
     def describe(self) -> str:
         """The claim in words, as it appears in messages."""
-        if self.subject == "group":
-            assert isinstance(self.key, tuple)
-            x, y, quadrant = self.key
-            about = f"the group at ({x}, {y}, {quadrant})"
-        elif self.subject == "legal_placements":
-            about = f"the legal placements of tile {self.key}"
-        else:
-            about = f"placement {self.key}"
-        expected = str(self.expected).lower() if isinstance(self.expected, bool) else self.expected
-        return f"{about}: {self.prop} is {expected}"
+        return f"{self.about or f'{self.subject} {self.key}'}: {self.prop} is " \
+               f"{shown(self.expected)}"
+
+
+def shown(value: ClaimValue) -> str:
+    """A claimed or engine value as messages write it."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, tuple):
+        return "[" + ", ".join(f"[{x}, {y}]" for x, y in value) + "]"
+    return str(value)
 
 
 @dataclass(frozen=True)
 class Figure:
-    position: str  # path relative to the rulebook package
+    position: str  # path relative to the game's book folder
     caption: str  # key
     claims: tuple[Claim, ...]
-    highlight: tuple[int, ...] | None  # placement numbers, 1-based; None: the last one
+    # Placements (or turns) to mark, 1-based; None: the last one.
+    highlight: tuple[int, ...] | None
     where: Where
-    outline: tuple[tuple[int, int, str], ...] = ()  # a micropul of each group to outline
-
-    @property
-    def legal_tile(self) -> int | None:
-        """The tile whose legal placements a claim counts (at most one per figure)."""
-        for claim in self.claims:
-            if claim.subject == "legal_placements" and isinstance(claim.key, int):
-                return claim.key
-        return None
+    # Groups to outline, each named as the subject of a "group" claim (Micropul only).
+    outline: tuple[ClaimKey, ...] = ()
 
 
 Block = Title | Heading | Paragraph | Bullets | Legend | Figure
@@ -158,8 +152,33 @@ class Book:
         return found
 
 
-def load_book(path: Path = BOOK_FILE) -> Book:
-    """Read and check the structure; raise UserError listing every problem."""
+SubjectReader = Callable[[str, YamlNode, list[Diagnostic]], tuple[ClaimKey, str] | None]
+ValueReader = Callable[[str, YamlNode, list[Diagnostic]], ClaimValue | None]
+
+
+@dataclass(frozen=True)
+class BookRules:
+    """What one game's book.yaml may say, beyond the blocks every book has."""
+
+    # What a claim may be about, and the properties of each subject it may state.
+    subjects: Mapping[str, tuple[str, ...]]
+    # A subject's node -> (its key, the subject in words), or None (problem reported).
+    read_subject: SubjectReader
+    # A property's node -> its value, or None (problem reported).
+    read_value: ValueReader
+    # Figure marks a legend row may show (its other rows show a tile symbol).
+    legend_marks: tuple[str, ...]
+    # Keys a figure may have besides position, caption and claims.
+    figure_options: tuple[str, ...] = ("highlight",)
+    # Problems across the claims of one figure (beyond a placeholder given twice).
+    check_figure: Callable[[Figure], list[Diagnostic]] = lambda _figure: []
+    # Tile symbols a legend row may show (None: any, the game's art decides).
+    legend_symbols: tuple[str, ...] | None = None
+
+
+def load_book(path: Path, rules: BookRules) -> Book:
+    """Read and check the structure of a book whose game has ``rules``; raise
+    UserError listing every problem."""
     root, problems = read_yaml(path)
     blocks: list[Block] = []
     unbreakable: tuple[str, ...] = ()
@@ -182,11 +201,11 @@ def load_book(path: Path = BOOK_FILE) -> Book:
             node = mapping.get("blocks")
             items = expect_sequence(node, "'blocks'", problems) if node is not None else None
             for item in items.items if items is not None else ():
-                block = _block(item, problems)
+                block = _block(item, rules, problems)
                 if block is not None:
                     blocks.append(block)
     book = Book(tuple(blocks), str(path), unbreakable, pages)
-    problems.extend(_check_figures(book))
+    problems.extend(_check_figures(book, rules))
     if errors_in(problems):
         raise UserError(in_file_order(errors_in(problems)))
     return book
@@ -196,7 +215,7 @@ _BLOCK_KINDS = ("title", "lead", "heading", "subheading", "paragraph", "bullets"
                 "figure")
 
 
-def _block(node: YamlNode, out: list[Diagnostic]) -> Block | None:
+def _block(node: YamlNode, rules: BookRules, out: list[Diagnostic]) -> Block | None:
     mapping = expect_mapping(node, "a block", out)
     if mapping is None:
         return None
@@ -220,8 +239,8 @@ def _block(node: YamlNode, out: list[Diagnostic]) -> Block | None:
             return None
         return Title(keys, where) if kind == "title" else Bullets(keys, where)
     if kind == "legend":
-        return _legend(body, where, out)
-    return _figure(body, where, out)
+        return _legend(body, where, rules, out)
+    return _figure(body, where, rules, out)
 
 
 def _text_list(node: YamlNode, what: str, out: list[Diagnostic]) -> tuple[str, ...] | None:
@@ -236,7 +255,8 @@ def _text_list(node: YamlNode, what: str, out: list[Diagnostic]) -> tuple[str, .
     return tuple(k for k in keys if k is not None)
 
 
-def _legend(node: YamlNode, where: Where, out: list[Diagnostic]) -> Legend | None:
+def _legend(node: YamlNode, where: Where, rules: BookRules,
+            out: list[Diagnostic]) -> Legend | None:
     mapping = expect_mapping(node, "a legend", out)
     if mapping is None:
         return None
@@ -257,9 +277,16 @@ def _legend(node: YamlNode, where: Where, out: list[Diagnostic]) -> Legend | Non
             continue
         symbol = expect_text(symbol_node, "'symbol'", out) if symbol_node else ""
         mark = expect_text(mark_node, "'mark'", out) if mark_node else ""
-        if mark_node is not None and mark not in LEGEND_MARKS:
+        if mark_node is not None and mark not in rules.legend_marks:
             out.append(mark_node.diagnostic(
-                f"unknown mark {describe(mark_node)} (expected {join_choices(LEGEND_MARKS)})"))
+                f"unknown mark {describe(mark_node)} "
+                f"(expected {join_choices(rules.legend_marks)})"))
+            continue
+        if (symbol_node is not None and rules.legend_symbols is not None
+                and symbol not in rules.legend_symbols):
+            out.append(symbol_node.diagnostic(
+                f"unknown symbol {describe(symbol_node)} "
+                f"(expected {join_choices(rules.legend_symbols)})"))
             continue
         if text is not None and symbol is not None and mark is not None:
             rows.append(LegendRow(text, symbol, mark))
@@ -268,12 +295,13 @@ def _legend(node: YamlNode, where: Where, out: list[Diagnostic]) -> Legend | Non
     return Legend(caption, tuple(rows), where)
 
 
-def _figure(node: YamlNode, where: Where, out: list[Diagnostic]) -> Figure | None:
+def _figure(node: YamlNode, where: Where, rules: BookRules,
+            out: list[Diagnostic]) -> Figure | None:
     mapping = expect_mapping(node, "a figure", out)
     if mapping is None:
         return None
     out.extend(check_keys(mapping, "a figure", ["position", "caption"],
-                          ["claims", "highlight", "outline"]))
+                          ["claims", *rules.figure_options]))
     position_node, caption_node = mapping.get("position"), mapping.get("caption")
     position = expect_text(position_node, "'position'", out) if position_node else None
     caption = expect_text(caption_node, "'caption'", out) if caption_node else None
@@ -281,44 +309,44 @@ def _figure(node: YamlNode, where: Where, out: list[Diagnostic]) -> Figure | Non
     claims_node = mapping.get("claims")
     claim_items = expect_sequence(claims_node, "'claims'", out) if claims_node else None
     for item in claim_items.items if claim_items is not None else ():
-        claim = _claim(item, out)
+        claim = _claim(item, rules, out)
         if claim is not None:
             claims.append(claim)
     highlight: list[int] | None = None
     highlight_node = mapping.get("highlight")
-    if highlight_node is not None:
+    if highlight_node is not None and "highlight" in rules.figure_options:
         highlight = []
         numbers = expect_sequence(highlight_node, "'highlight'", out)
         for item in numbers.items if numbers is not None else ():
             number = expect_int(item, "a placement number", out)
             if number is not None:
                 highlight.append(number)
-    outline: list[tuple[int, int, str]] = []
+    outline: list[ClaimKey] = []
     outline_node = mapping.get("outline")
-    if outline_node is not None:
+    if outline_node is not None and "outline" in rules.figure_options:
         groups = expect_sequence(outline_node, "'outline'", out)
         for item in groups.items if groups is not None else ():
-            quadrant = _claim_subject("group", item, out)
-            if isinstance(quadrant, tuple):
-                outline.append(quadrant)
+            group = rules.read_subject("group", item, out)
+            if group is not None:
+                outline.append(group[0])
     if position is None or caption is None:
         return None
     return Figure(position, caption, tuple(claims),
                   None if highlight is None else tuple(highlight), where, tuple(outline))
 
 
-def _claim(node: YamlNode, out: list[Diagnostic]) -> Claim | None:
+def _claim(node: YamlNode, rules: BookRules, out: list[Diagnostic]) -> Claim | None:
     mapping = expect_mapping(node, "a claim", out)
     if mapping is None:
         return None
     given = mapping.keys()
-    subjects = [k for k in given if k in SUBJECT_PROPERTIES]
+    subjects = [k for k in given if k in rules.subjects]
     if len(subjects) != 1:
         out.append(mapping.diagnostic(
-            f"a claim names exactly one subject: {join_choices(list(SUBJECT_PROPERTIES))}"))
+            f"a claim names exactly one subject: {join_choices(list(rules.subjects))}"))
         return None
     subject = subjects[0]
-    props = SUBJECT_PROPERTIES[subject]
+    props = rules.subjects[subject]
     stated = [k for k in given if k in props]
     out.extend(check_keys(mapping, f"a claim about a {subject}", [subject], [*props, "as"]))
     if len(stated) != 1:
@@ -328,58 +356,31 @@ def _claim(node: YamlNode, out: list[Diagnostic]) -> Claim | None:
     prop = stated[0]
     subject_node, value_node = mapping.get(subject), mapping.get(prop)
     assert subject_node is not None and value_node is not None
-    key = _claim_subject(subject, subject_node, out)
-    expected = _claim_value(prop, value_node, out)
+    key = rules.read_subject(subject, subject_node, out)
+    expected = rules.read_value(prop, value_node, out)
     name = ""
     name_node = mapping.get("as")
     if name_node is not None:
         name = expect_text(name_node, "'as'", out) or ""
     if key is None or expected is None:
         return None
-    return Claim(subject, key, prop, expected, name, mapping.where)
+    return Claim(subject, key[0], prop, expected, name, mapping.where, key[1])
 
 
-def _claim_subject(subject: str, node: YamlNode,
-                   out: list[Diagnostic]) -> int | tuple[int, int, str] | None:
-    if subject != "group":
-        return expect_int(node, f"the {subject} claimed about", out)
-    items = node.items if isinstance(node, YamlSequence) else ()
-    if (len(items) == 3 and all(isinstance(i, YamlScalar) for i in items[:2])
-            and isinstance(items[2], YamlScalar) and items[2].raw in QUADRANT_NAMES):
-        x, y = expect_int(items[0], "x", out), expect_int(items[1], "y", out)
-        if x is not None and y is not None:
-            return (x, y, items[2].raw)
-        return None
-    out.append(node.diagnostic(
-        f"a group is named by one of its micropul: [x, y, quadrant], quadrant one of "
-        f"{join_choices(QUADRANT_NAMES)}; got {describe(node)}"))
+def read_bool(prop: str, node: YamlNode, out: list[Diagnostic]) -> bool | None:
+    """A property stated as true or false."""
+    if isinstance(node, YamlScalar) and isinstance(node.value, bool):
+        return node.value
+    out.append(node.diagnostic(f"'{prop}' must be true or false, got {describe(node)}"))
     return None
 
 
-_BOOL_PROPS = ("legal", "closed")
-_TEXT_PROPS = ("reason", "colour")
-
-
-def _claim_value(prop: str, node: YamlNode, out: list[Diagnostic]) -> bool | int | str | None:
-    if prop in _BOOL_PROPS:
-        if isinstance(node, YamlScalar) and isinstance(node.value, bool):
-            return node.value
-        out.append(node.diagnostic(f"'{prop}' must be true or false, got {describe(node)}"))
-        return None
-    if prop in _TEXT_PROPS:
-        return expect_text(node, f"'{prop}'", out)
-    return expect_int(node, f"'{prop}'", out)
-
-
-def _check_figures(book: Book) -> list[Diagnostic]:
-    """Problems across the claims of a figure: one placeholder given twice, two
-    tiles counted (the engine lists the legal placements of one tile per position)."""
+def _check_figures(book: Book, rules: BookRules) -> list[Diagnostic]:
+    """Problems across the claims of a figure: the game's own, and one placeholder
+    given twice."""
     problems: list[Diagnostic] = []
     for figure in book.figures:
-        counted = {c.key for c in figure.claims if c.subject == "legal_placements"}
-        if len(counted) > 1:
-            problems.append(figure.where.diagnostic(
-                "a figure may count the legal placements of one tile only"))
+        problems.extend(rules.check_figure(figure))
         named: dict[str, Where] = {}
         for claim in figure.claims:
             if claim.name in named:

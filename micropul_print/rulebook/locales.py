@@ -1,4 +1,5 @@
-"""The rulebook's text catalogues: one YAML file per language in ``locales/``.
+"""A rulebook's text catalogues: one YAML file per language in its game's
+``books/<game>/locales/``.
 
 English (``en.yaml``) is the reference: every other catalogue must have exactly its
 keys, and each text exactly its ``{placeholders}``. The languages are the files
@@ -24,7 +25,9 @@ import babel
 from micropul_print.errors import Diagnostic, UserError, errors_in
 from micropul_print.yamlsource import YamlMapping, YamlScalar, read_yaml
 
-LOCALES_DIR = Path(__file__).parent / "locales"
+# Micropul's, the default where no game's folder is given (commands/build.py lists its
+# languages from here); each game's is GameRulebook.locales_dir.
+LOCALES_DIR = Path(__file__).parent / "books" / "micropul" / "locales"
 REFERENCE_LANGUAGE = "en"
 
 # {name}: a value filled at build time. Any other brace is a mistake in the text.

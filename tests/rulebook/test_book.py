@@ -8,19 +8,21 @@ from pathlib import Path
 import pytest
 
 from micropul_print.errors import UserError
-from micropul_print.rulebook.book import Figure, load_book
+from micropul_print.rulebook.book import Figure
 from micropul_print.rulebook.locales import load_locale
+from micropul_print.rulebook.micropul import MICROPUL
 from micropul_print.rulebook.verify import check_texts
 
 DATA = Path(__file__).parent / "data"
 
 
 def test_the_structure_and_the_english_texts_match() -> None:
-    assert check_texts(load_book(), load_locale("en")) == []
+    assert check_texts(MICROPUL.load_book(), load_locale("en"),
+                       MICROPUL.shared_names) == []
 
 
 def test_the_book_has_the_figures_the_rules_need() -> None:
-    figures = load_book().figures
+    figures = MICROPUL.load_book().figures
     positions = {f.position for f in figures}
     assert {"figures/setup.yaml", "figures/legal.yaml", "figures/clash.yaml",
             "figures/clash-turned.yaml", "figures/catalysts.yaml",
@@ -32,11 +34,12 @@ def test_a_text_the_structure_does_not_use_is_reported(tmp_path: Path) -> None:
     english = (Path(load_locale("en").source)).read_text(encoding="utf-8")
     (tmp_path / "en.yaml").write_text(english + "unused: Nobody reads this.\n",
                                       encoding="utf-8")
-    problems = check_texts(load_book(), load_locale("en", tmp_path))
+    problems = check_texts(MICROPUL.load_book(), load_locale("en", tmp_path),
+                           MICROPUL.shared_names)
     line = english.count("\n") + 1
     assert [str(p) for p in problems] == [
         f"{tmp_path / 'en.yaml'}:{line}:9: error: text 'unused' is not used by the rulebook "
-        f"({load_book().source})"
+        f"({MICROPUL.load_book().source})"
     ]
 
 
@@ -45,14 +48,15 @@ def test_a_placeholder_nothing_fills_is_reported(tmp_path: Path) -> None:
     changed = english.replace("  text: >-\n    You start", "  text: >-\n    {drawn} You start")
     assert changed != english
     (tmp_path / "en.yaml").write_text(changed, encoding="utf-8")
-    messages = [p.message for p in check_texts(load_book(), load_locale("en", tmp_path))]
+    messages = [p.message for p in check_texts(MICROPUL.load_book(), load_locale("en", tmp_path),
+                                               MICROPUL.shared_names)]
     assert messages == ["'goal.text' uses {drawn}, which nothing fills there"]
 
 
 def test_each_mistake_in_a_structure_is_reported() -> None:
     path = DATA / "bad_structure.yaml"
     with pytest.raises(UserError) as caught:
-        load_book(path)
+        MICROPUL.load_book(path)
     assert [str(d) for d in caught.value.diagnostics] == [
         f"{path}:3:5: error: a block is one of title, lead, heading, subheading, paragraph, "
         "bullets, legend or figure with its content, got the keys chapter",

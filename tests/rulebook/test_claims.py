@@ -11,9 +11,9 @@ import pytest
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.catalogue.model import Catalogue
 from micropul_print.errors import UserError
-from micropul_print.rulebook.book import Claim, Figure, load_book
+from micropul_print.rulebook.book import Claim, Figure
 from micropul_print.rulebook.claims import check_claims
-from micropul_print.rulebook.verify import verify_figures
+from micropul_print.rulebook.micropul import MICROPUL, evaluator
 from micropul_print.yamlsource import Where
 
 DATA = Path(__file__).parent / "data"
@@ -25,13 +25,14 @@ def catalogue() -> Catalogue:
 
 
 def test_every_claim_of_the_book_holds(catalogue: Catalogue) -> None:
-    book = load_book()
-    verified = verify_figures(book, catalogue)
+    book = MICROPUL.load_book()
+    verified = MICROPUL.verify(book, catalogue)
     assert [v.figure for v in verified] == list(book.figures)
 
 
 def test_named_claims_give_the_engine_values_to_the_captions(catalogue: Catalogue) -> None:
-    values = {v.figure.position: v.values for v in verify_figures(load_book(), catalogue)}
+    values = {v.figure.position: v.values
+              for v in MICROPUL.verify(MICROPUL.load_book(), catalogue)}
     assert values["figures/catalysts.yaml"] == {"drawn": 3}
     assert values["figures/closed-group.yaml"] == {"points": 6}
     assert values["figures/big.yaml"] == {"points": 3, "drawn": 1}
@@ -42,7 +43,7 @@ def test_named_claims_give_the_engine_values_to_the_captions(catalogue: Catalogu
 def test_a_false_claim_fails_with_the_exact_message(catalogue: Catalogue) -> None:
     path = DATA / "false_claim.yaml"
     with pytest.raises(UserError) as caught:
-        verify_figures(load_book(path), catalogue)
+        MICROPUL.verify(MICROPUL.load_book(path), catalogue)
     assert [str(d) for d in caught.value.diagnostics] == [
         f"{path}:10:11: error: figure figures/clash.yaml: claim \"placement 2: legal is true\" "
         "is false: the engine says false",
@@ -53,10 +54,20 @@ def test_a_false_claim_fails_with_the_exact_message(catalogue: Catalogue) -> Non
     ]
 
 
+def _about(subject: str, key: Any) -> str:
+    """The subject in words, as micropul.read_subject words it."""
+    if subject == "group":
+        return "the group at ({}, {}, {})".format(*key)
+    if subject == "legal_placements":
+        return f"the legal placements of tile {key}"
+    return f"placement {key}"
+
+
 def _figure(*claims: tuple[str, Any, str, Any]) -> Figure:
     where = Where("book.yaml", 1, 1)
     return Figure("figures/x.yaml", "figures.x",
-                  tuple(Claim(s, k, p, e, "", where) for s, k, p, e in claims), None, where)
+                  tuple(Claim(s, k, p, e, "", where, _about(s, k)) for s, k, p, e in claims),
+                  None, where)
 
 
 ANALYSIS: dict[str, Any] = {
@@ -78,13 +89,13 @@ def test_claims_are_read_from_the_analysis_contract() -> None:
                      ("placement", 1, "reason", "none"), ("group", (0, 0, "tr"), "points", 5),
                      ("group", (0, 0, "tl"), "closed", True),
                      ("group", (0, 0, "tl"), "stones", 2))
-    assert check_claims(figure, ANALYSIS) == ({}, [])
+    assert check_claims(figure, evaluator(ANALYSIS)) == ({}, [])
 
 
 def test_claims_about_what_is_not_there_cannot_be_checked() -> None:
     figure = _figure(("placement", 3, "legal", True), ("group", (5, 5, "tl"), "points", 1),
                      ("legal_placements", 7, "count", 2))
-    _, problems = check_claims(figure, ANALYSIS)
+    _, problems = check_claims(figure, evaluator(ANALYSIS))
     assert [p.message for p in problems] == [
         'figure figures/x.yaml: claim "placement 3: legal is true" cannot be checked: '
         "the position has 2 placements",
@@ -98,7 +109,7 @@ def test_claims_about_what_is_not_there_cannot_be_checked() -> None:
 def test_a_count_is_not_a_flag() -> None:
     """``plus: 1`` and ``legal: true`` are different claims: types must match too."""
     figure = _figure(("placement", 2, "plus", True))
-    _, problems = check_claims(figure, ANALYSIS)
+    _, problems = check_claims(figure, evaluator(ANALYSIS))
     assert [p.message for p in problems] == [
         'figure figures/x.yaml: claim "placement 2: plus is true" is false: the engine says 1'
     ]

@@ -10,9 +10,14 @@ from micropul_print.catalogue.model import Catalogue, Tile
 from micropul_print.draw.primitives import Circle, Drawing, Group, Line, Rect, Text
 from micropul_print.draw.theme import load_theme
 from micropul_print.games.micropul import stone_drawing, tile_drawing
-from micropul_print.rulebook.book import load_book
-from micropul_print.rulebook.figures import STYLE, figure_drawing, legend_mark, legend_symbol
-from micropul_print.rulebook.verify import VerifiedFigure, verify_figures
+from micropul_print.rulebook.micropul import MICROPUL
+from micropul_print.rulebook.micropul_figures import (
+    STYLE,
+    figure_drawing,
+    legend_mark,
+    legend_symbol,
+)
+from micropul_print.rulebook.verify import VerifiedFigure
 
 THEME = load_theme("classic")
 
@@ -32,7 +37,7 @@ def catalogue() -> Catalogue:
 
 @pytest.fixture(scope="module")
 def figures(catalogue: Catalogue) -> dict[str, VerifiedFigure]:
-    return {v.figure.position: v for v in verify_figures(load_book(), catalogue)}
+    return {v.figure.position: v for v in MICROPUL.verify(MICROPUL.load_book(), catalogue)}
 
 
 def _tiles(drawing: Drawing) -> list[Group]:

@@ -16,8 +16,8 @@ from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.draw.theme import load_theme
 from micropul_print.outputs import OutputDir
 from micropul_print.rulebook import available_languages, build_rulebooks, rulebook_path
-from micropul_print.rulebook.book import load_book
 from micropul_print.rulebook.locales import load_locale
+from micropul_print.rulebook.micropul import MICROPUL
 
 A4_PT = (595.28, 841.89)
 LETTER_PT = (612.0, 792.0)
@@ -134,7 +134,7 @@ def _line_end_breaks(pdf: bytes) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("lang", available_languages())
 def test_no_line_breaks_a_name_or_a_hyphenated_word_inside(
         every_book: dict[tuple[str, str], bytes], lang: str, paper: str) -> None:
-    unbreakable = load_book().unbreakable
+    unbreakable = MICROPUL.load_book().unbreakable
     whole = {w.casefold() for w in unbreakable if "-" in w}
     stems = tuple(w.casefold() for w in unbreakable if "-" not in w)
     written_with_hyphen = {word for text in load_locale(lang).texts.values()

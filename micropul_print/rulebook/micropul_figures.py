@@ -1,4 +1,4 @@
-"""A figure of the rulebook as one Drawing: the tiles of its position drawn by the
+"""A figure of the Micropul rulebook as one Drawing: the tiles of its position drawn by the
 game's own tile art (the very drawings of the print sheets), turned and set in their
 cells, plus the figure marks: a coloured frame on the tiles just played, a cross on
 an illegal placement, and numbered stones. Pure: primitives in, primitives out.
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from micropul_print.catalogue.model import BL, BR, EMPTY, QUADRANT_NAMES, TR, Catalogue, Tile
 from micropul_print.draw.primitives import Circle, Drawing, Group, Line, Primitive, Rect, Text
 from micropul_print.fonts import CAP_HEIGHT
-from micropul_print.rulebook.claims import group_at
+from micropul_print.rulebook.micropul import group_at, quadrant_key
 from micropul_print.rulebook.verify import VerifiedFigure
 
 TileArt = Callable[[Tile], Drawing]  # a tile -> its face, a square Drawing
@@ -80,7 +80,8 @@ def figure_drawing(verified: VerifiedFigure, catalogue: Catalogue, tile_art: Til
             inset = style.highlight_width / 2
             marks.append(Rect(x0 + inset, y0 + inset, cell - 2 * inset, cell - 2 * inset,
                               stroke=style.highlight, stroke_width=style.highlight_width))
-    for x, y, quadrant in verified.figure.outline:
+    for key in verified.figure.outline:
+        x, y, quadrant = quadrant_key(key)
         group = group_at(verified.analysis, x, y, quadrant)
         assert group is not None  # verify_figures refuses outlines of no group
         marks += _group_outline([tuple(q) for q in group["quadrants"]], origin, cell, style)
