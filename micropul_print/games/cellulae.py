@@ -78,9 +78,12 @@ def grid_lines(side: int, square: float) -> tuple[float, ...]:
 
 
 def board_drawing(catalogue: CellulaeCatalogue, side: int, theme: Theme, *,
-                  tiles: Mapping[Square, str] | None = None) -> Drawing:
+                  tiles: Mapping[Square, str] | None = None,
+                  squares_fill: str | None = None) -> Drawing:
     """The board of ``side`` squares of the catalogue's tile size, with coordinates and
-    the start marks; ``tiles`` (square -> colour) are drawn on it (a position figure)."""
+    the start marks; ``tiles`` (square -> colour) are drawn on it (a position figure).
+    ``squares_fill`` tints the squares (a rulebook figure, where a white tile must
+    stand out from an empty square); the printed board leaves them the paper's colour."""
     if side < 1 or side > 26:
         raise ValueError(f"a board side must be 1 to 26 squares (a letter per column), "
                          f"not {side}")
@@ -89,6 +92,8 @@ def board_drawing(catalogue: CellulaeCatalogue, side: int, theme: Theme, *,
     inner = side * square
     left = top = FRAME
     items: list[Primitive] = [Rect(0.0, 0.0, full, full, fill=theme.background)]
+    if squares_fill is not None:
+        items.append(Rect(left, top, inner, inner, fill=squares_fill))
     for colour, (x, y) in start_squares(side).items():
         items += _start_mark(catalogue.face(colour), theme, left + x * square, top + y * square,
                              square, corner=(x, y) == (0, 0))

@@ -17,6 +17,8 @@ subject        properties
 ``player: C``  ``tiles`` (showing colour C after the turns), ``replications`` and
                ``movements`` (legal for C then)
 ``square: XY`` ``colour`` (``black``, ``white`` or ``empty``) after the turns
+``game: end``  ``over`` (true/false), ``reason`` (an engine end reason, or ``none``),
+               ``winner`` (``black``, ``white``, or ``none``: a draw or a game not over)
 =============  ========================================================================
 """
 
@@ -62,6 +64,7 @@ SUBJECT_PROPERTIES: dict[str, tuple[str, ...]] = {
     "turn": ("legal", "reason", "action", "flipped", "flips", "passes"),
     "player": ("tiles", "replications", "movements"),
     "square": ("colour",),
+    "game": ("over", "reason", "winner"),
 }
 LEGEND_MARKS = ("start", "highlight", "arrow", "flipped", "cross")
 # The boards the book's texts name, smallest first: the standard game's, then the
@@ -75,7 +78,7 @@ _SQUARE_COLOURS = {"B": "black", "W": "white", ".": "empty"}
 
 def read_subject(subject: str, node: YamlNode,
                  out: list[Diagnostic]) -> tuple[ClaimKey, str] | None:
-    """A turn number, a player colour, or a square [x, y]."""
+    """A turn number, a player colour, a square [x, y], or the end of the game."""
     if subject == "turn":
         number = expect_int(node, "the turn claimed about", out)
         return None if number is None else (number, f"turn {number}")
@@ -88,6 +91,15 @@ def read_subject(subject: str, node: YamlNode,
                                        f"(expected {join_choices(COLOURS)})"))
             return None
         return colour, f"{colour}"
+    if subject == "game":
+        word = expect_text(node, "the game claimed about", out)
+        if word is None:
+            return None
+        if word != "end":
+            out.append(node.diagnostic(f"a claim about the game is about its end: "
+                                       f"'game: end', got {describe(node)}"))
+            return None
+        return word, "the end of the game"
     square = _square(node, out)
     return None if square is None else (square, f"square ({square[0]}, {square[1]})")
 
@@ -103,9 +115,9 @@ def _square(node: YamlNode, out: list[Diagnostic]) -> Square | None:
 
 
 def read_value(prop: str, node: YamlNode, out: list[Diagnostic]) -> ClaimValue | None:
-    if prop == "legal":
+    if prop in ("legal", "over"):
         return read_bool(prop, node, out)
-    if prop in ("reason", "action", "colour"):
+    if prop in ("reason", "action", "colour", "winner"):
         return expect_text(node, f"'{prop}'", out)
     if prop == "flips":
         if not isinstance(node, YamlSequence):
@@ -155,6 +167,10 @@ def engine_value(claim: Claim, analysis: Mapping[str, Any]) -> tuple[Value, str]
         if turn["action"] != MOVE or not turn["legal"]:
             return "", f"turn {claim.key} is not a legal movement"
         return int(turn["passes"]), ""
+    if claim.subject == "game":
+        if claim.prop == "over":
+            return bool(analysis["over"]), ""
+        return str(analysis["end" if claim.prop == "reason" else "winner"] or "none"), ""
     if claim.subject == "player":
         assert isinstance(claim.key, str)
         if claim.prop == "tiles":

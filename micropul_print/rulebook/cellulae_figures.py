@@ -27,7 +27,10 @@ from micropul_print.rules.cellulae import MOVE
 
 # A figure's square is shown as large as a Micropul figure's tile divided by this:
 # five squares and the coordinate frame then fit a column with room to spare.
-FIGURE_SCALE = 1.5
+FIGURE_SCALE = 1.2
+# The figures' empty squares: the grey of the Micropul figures' table, so that a white
+# tile (drawn with its outline and shadow, as on the printed board) stands out.
+SQUARES_FILL = "#e9ecef"
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,8 @@ def figure_drawing(verified: VerifiedFigure, catalogue: CellulaeCatalogue, theme
             x, y = turn["to"]
             if (x, y) not in tiles:
                 tiles[x, y] = turn["player"]
-    board = board_drawing(catalogue, analysis["side"], theme, tiles=tiles)
+    board = board_drawing(catalogue, analysis["side"], theme, tiles=tiles,
+                          squares_fill=SQUARES_FILL)
     size = catalogue.tile_size_mm
     marks: list[Primitive] = []
     for turn in marked:
@@ -179,7 +183,7 @@ def legend_mark(mark: str, catalogue: CellulaeCatalogue, theme: Theme,
         # Two squares along a diagonal, shown whole: the clip takes both.
         items = arrow_items((FRAME, FRAME), (FRAME + size, FRAME + size), size, style)
         clip = (FRAME, FRAME, 2 * size, 2 * size)
-    board = board_drawing(catalogue, side, theme, tiles=tiles)
+    board = board_drawing(catalogue, side, theme, tiles=tiles, squares_fill=SQUARES_FILL)
     return Drawing(board.width, board.height, (*board.items, *items)), clip
 
 
