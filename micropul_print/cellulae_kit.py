@@ -11,6 +11,7 @@ docs/output-layout.md):
     cellulae/tiles/overview.png                         both faces and the set-up on 5 x 5
     cellulae/sheets/cellulae-tiles-<paper>.pdf          duplex tile sheets
     cellulae/sheets/cellulae-board-<side>-<paper>.pdf   each board, at its true size
+    cellulae/rules/cellulae-rules-<lang>.pdf            the rulebook in each language
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ OVERVIEW_DPI = 100
 OVERVIEW_GAP = 4.0  # mm, between the pictures of the overview
 OVERVIEW_BACKDROP = "#c8c8c8"  # mid grey, so a white face's edge shows
 OVERVIEW_BOARD = 5  # the board shown with the set-up (the standard game's)
+RULEBOOK_PAPER = "a4"  # the rulebooks' paper when no paper is asked for
 
 
 def tile_file(colour: str) -> str:
@@ -60,10 +62,15 @@ def board_pdf(side: int, paper: str) -> str:
 def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir, *,
                        papers: Sequence[str], bleed: float | None, dpi: int, flip: Flip,
                        back_offset: tuple[float, float], calibration: bool,
-                       parts: frozenset[str], progress: Progress | None) -> list[Path]:
+                       parts: frozenset[str], progress: Progress | None,
+                       langs: Sequence[str] | None = None) -> list[Path]:
     """Write the parts of the Cellulae kit named in ``parts`` (``svg``: the SVG faces;
     ``png``: SVG and PNG faces and the overview; ``sheets``: tile sheets and boards for
-    each paper; ``rulebooks``: nothing yet) and return the paths written, in order.
+    each paper; ``rulebooks``: the rulebook in each of ``langs``, None meaning every
+    language of the Cellulae book) and return the paths written, in order.
+
+    Rulebook file names carry no paper, as Micropul's: one set, on the first of
+    ``papers`` (A4 when none is given).
 
     ``bleed`` None means none on the sheets and PNG_BLEED on the PNG files, as for
     Micropul; a number applies to both. Boards have no bleed: they are not cut to a
@@ -93,7 +100,23 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
                 say(f"writing {out.path(relative)}")
                 written.append(out.write_bytes(relative, board_sheets_pdf(
                     catalogue, theme, layout, board.side)))
+    if "rulebooks" in parts:
+        written += write_rulebooks(catalogue, theme, out, langs=langs,
+                                   paper=papers[0] if papers else RULEBOOK_PAPER, progress=say)
     return written
+
+
+def write_rulebooks(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir, *,
+                    langs: Sequence[str] | None, paper: str,
+                    progress: Progress | None = None) -> list[Path]:
+    """``cellulae/rules/cellulae-rules-<lang>.pdf`` for each of ``langs`` (None: every
+    language of the Cellulae book), on ``paper``; texts and figures checked first."""
+    from micropul_print.rulebook import available_languages, build_rulebooks
+
+    chosen = list(langs) if langs is not None else available_languages(catalogue.game)
+    return build_rulebooks(catalogue, theme, out, langs=chosen, paper=paper,
+                           progress=None if progress is None
+                           else (lambda message: progress(f"writing {message}")))
 
 
 def face_drawings(catalogue: CellulaeCatalogue, theme: Theme, *,

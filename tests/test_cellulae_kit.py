@@ -19,6 +19,7 @@ from micropul_print.cellulae_kit import build_cellulae_kit, plan_tile_sheets
 from micropul_print.draw.primitives import Rect
 from micropul_print.draw.theme import Theme, load_theme
 from micropul_print.outputs import OutputDir
+from micropul_print.rulebook import available_languages
 from micropul_print.sheets.duplex import Flip, back_point
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pages import SheetOptions
@@ -36,6 +37,8 @@ CONTRACT = sorted([
     *(f"cellulae/sheets/cellulae-tiles-{paper}.pdf" for paper in ("a4", "letter")),
     *(f"cellulae/sheets/cellulae-board-{side}-{paper}.pdf"
       for side in (5, 7, 9) for paper in ("a4", "letter")),
+    # One rulebook per language, on the first paper asked for (as Micropul's).
+    *(f"cellulae/rules/cellulae-rules-{lang}.pdf" for lang in available_languages("cellulae")),
 ])
 
 
@@ -90,6 +93,20 @@ def test_parts_build_only_their_files(tmp_path: Path, catalogue: CellulaeCatalog
     assert messages and all(m.startswith("writing ") for m in messages)
     with pytest.raises(ValueError, match="unknown kit parts"):
         build(catalogue, theme, tmp_path, parts=frozenset({"stickers"}))
+
+
+def test_the_rulebooks_part_writes_the_languages_asked_on_the_first_paper(
+        tmp_path: Path, catalogue: CellulaeCatalogue, theme: Theme) -> None:
+    messages: list[str] = []
+    written = build_cellulae_kit(
+        catalogue, theme, OutputDir(tmp_path), papers=("letter", "a4"), bleed=None, dpi=DPI,
+        flip="long", back_offset=(0.0, 0.0), calibration=True,
+        parts=frozenset({"rulebooks"}), progress=messages.append, langs=["en"])
+    assert [p.relative_to(tmp_path).as_posix() for p in written] == [
+        "cellulae/rules/cellulae-rules-en.pdf"]
+    page = PdfReader(written[0]).pages[0]
+    assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (612, 792)
+    assert messages == [f"writing rulebook en (English): {written[0]}"]
 
 
 def test_svg_faces_are_the_tile_size_in_millimetres(kit: tuple[Path, list[Path]]) -> None:
