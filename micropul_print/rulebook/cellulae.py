@@ -90,7 +90,7 @@ def read_subject(subject: str, node: YamlNode,
             out.append(node.diagnostic(f"unknown player {describe(node)} "
                                        f"(expected {join_choices(COLOURS)})"))
             return None
-        return colour, f"{colour}"
+        return colour, f"the {colour} player"
     if subject == "game":
         word = expect_text(node, "the game claimed about", out)
         if word is None:

@@ -44,3 +44,48 @@ def test_checking_needs_no_drawing_library() -> None:
         "assert not heavy, heavy\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_check_the_cellulae_book(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rulebook", "--game", "cellulae", "--check", "--lang", "en",
+                 "--out", str(tmp_path)]) == 0
+    assert list(tmp_path.iterdir()) == []
+    assert capsys.readouterr().err == (
+        "rulebook: en: every key and placeholder present; 26 claims in 6 figures hold\n")
+
+
+def test_build_the_cellulae_book_under_cellulae(tmp_path: Path) -> None:
+    assert main(["rulebook", "--game", "cellulae", "--lang", "en", "--out", str(tmp_path),
+                 "--quiet"]) == 0
+    assert [p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.pdf")] == [
+        "cellulae/rules/cellulae-rules-en.pdf"]
+
+
+def test_a_false_cellulae_claim_exits_1_at_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped book with one claim changed: the error names book.yaml's line."""
+    from micropul_print.rulebook.cellulae import CELLULAE
+
+    book = CELLULAE.book_file.read_text(encoding="utf-8")
+    changed = book.replace("{turn: 1, passes: 2, as: passed}", "{turn: 1, passes: 4, as: passed}")
+    assert changed != book
+    line = changed[:changed.index("passes: 4")].count("\n") + 1
+    copy = tmp_path / "book.yaml"
+    copy.write_text(changed, encoding="utf-8")
+    monkeypatch.setattr(type(CELLULAE), "book_file", property(lambda _self: copy))
+    assert main(["rulebook", "--game", "cellulae", "--check", "--lang", "en"]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"{copy}:{line}:11: error: figure figures/movement.yaml: claim \"turn 1: "
+                   "passes is 4\" is false: the engine says 2\n")
+
+
+def test_checking_cellulae_needs_no_drawing_library() -> None:
+    code = (
+        "import sys\n"
+        "from micropul_print.cli import main\n"
+        "assert main(['rulebook', '--game', 'cellulae', '--check', '--quiet']) == 0\n"
+        "heavy = {'reportlab', 'svgwrite', 'PIL'} & {m.split('.')[0] for m in sys.modules}\n"
+        "assert not heavy, heavy\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
