@@ -180,9 +180,11 @@ def legend_mark(mark: str, catalogue: CellulaeCatalogue, theme: Theme,
         tiles = {(0, 0): "white"}
         items = cross_items(FRAME, FRAME, size, style)
     elif mark == "arrow":
-        # Two squares along a diagonal, shown whole: the clip takes both.
-        items = arrow_items((FRAME, FRAME), (FRAME + size, FRAME + size), size, style)
-        clip = (FRAME, FRAME, 2 * size, 2 * size)
+        # From the middle of one square to the next along a diagonal, away from the
+        # start mark; the clip holds the arrow and a little of both squares.
+        start = FRAME + size
+        items = arrow_items((start, start), (start + size, start + size), size, style)
+        clip = (start + 0.3 * size, start + 0.3 * size, 1.4 * size, 1.4 * size)
     board = board_drawing(catalogue, side, theme, tiles=tiles, squares_fill=SQUARES_FILL)
     return Drawing(board.width, board.height, (*board.items, *items)), clip
 

@@ -127,8 +127,11 @@ def test_an_illegal_replication_is_a_crossed_out_tile(figures: dict[str, Verifie
 def test_each_legend_mark_is_shown_on_board_squares(mark: str,
                                                     catalogue: CellulaeCatalogue) -> None:
     drawing, clip = legend_mark(mark, catalogue, THEME)
-    squares = 2 if mark == "arrow" else 1
-    assert clip == (FRAME, FRAME, squares * SQUARE, squares * SQUARE)
+    if mark == "arrow":  # across the corner of two squares, clear of the start mark
+        corner = FRAME + 1.3 * SQUARE
+        assert clip == pytest.approx((corner, corner, 1.4 * SQUARE, 1.4 * SQUARE))
+    else:
+        assert clip == (FRAME, FRAME, SQUARE, SQUARE)
     board = board_drawing(catalogue, 5, THEME, squares_fill=SQUARES_FILL)
     assert drawing.items[0] == board.items[0]
     picture = CellulaeArt(catalogue, THEME).legend(LegendRow("legend.x", mark=mark))

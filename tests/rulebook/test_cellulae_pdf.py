@@ -5,6 +5,7 @@ metadata, identical bytes on every build."""
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,8 @@ from pypdf import PdfReader
 from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
 from micropul_print.draw.theme import load_theme
 from micropul_print.outputs import OutputDir
-from micropul_print.rulebook import build_rulebooks
+from micropul_print.rulebook import available_languages, build_rulebooks
+from micropul_print.rulebook.cellulae import CELLULAE
 
 A4_PT = (595.28, 841.89)
 LETTER_PT = (612.0, 792.0)
@@ -101,3 +103,39 @@ def test_same_bytes_every_time(english: dict[str, bytes], tmp_path: Path) -> Non
                               load_theme("classic"), OutputDir(tmp_path), langs=["en"],
                               paper="a4")
     assert path.read_bytes() == english["a4"]
+
+
+@pytest.fixture(scope="module")
+def every_book(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], bytes]:
+    """Every language of the Cellulae book on both papers, by (language, paper)."""
+    catalogue, theme = load_catalogue(shipped_catalogue("cellulae")), load_theme("classic")
+    books = {}
+    for paper in ("a4", "letter"):
+        out = OutputDir(tmp_path_factory.mktemp(f"all-{paper}"))
+        for lang in available_languages("cellulae"):
+            (path,) = build_rulebooks(catalogue, theme, out, langs=[lang], paper=paper)
+            books[lang, paper] = path.read_bytes()
+    return books
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("lang", available_languages("cellulae"))
+def test_no_line_breaks_a_name_inside(every_book: dict[tuple[str, str], bytes], lang: str,
+                                      paper: str) -> None:
+    """The book's unbreakable words (Cellulae, micropul-print, Federico, Latini) are
+    never split at a line end, and each language fits the three pages."""
+    unbreakable = CELLULAE.load_book().unbreakable
+    pdf = every_book[lang, paper]
+    assert len(PdfReader(io.BytesIO(pdf)).pages) <= 3
+    lines = [line.split() for page in PdfReader(io.BytesIO(pdf)).pages
+             for line in page.extract_text().split("\n")]
+    for line, after in itertools.pairwise(lines):
+        if line and after and line[-1].endswith("-"):
+            joined = (line[-1] + after[0]).casefold()
+            word = (line[-1][:-1] + after[0]).casefold()
+            for name in unbreakable:
+                if "-" in name:
+                    assert name.casefold() not in joined, (line[-1], after[0])
+                else:
+                    assert not word.lstrip("(“\"'").startswith(name.casefold()), \
+                        (line[-1], after[0])
