@@ -12,12 +12,13 @@ every key with the same helpers, and reports at the same file:line:col.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from micropul_print.catalogue.model import BLACK, WHITE, Catalogue
 from micropul_print.errors import Diagnostic, errors_in
 from micropul_print.yamlsource import (
+    Where,
     YamlMapping,
     YamlNode,
     YamlScalar,
@@ -47,6 +48,8 @@ class CellFace:
 
     colour: str  # WHITE or BLACK
     mark: str  # a theme mark name, drawn over the whole face (e.g. square-light)
+    # Where the mark is written, so that a theme without it is reported there.
+    mark_where: Where | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -294,7 +297,7 @@ def _face(node: YamlNode, out: list[Diagnostic]) -> CellFace | None:
     mark = None if mark_node is None else expect_text(mark_node, "'mark'", out)
     if errors_in(out[before:]) or colour is None or mark is None:
         return None
-    return CellFace(colour, mark)
+    return CellFace(colour, mark, None if mark_node is None else mark_node.where)
 
 
 def _enough_tiles(

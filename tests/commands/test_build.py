@@ -204,3 +204,18 @@ def test_every_problem_of_every_game_is_reported_before_anything_is_written(
     assert f"{shipped / 'micropul.yaml'}:" in err and f"{shipped / 'cellulae.yaml'}:" in err
     assert "Traceback" not in err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_face_mark_the_theme_lacks_is_reported_at_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = (ROOT / "tiledefs/cellulae.yaml").read_text(encoding="utf-8")
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "mark: square-dark" in row)
+    column = text.splitlines()[line - 1].index("square-dark") + 1
+    typo = tmp_path / "typo.yaml"
+    typo.write_text(text.replace("mark: square-dark", "mark: sqaure-dark"), encoding="utf-8")
+    assert main(["build", str(typo), "--only", "svg", "--out", str(tmp_path / "o")]) == 1
+    assert capsys.readouterr().err == (
+        f"{typo}:{line}:{column}: error: theme 'classic' has no mark 'sqaure-dark' (it has: "
+        "back-emblem, back-fill, blank, disc-dark, disc-light, dot1, dot2, plus, square-dark, "
+        "square-light, stone-1, stone-2)\n")
+    assert not (tmp_path / "o").exists()
