@@ -162,7 +162,7 @@ def _micropul_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
     if "rulebooks" in options.parts:
         # Rulebook file names carry no paper: one set, on the first paper asked for. In
         # parallel, a job per language (each checks its own texts and the figures).
-        langs = _rulebook_langs(options)
+        langs = _rulebook_langs(options, catalogue.game)
         jobs.append(_Job("rulebooks", _rulebooks_job(art, output, langs, options.papers[0]),
                          cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
                          pieces=[_rulebooks_job(art, output, [lang], options.papers[0])
@@ -190,14 +190,16 @@ def _cellulae_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
     if problems:
         raise UserError(problems)
 
-    def part(parts: set[str], papers: Sequence[str]) -> Callable[[Progress], list[Path]]:
+    def part(parts: set[str], papers: Sequence[str],
+             langs: Sequence[str] | None = None) -> Callable[[Progress], list[Path]]:
         def run(say: Progress) -> list[Path]:
             from micropul_print.cellulae_kit import build_cellulae_kit
 
             return build_cellulae_kit(
                 cellulae, theme, output, papers=papers, bleed=options.bleed,
                 dpi=options.dpi, flip=options.flip, back_offset=options.back_offset,
-                calibration=options.calibration, parts=frozenset(parts), progress=say)
+                calibration=options.calibration, parts=frozenset(parts), progress=say,
+                langs=langs)
         return run
 
     imports = ("micropul_print.cellulae_kit", "micropul_print.games.cellulae")
@@ -210,6 +212,12 @@ def _cellulae_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
     for layout in layouts:
         jobs.append(_Job("sheets", part({"sheets"}, (layout.name,)), cost=1,
                          imports=(*imports, *_PDF_IMPORTS)))
+    if "rulebooks" in options.parts:  # as Micropul's: one set, on the first paper
+        langs = _rulebook_langs(options, cellulae.game)
+        paper = (options.papers[0],)
+        jobs.append(_Job("rulebooks", part({"rulebooks"}, paper, langs), cost=4 * len(langs),
+                         imports=(*imports, *_RULEBOOK_IMPORTS),
+                         pieces=[part({"rulebooks"}, paper, [lang]) for lang in langs]))
     return jobs
 
 
@@ -276,12 +284,14 @@ def _rulebooks_job(art: TileArt, output: OutputDir, langs: Sequence[str],
     return run
 
 
-def _rulebook_langs(options: KitOptions) -> list[str]:
+def _rulebook_langs(options: KitOptions, game: str) -> list[str]:
+    """The languages asked for (the rulebook reports any it has no text for), or every
+    language of the game's book."""
     if options.langs is not None:
         return list(options.langs)
     from micropul_print.rulebook import available_languages
 
-    return list(available_languages())
+    return list(available_languages(game))
 
 
 def _workers(asked: int | None, costs: Sequence[int]) -> int:

@@ -59,10 +59,12 @@ def _choices(allowed: tuple[str, ...], what: str) -> Callable[[str], tuple[str, 
 
 
 def _languages(text: str) -> tuple[str, ...]:
-    # The languages are the locale files present, so adding one needs no code here.
-    from micropul_print.rulebook.locales import available_languages
+    # The languages are the locale files present, so adding one needs no code here. A
+    # language of one game's book only is refused by the other book, at build time.
+    from micropul_print.rulebook import GAMES, available_languages
 
-    return _choices(tuple(available_languages()), "language")(text)
+    known = dict.fromkeys(lang for game in GAMES for lang in available_languages(game))
+    return _choices(tuple(known), "language")(text)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

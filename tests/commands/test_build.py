@@ -219,3 +219,17 @@ def test_a_face_mark_the_theme_lacks_is_reported_at_its_line(
         "back-emblem, back-fill, blank, disc-dark, disc-light, dot1, dot2, plus, square-dark, "
         "square-light, stone-1, stone-2)\n")
     assert not (tmp_path / "o").exists()
+
+
+def test_each_game_writes_its_rulebooks_in_the_languages_asked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "--game", "cellulae", "--only", "rulebooks", "--lang", "pl,en",
+                 "--out", str(tmp_path / "c"), "--quiet"]) == 0
+    assert files_under(tmp_path / "c") == {"cellulae/rules/cellulae-rules-en.pdf",
+                                           "cellulae/rules/cellulae-rules-pl.pdf"}
+    with pytest.raises(SystemExit) as caught:
+        main(["build", "--game", "all", "--lang", "xx", "--out", str(tmp_path / "a")])
+    assert caught.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --lang: unknown language 'xx'; choose from en,es,it,pl" in err
+    assert not (tmp_path / "a").exists()
