@@ -296,5 +296,6 @@ def test_the_contract_is_documented() -> None:
     for path in ("cellulae/tiles/svg/tile-white.svg", "tile-black.svg",
                  "cellulae/tiles/png/tile-white.png", "tile-black.png",
                  "cellulae/tiles/overview.png", "cellulae/sheets/cellulae-tiles-a4.pdf",
-                 "cellulae/sheets/cellulae-board-5-a4.pdf", "`-letter.pdf`"):
+                 "cellulae/sheets/cellulae-board-5-a4.pdf", "`-letter.pdf`",
+                 "cellulae/rules/cellulae-rules-en.pdf"):
         assert f"`{path.strip('`')}`" in section, path
