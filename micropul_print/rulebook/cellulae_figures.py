@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 
 from micropul_print.catalogue.cellulae import CellulaeCatalogue
-from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Primitive, Rect
+from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Primitive, Rect, Text
 from micropul_print.draw.theme import Theme
 from micropul_print.rulebook.verify import VerifiedFigure
 from micropul_print.rules.cellulae import MOVE
@@ -186,7 +186,10 @@ def legend_mark(mark: str, catalogue: CellulaeCatalogue, theme: Theme,
         items = arrow_items((start, start), (start + size, start + size), size, style)
         clip = (start + 0.3 * size, start + 0.3 * size, 1.4 * size, 1.4 * size)
     board = board_drawing(catalogue, side, theme, tiles=tiles, squares_fill=SQUARES_FILL)
-    return Drawing(board.width, board.height, (*board.items, *items)), clip
+    # The clip shows a square or two: the coordinates around the board would be hidden,
+    # yet their text would still be copied, searched and read aloud from the PDF.
+    unlabelled = tuple(item for item in board.items if not isinstance(item, Text))
+    return Drawing(board.width, board.height, (*unlabelled, *items)), clip
 
 
 __all__ = ["FIGURE_SCALE", "STYLE", "FigureStyle", "figure_drawing",

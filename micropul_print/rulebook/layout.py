@@ -141,9 +141,13 @@ _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _ITALIC = re.compile(r"\*(.+?)\*")
 
 
+# "7 × 7": a size never breaks across lines, in any language.
+_TIMES = re.compile(r"(?<=\w) × (?=\w)")
+
+
 def markup(text: str) -> str:
     """Catalogue text -> reportlab paragraph markup: escape, then **bold**, *italic*."""
-    text = escape(text)
+    text = _TIMES.sub("\u00a0×\u00a0", escape(text))
     text = _BOLD.sub(r"<b>\1</b>", text)
     return _ITALIC.sub(r"<i>\1</i>", text)
 

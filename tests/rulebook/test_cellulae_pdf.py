@@ -139,3 +139,27 @@ def test_no_line_breaks_a_name_inside(every_book: dict[tuple[str, str], bytes], 
                 else:
                     assert not word.lstrip("(“\"'").startswith(name.casefold()), \
                         (line[-1], after[0])
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("lang", available_languages("cellulae"))
+def test_sizes_stay_on_one_line_and_the_legend_copies_only_its_words(
+        every_book: dict[tuple[str, str], bytes], lang: str, paper: str) -> None:
+    lines = [line.strip() for page in PdfReader(io.BytesIO(every_book[lang, paper])).pages
+             for line in page.extract_text().split("\n")]
+    for line in lines:  # "7 × 7" is never cut after or before its sign
+        assert not line.endswith("×") and not line.startswith("×"), line
+    # The legend pictures show a square or two of a board: none of the board's hidden
+    # coordinates (lone letters and digits) comes between the legend's texts.
+    first = next(i for i, line in enumerate(lines) if line.startswith(_start(lang, "white")))
+    last = next(i for i, line in enumerate(lines) if line.startswith(_start(lang, "cross")))
+    assert first < last
+    assert not [line for line in lines[first:last] if re.fullmatch(r"[a-z0-9]", line)]
+
+
+def _start(lang: str, row: str) -> str:
+    """The first three words of a legend row's text, as the PDF shows them."""
+    from micropul_print.rulebook.locales import load_locale
+
+    text = load_locale(lang, CELLULAE.locales_dir).texts[f"legend.{row}"]
+    return " ".join(text.replace("**", "").replace("*", "").split()[:3])

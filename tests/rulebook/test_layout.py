@@ -35,6 +35,11 @@ def test_markup_escapes_then_applies_bold_and_italic() -> None:
     assert markup("2 * 3 = 6") == "2 * 3 = 6"
 
 
+def test_a_size_is_bound_to_its_numbers() -> None:
+    assert markup("a 7 × 7 board") == "a 7\u00a0×\u00a07 board"
+    assert markup("5 ×\n5") == "5 ×\n5"  # not a size as written: left alone
+
+
 UNBREAKABLE = ("Micropul", "micropul-print", "Jean-François", "Lassonde")
 
 
