@@ -23,6 +23,7 @@ from micropul_print.catalogue.cellulae import CellulaeCatalogue
 from micropul_print.catalogue.model import BLACK, WHITE
 from micropul_print.draw.primitives import Drawing, Group, Primitive, Rect
 from micropul_print.draw.theme import Theme
+from micropul_print.games.cellulae import check_theme
 from micropul_print.outputs import OutputDir
 from micropul_print.sheets.duplex import Flip
 from micropul_print.sheets.layout import SheetLayout, load_layout
@@ -74,11 +75,13 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
 
     ``bleed`` None means none on the sheets and PNG_BLEED on the PNG files, as for
     Micropul; a number applies to both. Boards have no bleed: they are not cut to a
-    tile's size. Raises UserError for an unknown paper or a tile too large for it."""
+    tile's size. Raises UserError for an unknown paper, a tile too large for it, or a face
+    mark the theme lacks."""
     say = progress or (lambda _message: None)
     unknown = set(parts) - PARTS
     if unknown:
         raise ValueError(f"unknown kit parts: {sorted(unknown)}")
+    check_theme(catalogue, theme)
     written: list[Path] = []
     if "png" in parts or "svg" in parts:
         say(f"writing {out.path(SVG_DIR)}/*.svg")

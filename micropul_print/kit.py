@@ -179,16 +179,9 @@ def _cellulae_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
     if not isinstance(catalogue, CellulaeCatalogue):
         raise TypeError(f"not a Cellulae catalogue: {catalogue.source}")
     cellulae = catalogue
-    # The faces name theme marks: one the theme lacks is the user's to fix, at its line.
-    problems = []
-    for face in cellulae.faces:
-        if face.mark not in theme.marks:
-            message = (f"theme {theme.name!r} has no mark {face.mark!r} (it has: "
-                       f"{', '.join(sorted(theme.marks))})")
-            problems.append(Diagnostic(cellulae.source, 0, 0, message)
-                            if face.mark_where is None else face.mark_where.diagnostic(message))
-    if problems:
-        raise UserError(problems)
+    from micropul_print.games.cellulae import check_theme
+
+    check_theme(cellulae, theme)  # before any job starts
 
     def part(parts: set[str], papers: Sequence[str],
              langs: Sequence[str] | None = None) -> Callable[[Progress], list[Path]]:

@@ -18,6 +18,7 @@ from micropul_print.catalogue.model import BLACK, WHITE
 from micropul_print.draw.face import Face, face_drawing, mark_items
 from micropul_print.draw.primitives import Drawing, Group, Line, Primitive, Rect, Text
 from micropul_print.draw.theme import Theme
+from micropul_print.errors import Diagnostic, UserError
 from micropul_print.fonts import CAP_HEIGHT
 
 FRAME = 8.0  # band around the squares holding the coordinates, mm
@@ -35,6 +36,20 @@ TILE_SHADOW = "#8c8c8c"  # under a tile drawn on the board: a white tile on a wh
 TILE_SHADOW_OFFSET = 0.6  # shows as a tile
 
 Square = tuple[int, int]  # (x, y) from the top-left, as the rules engine counts
+
+
+def check_theme(catalogue: CellulaeCatalogue, theme: Theme) -> None:
+    """Raise UserError, at the catalogue's line, for each face mark the theme does not
+    define: the faces name theme marks, so only the two files together can tell."""
+    problems = []
+    for face in catalogue.faces:
+        if face.mark not in theme.marks:
+            message = (f"theme {theme.name!r} has no mark {face.mark!r} (it has: "
+                       f"{', '.join(sorted(theme.marks))})")
+            problems.append(Diagnostic(catalogue.source, 0, 0, message)
+                            if face.mark_where is None else face.mark_where.diagnostic(message))
+    if problems:
+        raise UserError(problems)
 
 
 def tile_face(face: CellFace, *, outline: bool = True) -> Face:

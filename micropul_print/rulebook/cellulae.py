@@ -275,8 +275,11 @@ class CellulaeArt:
     legend pictures."""
 
     def __init__(self, catalogue: Catalogue, theme: Theme) -> None:
+        from micropul_print.games.cellulae import check_theme
+
         self.catalogue = as_cellulae(catalogue)
         self.theme = theme
+        check_theme(self.catalogue, theme)
 
     def figure(self, verified: VerifiedFigure) -> tuple[Drawing, float]:
         from micropul_print.rulebook.cellulae_figures import FIGURE_SCALE, figure_drawing

@@ -89,3 +89,18 @@ def test_checking_cellulae_needs_no_drawing_library() -> None:
         "assert not heavy, heavy\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_cellulae_face_mark_the_theme_lacks_exits_1_at_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shipped = Path(__file__).parents[2] / "tiledefs" / "cellulae.yaml"
+    text = shipped.read_text(encoding="utf-8")
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "mark: square-light" in row)
+    typo = tmp_path / "typo.yaml"
+    typo.write_text(text.replace("mark: square-light", "mark: light"), encoding="utf-8")
+    assert main(["rulebook", "--game", "cellulae", "--catalogue", str(typo), "--lang", "en",
+                 "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{typo}:{line}:")
+    assert "error: theme 'classic' has no mark 'light'" in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
