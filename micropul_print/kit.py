@@ -148,6 +148,9 @@ def _catalogues(options: KitOptions) -> list[Catalogue]:
 
 def _micropul_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
                    layouts: Sequence[SheetLayout], options: KitOptions) -> list[_Job]:
+    from micropul_print.games.micropul import check_theme
+
+    check_theme(theme)  # before any job starts
     art = TileArt(catalogue, theme, numbers=options.numbers)
     jobs: list[_Job] = []
     if "png" in options.parts:  # the complete tile files: SVG, PNG and the overview

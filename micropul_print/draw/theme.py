@@ -12,14 +12,15 @@ Every problem in a theme file is reported at once, each at its ``file:line:col``
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeVar
 
 from micropul_print.errors import Diagnostic, UserError, errors_in, usable
 from micropul_print.fonts import Weight
 from micropul_print.yamlsource import (
+    Where,
     YamlMapping,
     YamlNode,
     YamlScalar,
@@ -121,6 +122,19 @@ class Theme:
     plate: PlateStyle
     marks: dict[str, MarkStyle]
     source: str = ""
+    # Where the marks are written, so that a game's missing mark is reported there.
+    marks_where: Where | None = field(default=None, compare=False)
+
+    def missing_marks(self, needed: Iterable[str], needed_by: str) -> list[Diagnostic]:
+        """A problem for each mark of ``needed`` (sorted) this theme does not define;
+        ``needed_by`` says what needs it ("Micropul's tiles")."""
+        problems = []
+        for name in sorted(set(needed) - set(self.marks)):
+            message = (f"theme {self.name!r} has no mark {name!r}, which {needed_by} "
+                       f"need (it has: {', '.join(sorted(self.marks))})")
+            problems.append(self.marks_where.diagnostic(message) if self.marks_where
+                            else Diagnostic(self.source or self.name, 0, 0, message))
+        return problems
 
     def mark(self, name: str) -> MarkStyle:
         """The style of mark ``name``; a KeyError names the theme and the known marks."""
@@ -273,7 +287,8 @@ class _Reader:
         label_style, plate = label
         return Theme(name=name, description=description, background=background,
                      outline=outline, outline_width=outline_width, number=number,
-                     label=label_style, plate=plate, marks=marks, source=source)
+                     label=label_style, plate=plate, marks=marks, source=source,
+                     marks_where=top["marks"].where)
 
     def _section(self, top: dict[str, YamlNode], key: str,
                  read: Callable[[YamlNode, str], T]) -> T | None:

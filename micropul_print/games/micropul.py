@@ -24,6 +24,7 @@ from micropul_print.catalogue.model import (
 from micropul_print.draw.face import Face, face_drawing
 from micropul_print.draw.primitives import Drawing
 from micropul_print.draw.theme import Theme
+from micropul_print.errors import UserError
 
 TILE_SIZE_MM = 30.0
 START_LABEL = "START"
@@ -38,6 +39,17 @@ MARKS = {
     PLUS: "plus",
     EMPTY: "blank",
 }
+# Every mark the tiles, the back and the stones are drawn with.
+NEEDED_MARKS = (*MARKS.values(), "back-fill", "back-emblem",
+                *(f"stone-{player}" for player in PLAYERS))
+
+
+def check_theme(theme: Theme) -> None:
+    """Raise UserError, at the theme's marks, for each mark Micropul needs and the theme
+    does not define (a theme file of the user's may leave one out)."""
+    problems = theme.missing_marks(NEEDED_MARKS, "Micropul's tiles")
+    if problems:
+        raise UserError(problems)
 
 
 def tile_face(tile: Tile, *, show_number: bool = True) -> Face:

@@ -226,6 +226,9 @@ class MicropulArt:
     """Micropul's figures and legend pictures, from the sheets' tile and stone art."""
 
     def __init__(self, catalogue: Catalogue, theme: Theme) -> None:
+        from micropul_print.games.micropul import check_theme
+
+        check_theme(theme)
         self.catalogue = catalogue
         self.theme = theme
         self.cell = self.tile_art(catalogue.tiles[0]).width

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from micropul_print.catalogue.model import (
@@ -14,11 +16,13 @@ from micropul_print.catalogue.model import (
     Tile,
 )
 from micropul_print.draw.primitives import Circle, Drawing, Text
-from micropul_print.draw.theme import THEME_NAMES, Theme, load_theme
+from micropul_print.draw.theme import THEME_NAMES, THEMES_DIR, Theme, load_theme
+from micropul_print.errors import UserError
 from micropul_print.games.micropul import (
     MARKS,
     TILE_SIZE_MM,
     back_drawing,
+    check_theme,
     stone_drawing,
     tile_drawing,
     tile_face,
@@ -122,3 +126,23 @@ def test_game_module_reads_no_rendering_library() -> None:
                     for alias in (node.names if isinstance(node, ast.Import)
                                   else [ast.alias(node.module or "")])}
         assert not imported & {"reportlab", "svgwrite", "PIL"}, module.__name__
+
+
+@pytest.mark.parametrize("name", THEME_NAMES)
+def test_every_builtin_theme_has_every_mark_micropul_needs(name: str) -> None:
+    check_theme(load_theme(name))  # raises if one is missing
+
+
+def test_a_theme_without_a_needed_mark_is_reported_at_its_marks(tmp_path: Path) -> None:
+    classic = (THEMES_DIR / "classic.yaml").read_text(encoding="utf-8")
+    lines = classic.splitlines(keepends=True)
+    marks_line = next(n for n, line in enumerate(lines, 1) if line.startswith("marks:"))
+    mine = tmp_path / "no-plus.yaml"
+    mine.write_text("".join(line for line in lines if not line.startswith("  plus:")),
+                    encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        check_theme(load_theme(str(mine)))
+    (problem,) = caught.value.diagnostics
+    assert (problem.file, problem.line) == (str(mine), marks_line + 1)
+    assert problem.message.startswith(
+        "theme 'classic' has no mark 'plus', which Micropul's tiles need (it has: ")
