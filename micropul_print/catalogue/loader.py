@@ -85,6 +85,16 @@ def read_catalogue(path: str | Path) -> tuple[Catalogue | None, list[Diagnostic]
     return read_document(path, lambda root, out: _read(root, str(path), out))
 
 
+def game_mismatch(catalogue: Catalogue, game: str | None) -> list[Diagnostic]:
+    """A problem when a command was given both a catalogue and a ``--game`` it is not
+    of (the file's own ``game:`` decides which rules apply, so one must go)."""
+    if game is None or catalogue.game == game:
+        return []
+    return [Diagnostic(catalogue.source, 0, 0,
+                       f"this is a {catalogue.game} catalogue, but --game asks for {game}: "
+                       f"leave --game out, or give a {game} catalogue")]
+
+
 def load_catalogue(path: str | Path = DEFAULT_CATALOGUE, strict: bool = False) -> Catalogue:
     """Read a catalogue; raise UserError with every error (and warning, if strict)."""
     return usable(*read_catalogue(path), strict)

@@ -22,7 +22,7 @@ def _langs(text: str) -> list[str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=BOOK_GAMES, default="micropul",
+    parser.add_argument("--game", choices=BOOK_GAMES, default=None,
                         help="whose rulebook: its shipped catalogue unless --catalogue is "
                              "given (default: micropul)")
     parser.add_argument("--lang", type=_langs, metavar="LL[,LL...]",
@@ -46,10 +46,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
+    from micropul_print.catalogue.loader import game_mismatch, load_catalogue, shipped_catalogue
+    from micropul_print.errors import UserError
     from micropul_print.rulebook import available_languages, build_rulebooks, check_rulebook
 
     catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game))
+    if args.catalogue and game_mismatch(catalogue, args.game):
+        raise UserError(game_mismatch(catalogue, args.game))
     langs = args.lang or available_languages(catalogue.game)
 
     def say(message: str) -> None:

@@ -71,3 +71,23 @@ def test_cellulae_commands_import_no_drawing_library() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+TILEDEFS = Path(__file__).resolve().parents[2] / "tiledefs"
+
+
+@pytest.mark.parametrize("command", [
+    ["check", "--games", "1"],
+    ["position", str(POSITION), "--catalogue"],
+    ["rulebook", "--check", "--catalogue"],
+])
+@pytest.mark.parametrize(("catalogue", "game"), [("micropul", "cellulae"),
+                                                 ("cellulae", "micropul")])
+def test_a_catalogue_of_another_game_than_game_is_refused(
+        command: list[str], catalogue: str, game: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(TILEDEFS / f"{catalogue}.yaml")
+    assert main([*command, path, "--game", game]) == 1
+    assert capsys.readouterr() == ("", (
+        f"{path}: error: this is a {catalogue} catalogue, but --game asks for {game}: "
+        f"leave --game out, or give a {game} catalogue\n"))
