@@ -54,8 +54,9 @@ class KitOptions(NamedTuple):
     back_offset: tuple[float, float] = (0.0, 0.0)
     calibration: bool = True
     langs: Sequence[str] | None = None  # None: every language the rulebook has
-    # Games whose shipped catalogues are built; None: the game of ``catalogue``, or
-    # Micropul without one. With a ``catalogue``, the only game allowed is its own.
+    # Games whose kits are built, from their shipped catalogues except the game of
+    # ``catalogue``, which stands in for its own; None: the game of ``catalogue``, or
+    # Micropul without one. A ``catalogue`` of a game left out is an error.
     games: Sequence[str] | None = None
     parts: frozenset[str] = PARTS
     strict: bool = False
