@@ -206,8 +206,10 @@ def load_book(path: Path, rules: BookRules) -> Book:
                     blocks.append(block)
     book = Book(tuple(blocks), str(path), unbreakable, pages)
     problems.extend(_check_figures(book, rules))
-    if errors_in(problems):
-        raise UserError(in_file_order(errors_in(problems)))
+    # The book is the project's own source, not a user's input: a warning (an unknown
+    # key, such as an option another game's book has) is a mistake in it, never noise.
+    if errors_in(problems, strict=True):
+        raise UserError(in_file_order(errors_in(problems, strict=True)))
     return book
 
 

@@ -142,8 +142,8 @@ def load_locale(lang: str, directory: Path = LOCALES_DIR) -> Locale:
         problems.append(root.diagnostic("expected a mapping of keys to texts"))
     elif root is not None:
         _flatten((), root, texts, marks, problems)
-    if errors_in(problems):
-        raise UserError(errors_in(problems))
+    if errors_in(problems, strict=True):  # the project's own text: a warning is a mistake
+        raise UserError(errors_in(problems, strict=True))
     return Locale(lang, str(path), texts, marks)
 
 

@@ -63,9 +63,21 @@ def test_each_mistake_in_a_structure_is_reported() -> None:
         f"{path}:4:14: error: a heading must be a non-empty text, got a list",
         f"{path}:9:11: error: a claim about a placement states exactly one of legal, reason, "
         "draws, plus or tile",
+        f"{path}:9:26: warning: unknown key 'colour' in a claim about a placement (expected "
+        "placement, legal, reason, draws, plus, tile or as)",
         f"{path}:10:19: error: a group is named by one of its micropul: [x, y, quadrant], "
         "quadrant one of tl, tr, br or bl; got a list",
         f"{path}:11:33: error: 'legal' must be true or false, got 'maybe'",
         f"{path}:15:18: error: unknown mark 'sparkle' (expected highlight, group, cross or stone)",
         f"{path}:16:8: error: 'pages' must be at least 1, got 0",
     ]
+
+
+def test_an_unknown_key_in_a_book_is_an_error_not_a_warning(tmp_path: Path) -> None:
+    book = tmp_path / "book.yaml"
+    book.write_text("blocks:\n  - heading: goal.heading\ncolour: blue\n", encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        MICROPUL.load_book(book)
+    (problem,) = caught.value.diagnostics
+    assert (problem.line, problem.col) == (3, 1)
+    assert "colour" in problem.message
