@@ -41,7 +41,8 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
     the only one imported)."""
     parser = argparse.ArgumentParser(
         prog="micropul-print",
-        description="Print-and-play kit generator and rules engine for Micropul.",
+        description="Print-and-play kit generator and rules engines for Micropul and "
+                    "Cellulae (--game cellulae).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

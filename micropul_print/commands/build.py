@@ -7,7 +7,7 @@ import math
 import sys
 from collections.abc import Callable
 
-HELP = "build the print-and-play kit: tile images, duplex PDF sheets, rulebooks"
+HELP = "build the print-and-play kit: tile images, duplex PDF sheets, boards, rulebooks"
 
 PAPERS = ("a4", "letter")
 # Parts of the kit --only can pick; the default is all of them.

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-HELP = "analyse a position file: legality, catalysts, groups (JSON on stdout)"
+HELP = "analyse a position file: legality, catalysts, groups, or Cellulae moves (JSON)"
 GAMES = ("micropul", "cellulae")
 
 
