@@ -12,6 +12,7 @@ import pytest
 
 from micropul_print.catalogue.cellulae import CellulaeCatalogue
 from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
+from micropul_print.cellulae_analysis import analyse_cellulae, load_cellulae_position
 from micropul_print.errors import UserError
 from micropul_print.rulebook import GAMES, available_languages, rulebook_for, rulebook_path
 from micropul_print.rulebook.cellulae import CELLULAE, shared_values
@@ -64,8 +65,26 @@ def test_every_figure_claim_holds_and_names_its_values(catalogue: CellulaeCatalo
         "figures/diagonal-only.yaml": {},
         "figures/movement.yaml": {"passed": 2},
         "figures/contamination.yaml": {"flipped": 3},
-        "figures/end.yaml": {"black": 13, "white": 12},
+        "figures/forced.yaml": {"flipped": 2},
+        "figures/end.yaml": {"flipped": 2, "black": 13, "white": 12},
     }
+
+
+def test_the_forced_action_figure_starts_where_its_player_can_only_move(
+        catalogue: CellulaeCatalogue) -> None:
+    # Player claims count actions after the turns, so what the caption says about the
+    # position before the movement (no replication, the movement is forced) is checked
+    # here on the position without its turn.
+    position = load_cellulae_position(CELLULAE.book_file.parent / "figures/forced.yaml",
+                                      catalogue)
+    [turn] = position.turns
+    before = dataclasses.replace(position, turns=())
+    legal = analyse_cellulae(before, catalogue, legal_for=turn.player)["legal"]
+    assert position.to_move == turn.player
+    assert [a for a in legal if a["action"] == "replicate"] == []
+    shown = analyse_cellulae(position, catalogue)["turns"][0]
+    assert shown["action"] == "move" and shown["legal"]
+    assert {"action": "move", "from": shown["from"], "to": shown["to"]} in legal
 
 
 def test_the_book_shows_what_the_rules_need(catalogue: CellulaeCatalogue) -> None:
