@@ -13,7 +13,9 @@ subject        properties
 ``turn: N``    ``legal``, ``reason`` (an engine reason, or ``none``), ``action``
                (replicate, move, skip), ``flipped`` (how many tiles it turned over),
                ``flips`` (exactly which squares, ``[[x, y], ...]``), ``passes`` (for a
-               movement: the occupied squares it slid over)
+               movement: the occupied squares it slid over), ``replications`` and
+               ``movements`` (legal for its player just before it: what the turn
+               chose from)
 ``player: C``  ``tiles`` (showing colour C after the turns), ``replications`` and
                ``movements`` (legal for C then)
 ``square: XY`` ``colour`` (``black``, ``white`` or ``empty``) after the turns
@@ -61,7 +63,8 @@ if TYPE_CHECKING:
     from micropul_print.rulebook.layout import Picture
 
 SUBJECT_PROPERTIES: dict[str, tuple[str, ...]] = {
-    "turn": ("legal", "reason", "action", "flipped", "flips", "passes"),
+    "turn": ("legal", "reason", "action", "flipped", "flips", "passes", "replications",
+             "movements"),
     "player": ("tiles", "replications", "movements"),
     "square": ("colour",),
     "game": ("over", "reason", "winner"),
@@ -164,6 +167,8 @@ def engine_value(claim: Claim, analysis: Mapping[str, Any]) -> tuple[Value, str]
             return len(turn["flipped"]), ""
         if claim.prop == "flips":
             return reading_order(turn["flipped"]), ""
+        if claim.prop in ("replications", "movements"):
+            return int(turn["options"][claim.prop]), ""
         if turn["action"] != MOVE or not turn["legal"]:
             return "", f"turn {claim.key} is not a legal movement"
         return int(turn["passes"]), ""
@@ -189,14 +194,17 @@ def engine_value(claim: Claim, analysis: Mapping[str, Any]) -> tuple[Value, str]
 
 def analyse_figure(position: Any, catalogue: CellulaeCatalogue) -> dict[str, Any]:
     """The engine's analysis of a figure's position, plus what the rulebook's claims
-    also read: each legal movement's ``passes`` (occupied squares strictly between
-    its start and end, on the board before it) and ``legal_by_player`` (every legal
-    action of each colour after the turns)."""
+    also read: each turn's ``options`` (its player's legal replications and movements
+    just before it), each legal movement's ``passes`` (occupied squares strictly
+    between its start and end, on the board before it) and ``legal_by_player`` (every
+    legal action of each colour after the turns)."""
     from micropul_print.cellulae_analysis import analyse_cellulae, position_board
 
     analysis = analyse_cellulae(position, catalogue)
     board = position_board(position)
     for spec, turn in zip(position.turns, analysis["turns"], strict=True):
+        turn["options"] = {"replications": len(board.replications(spec.player)),
+                           "movements": len(board.movements(spec.player))}
         if not turn["legal"]:
             continue
         if turn["action"] == MOVE:
