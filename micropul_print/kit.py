@@ -134,7 +134,7 @@ def _catalogues(options: KitOptions) -> list[Catalogue]:
     given = read(options.catalogue) if options.catalogue is not None else None
     if given is not None and games and given.game not in games:
         problems.append(Diagnostic(
-            str(options.catalogue), 0, 0, f"this is a {given.game} catalogue, but the build "
+            given.source, *given.game_at, f"this is a {given.game} catalogue, but the build "
             f"asks for {' and '.join(games)} only: leave --game out, or give that game's "
             "catalogue"))
     if options.catalogue is not None and not games:

@@ -9,7 +9,7 @@ docs/catalogue.md.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from micropul_print.catalogue.cellulae import CELLULAE_KEYS, read_cellulae
@@ -90,7 +90,8 @@ def game_mismatch(catalogue: Catalogue, game: str | None) -> list[Diagnostic]:
     of (the file's own ``game:`` decides which rules apply, so one must go)."""
     if game is None or catalogue.game == game:
         return []
-    return [Diagnostic(catalogue.source, 0, 0,
+    line, col = catalogue.game_at
+    return [Diagnostic(catalogue.source, line, col,
                        f"this is a {catalogue.game} catalogue, but --game asks for {game}: "
                        f"leave --game out, or give a {game} catalogue")]
 
@@ -138,7 +139,10 @@ def _read(root: YamlNode, source: str, out: list[Diagnostic]) -> Catalogue | Non
     header = CatalogueHeader(
         game, name, tile_count, count_node, tiles, tiles_key or root, source, root
     )
-    return schema.read(header, out)
+    catalogue = schema.read(header, out)
+    if catalogue is None or game_node is None:
+        return catalogue
+    return replace(catalogue, game_at=(game_node.line, game_node.col))
 
 
 # ---------------------------------------------------------------------------

@@ -75,6 +75,8 @@ class Catalogue:
     tiles: tuple[Tile, ...]  # sorted by id
     source: str = ""  # file it was loaded from, for messages
     _by_id: dict[int, Tile] = field(default_factory=dict, compare=False, repr=False)
+    # (line, column) of the file's game key, for messages about the game (0, 0: unknown)
+    game_at: tuple[int, int] = field(default=(0, 0), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self._by_id.update({t.id: t for t in self.tiles})

@@ -13,6 +13,10 @@ from micropul_print.cli import main
 ROOT = Path(__file__).parents[2]
 CATALOGUE_TEXT = (ROOT / "tiledefs/micropul.yaml").read_text(encoding="utf-8")
 FAST = ["--dpi", "30"]  # small PNGs: the tests are about files, not pixels
+# The line of each shipped catalogue's `game:` key, where a message about its game points.
+GAME_LINE = {game: next(n for n, line in enumerate(
+    (ROOT / f"tiledefs/{game}.yaml").read_text(encoding="utf-8").splitlines(), 1)
+    if line.startswith("game:")) for game in ("micropul", "cellulae")}
 
 
 def files_under(root: Path) -> set[str]:
@@ -166,9 +170,10 @@ def test_a_catalogue_of_another_game_than_asked_is_a_user_error(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cellulae = str(ROOT / "tiledefs/cellulae.yaml")
     assert main(["build", cellulae, "--game", "micropul", "--out", str(tmp_path / "o")]) == 1
+    line = GAME_LINE["cellulae"]
     assert capsys.readouterr().err == (
-        f"{cellulae}: error: this is a cellulae catalogue, but the build asks for micropul "
-        "only: leave --game out, or give that game's catalogue\n")
+        f"{cellulae}:{line}:7: error: this is a cellulae catalogue, but the build asks for "
+        "micropul only: leave --game out, or give that game's catalogue\n")
     assert not (tmp_path / "o").exists()
 
 

@@ -87,7 +87,9 @@ def test_a_catalogue_of_another_game_than_game_is_refused(
         command: list[str], catalogue: str, game: str,
         capsys: pytest.CaptureFixture[str]) -> None:
     path = str(TILEDEFS / f"{catalogue}.yaml")
+    line = next(n for n, text in enumerate(Path(path).read_text(encoding="utf-8").splitlines(),
+                                           1) if text.startswith("game:"))
     assert main([*command, path, "--game", game]) == 1
     assert capsys.readouterr() == ("", (
-        f"{path}: error: this is a {catalogue} catalogue, but --game asks for {game}: "
+        f"{path}:{line}:7: error: this is a {catalogue} catalogue, but --game asks for {game}: "
         f"leave --game out, or give a {game} catalogue\n"))
