@@ -2,8 +2,9 @@
 
     .venv/bin/python -m bench engine [--games=N] [--repeat=R]
 
-Goal: at least 1,000 random two-player games per second on one core (pure Python).
-Each figure is the median of R repetitions. Exit status 1 when the goal is missed.
+Goal: at least 1,000 random two-player Micropul games per second on one core (pure
+Python). Cellulae's random games on each board are measured for information. Each
+figure is the median of R repetitions. Exit status 1 when the goal is missed.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import statistics
 import time
 
 from micropul_print.catalogue.loader import load_catalogue
+from micropul_print.rules import cellulae
 from micropul_print.rules.game import Game
 from micropul_print.rules.tiles import TileSet, tileset
 
@@ -65,6 +67,15 @@ def _games_rate(ts: TileSet, players: int, games: int, first_seed: int) -> tuple
     return games / (time.perf_counter() - began), turns / games
 
 
+def _cellulae_rate(side: int, games: int, first_seed: int) -> tuple[float, float]:
+    """(games per second, mean turns) of random Cellulae games on a ``side`` board."""
+    turns = 0
+    began = time.perf_counter()
+    for seed in range(first_seed, first_seed + games):
+        turns += cellulae.play_random_game(side, seed).turns
+    return games / (time.perf_counter() - began), turns / games
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="bench engine", description=__doc__)
     parser.add_argument("--games", type=int, default=500, help="games per repetition")
@@ -92,6 +103,13 @@ def main(argv: list[str]) -> int:
         print(
             f"{name} random games: {rate:,.0f} games/s (median of {args.repeat} x "
             f"{args.games} games, {turns:.1f} turns per game)"
+        )
+    for side in (5, 7, 9):
+        runs = [_cellulae_rate(side, args.games, r * args.games) for r in range(args.repeat)]
+        print(
+            f"Cellulae {side} x {side} random games: "
+            f"{statistics.median(r[0] for r in runs):,.0f} games/s (median of {args.repeat} "
+            f"x {args.games} games, {statistics.fmean(r[1] for r in runs):.1f} turns per game)"
         )
     met = results[2] >= GOAL_GAMES_PER_SECOND
     print(
