@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from micropul_print.draw.primitives import Circle, Drawing, Rect, Text
+from micropul_print.sheets import pdf as pdf_module
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pages import Card, SheetOptions, SheetPlan, plan_sheets
 from micropul_print.sheets.pdf import DocumentInfo, render_pdf
@@ -249,3 +250,27 @@ def test_metadata_is_set() -> None:
 def test_same_plan_gives_identical_bytes() -> None:
     assert render_pdf(make_plan("a4", bleed=2.0), INFO) == render_pdf(
         make_plan("a4", bleed=2.0), INFO)
+
+
+def test_card_backgrounds_are_painted_a_hair_larger_so_no_seam_shows() -> None:
+    """Two cards' backgrounds meeting edge to edge leave a hairline of paper in some
+    viewers (anti-aliasing on both edges): each page paints every covering background
+    SEAM_OVERLAP larger on every side, under the cards."""
+    plan = make_plan(calibration=False)
+    reader = read(plan)
+    overlap = pdf_module.SEAM_OVERLAP * PT_PER_MM
+    page_h = plan.layout.paper_height * PT_PER_MM
+    checked = 0
+    for number, page in enumerate(plan.pages):
+        rects = replay(reader, number).rects
+        for placement in page.placements:
+            if not isinstance(placement.drawing.items[0], Rect):
+                continue  # a round token has no covering background
+            x = placement.x * PT_PER_MM - overlap
+            y = page_h - (placement.y + 30.0) * PT_PER_MM - overlap
+            size = CUT_PT + 2 * overlap
+            assert any(abs(rx - x) < TOLERANCE_PT and abs(ry - y) < TOLERANCE_PT
+                       and abs(rw - size) < TOLERANCE_PT and abs(rh - size) < TOLERANCE_PT
+                       for rx, ry, rw, rh in rects), (number, placement.x, placement.y)
+            checked += 1
+    assert checked == 2 * 48  # every front and every back
