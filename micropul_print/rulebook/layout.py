@@ -22,6 +22,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (
     BaseDocTemplate,
+    CondPageBreak,
     Flowable,
     Frame,
     FrameBreak,
@@ -63,6 +64,8 @@ class Geometry:
 GEOMETRY = Geometry()
 # Figures show tiles at 60 % of their printed size, or, where that costs a page
 # (a last page holding a few lines), at the largest of these that does not.
+# Lines of text a heading keeps below it in its column (else it waits for the next).
+HEADING_KEEPS_LINES = 3
 FIGURE_TILE_MM = (18.0, 16.5, 15.0)
 LEGEND_PICTURE_MM = 7.5
 LEGEND_ROW_PADDING = 1.2  # points above and below each legend row
@@ -260,10 +263,10 @@ def _styles(lang: str, unbreakable: Sequence[str] = ()) -> dict[str, ParagraphSt
                                  bulletColor=ACCENT, spaceAfter=2.6),
         "h1": ParagraphStyle("h1", parent=body, fontName=bold, fontSize=12.5, leading=15,
                              textColor=ACCENT, alignment=TA_LEFT, spaceBefore=8,
-                             spaceAfter=3.5, keepWithNext=1, hyphenationLang=""),
+                             spaceAfter=3.5, hyphenationLang=""),
         "h2": ParagraphStyle("h2", parent=body, fontName=bold, fontSize=9.8, leading=12.4,
                              alignment=TA_LEFT, spaceBefore=3, spaceAfter=1.6,
-                             keepWithNext=1, hyphenationLang=""),
+                             hyphenationLang=""),
         "caption": ParagraphStyle("caption", parent=body, fontSize=8, leading=10.4,
                                   textColor=MUTED, alignment=TA_LEFT, spaceBefore=3,
                                   spaceAfter=9),
@@ -445,7 +448,14 @@ def _story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             story.append(FrameBreak())
         elif isinstance(block, HeadingBlock):
             style = styles["h1" if block.level == 1 else "h2"]
-            story.append(Paragraph(markup(block.text), style))
+            heading = Paragraph(markup(block.text), style)
+            # A heading starts a new column unless a few lines of what follows fit
+            # under it. (reportlab's keepWithNext would carry the whole next paragraph
+            # along, leaving the end of a column empty.)
+            _, height = heading.wrap(column_width, 1000)
+            story.append(CondPageBreak(style.spaceBefore + height + style.spaceAfter
+                                       + HEADING_KEEPS_LINES * styles["body"].leading))
+            story.append(heading)
         elif isinstance(block, TextBlock):
             story.append(Paragraph(markup(block.text), styles["lead" if block.lead else "body"]))
         elif isinstance(block, BulletsBlock):

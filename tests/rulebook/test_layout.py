@@ -170,3 +170,36 @@ def test_a_figure_that_does_not_fit_waits_while_text_fills_the_column() -> None:
     first = next(p for p in places if p[0].startswith("First words"))
     assert after[1] == pytest.approx(first[1])  # in the first column, under the text
     assert caption[1] > first[1] + 100  # the figure is in the second column
+
+
+def _word_places(pdf: bytes) -> dict[str, tuple[int, float, float]]:
+    """Each word of the PDF's text: (page, x, y) of the text run that holds it."""
+    places: dict[str, tuple[int, float, float]] = {}
+    for number, page in enumerate(PdfReader(io.BytesIO(pdf)).pages):
+        def visit(text: str, cm: list[float], tm: list[float], *_: object,
+                  number: int = number) -> None:
+            # reportlab moves to each column with cm and to each line with Td.
+            x, y = cm[4] + tm[4], cm[5] + tm[5]
+            for word in text.split():
+                places.setdefault(word, (number, x, y))
+        page.extract_text(visitor_text=visit)
+    return places
+
+
+def test_a_heading_keeps_a_few_lines_under_it_not_the_whole_paragraph() -> None:
+    """Near the foot of a column a heading stays when a few lines of its paragraph fit
+    under it (the rest runs on into the next column), and never stays alone."""
+    split_under_heading = 0
+    for filler_words in range(200, 420, 12):
+        filler = " ".join(f"filler{n}" for n in range(filler_words))
+        paragraph = " ".join(f"word{n}" for n in range(120))  # about 12 lines
+        pdf = layout.render([layout.TitleBlock(("Title",)), layout.TextBlock(filler),
+                             layout.HeadingBlock("Heading", 1), layout.TextBlock(paragraph)],
+                            TEXTS, "a4")
+        places = _word_places(pdf)
+        heading, first, last = places["Heading"], places["word0"], places["word119"]
+        # The heading's column (page, left edge) is its paragraph's first line's.
+        assert heading[:2] == pytest.approx(first[:2]) and heading[2] > first[2]
+        if last[:2] != pytest.approx(first[:2]):
+            split_under_heading += 1
+    assert split_under_heading  # keepWithNext would have moved them all whole
