@@ -93,3 +93,14 @@ class Drawing:
     width: float
     height: float
     items: tuple[Primitive, ...] = field(default_factory=tuple)
+
+    @property
+    def background(self) -> Rect | None:
+        """The first item when it is a filled rectangle covering the whole picture (a
+        face's background), else None."""
+        first = self.items[0] if self.items else None
+        if (isinstance(first, Rect) and first.fill is not None and first.x <= 0
+                and first.y <= 0 and first.x + first.width >= self.width
+                and first.y + first.height >= self.height):
+            return first
+        return None

@@ -93,22 +93,13 @@ def _underlay(placements: Sequence[Placement], page_w: float, page_h: float) -> 
     """Each placed drawing's covering background, SEAM_OVERLAP larger on every side."""
     rects = []
     for placement in placements:
-        background = _background(placement.drawing)
+        background = placement.drawing.background
         if background is not None:
             rects.append(Rect(placement.x - SEAM_OVERLAP, placement.y - SEAM_OVERLAP,
                               placement.drawing.width + 2 * SEAM_OVERLAP,
-                              placement.drawing.height + 2 * SEAM_OVERLAP, fill=background))
+                              placement.drawing.height + 2 * SEAM_OVERLAP,
+                              fill=background.fill))
     return Drawing(page_w, page_h, tuple(rects))
-
-
-def _background(drawing: Drawing) -> str | None:
-    """The fill of the drawing's first item when it is a rectangle covering it all."""
-    first = drawing.items[0] if drawing.items else None
-    if (isinstance(first, Rect) and first.fill is not None and first.x <= 0 and first.y <= 0
-            and first.x + first.width >= drawing.width
-            and first.y + first.height >= drawing.height):
-        return first.fill
-    return None
 
 
 def _define_form(canvas: Any, backend: Any, name: str, drawing: Drawing, page_h: float) -> None:
