@@ -117,18 +117,16 @@ def _catalogues(options: KitOptions) -> list[Catalogue]:
     """The catalogue of each game to build, in the order of ``options.games``: a given
     ``catalogue`` stands for its own game, the shipped ones for the others. Every
     problem of every catalogue is raised at once."""
-    from micropul_print.catalogue.loader import read_catalogue, shipped_catalogue
-    from micropul_print.errors import errors_in
+    from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
 
     problems: list[Diagnostic] = []
 
-    def read(path: Path) -> Catalogue | None:
-        catalogue, diagnostics = read_catalogue(path)
-        errors = errors_in(diagnostics, options.strict)
-        if catalogue is None or errors:
-            problems.extend(errors or diagnostics)
+    def read(path: Path) -> Catalogue | None:  # its problems kept, to report with the rest
+        try:
+            return load_catalogue(path, strict=options.strict)
+        except UserError as exc:
+            problems.extend(exc.diagnostics)
             return None
-        return catalogue
 
     games = list(options.games or ())
     given = read(options.catalogue) if options.catalogue is not None else None

@@ -25,7 +25,7 @@ from micropul_print.catalogue.model import (
     Catalogue,
     Tile,
 )
-from micropul_print.errors import Diagnostic, errors_in, usable
+from micropul_print.errors import Diagnostic, UserError, errors_in, usable
 from micropul_print.yamlsource import (
     YamlMapping,
     YamlNode,
@@ -85,15 +85,15 @@ def read_catalogue(path: str | Path) -> tuple[Catalogue | None, list[Diagnostic]
     return read_document(path, lambda root, out: _read(root, str(path), out))
 
 
-def game_mismatch(catalogue: Catalogue, game: str | None) -> list[Diagnostic]:
-    """A problem when a command was given both a catalogue and a ``--game`` it is not
-    of (the file's own ``game:`` decides which rules apply, so one must go)."""
+def require_game(catalogue: Catalogue, game: str | None) -> None:
+    """Raise UserError when a command was given both a catalogue and a ``--game`` it is
+    not of (the file's own ``game:`` decides which rules apply, so one must go)."""
     if game is None or catalogue.game == game:
-        return []
+        return
     line, col = catalogue.game_at
-    return [Diagnostic(catalogue.source, line, col,
-                       f"this is a {catalogue.game} catalogue, but --game asks for {game}: "
-                       f"leave --game out, or give a {game} catalogue")]
+    raise UserError([Diagnostic(catalogue.source, line, col,
+                                f"this is a {catalogue.game} catalogue, but --game asks for "
+                                f"{game}: leave --game out, or give a {game} catalogue")])
 
 
 def load_catalogue(path: str | Path = DEFAULT_CATALOGUE, strict: bool = False) -> Catalogue:

@@ -45,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.catalogue.loader import game_mismatch, read_catalogue, shipped_catalogue
+    from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
     from micropul_print.errors import UserError, errors_in
     from micropul_print.setcheck import format_facts, format_simulation, set_facts, simulate
 
@@ -53,8 +53,8 @@ def run(args: argparse.Namespace) -> int:
     errors = errors_in(diagnostics, args.strict)
     if catalogue is None or errors:
         raise UserError(errors or diagnostics)
-    if args.catalogue and game_mismatch(catalogue, args.game):
-        raise UserError(game_mismatch(catalogue, args.game))
+    if args.catalogue:
+        require_game(catalogue, args.game)
     for diagnostic in diagnostics:
         print(diagnostic, file=sys.stderr)
     show_progress = sys.stderr.isatty() or args.games >= 5000

@@ -29,12 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.catalogue.loader import game_mismatch, load_catalogue, shipped_catalogue
+    from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
     from micropul_print.errors import UserError
 
     catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game), strict=args.strict)
-    if args.catalogue and game_mismatch(catalogue, args.game):
-        raise UserError(game_mismatch(catalogue, args.game))
+    if args.catalogue:
+        require_game(catalogue, args.game)
     if catalogue.game == "cellulae":
         return _run_cellulae(catalogue, args)
     from micropul_print.analysis import analyse

@@ -46,13 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.catalogue.loader import game_mismatch, load_catalogue, shipped_catalogue
-    from micropul_print.errors import UserError
+    from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
     from micropul_print.rulebook import available_languages, build_rulebooks, check_rulebook
 
     catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game))
-    if args.catalogue and game_mismatch(catalogue, args.game):
-        raise UserError(game_mismatch(catalogue, args.game))
+    if args.catalogue:
+        require_game(catalogue, args.game)
     langs = args.lang or available_languages(catalogue.game)
 
     def say(message: str) -> None:
