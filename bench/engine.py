@@ -15,9 +15,9 @@ import statistics
 import time
 
 from micropul_print.catalogue.loader import load_catalogue
-from micropul_print.rules import cellulae
-from micropul_print.rules.game import Game
-from micropul_print.rules.tiles import TileSet, tileset
+from micropul_print.games.cellulae import rules as cellulae
+from micropul_print.games.micropul.rules.game import Game
+from micropul_print.games.micropul.rules.tiles import TileSet, tileset
 
 GOAL_GAMES_PER_SECOND = 1000.0
 

@@ -39,10 +39,13 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
                                                    dict[str, ModuleType]]:
     """The parser with every command, or with the command ``only`` alone (its module is
     the only one imported)."""
+    from micropul_print import registry
+
+    games = registry.games()
     parser = argparse.ArgumentParser(
         prog="micropul-print",
-        description="Print-and-play kit generator and rules engines for Micropul and "
-                    "Cellulae (--game cellulae).",
+        description="Print-and-play kit generator and rules engines for tile games: "
+                    + "; ".join(game.summary for game in games) + ".",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

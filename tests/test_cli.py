@@ -23,7 +23,7 @@ def test_a_named_command_imports_its_module_alone() -> None:
                             "cli.build_parser(cli.command_named(['build', '--help']))")
     commands = {m for m in loaded if m.startswith("micropul_print.commands.")}
     assert commands == {"micropul_print.commands.build"}
-    assert "micropul_print.rules" not in loaded
+    assert "micropul_print.games.micropul.rules" not in loaded
 
 
 def test_no_command_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,7 +12,9 @@ from pypdf.generic import ContentStream
 
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.draw.theme import load_theme
-from micropul_print.kit import KitOptions, TileArt, build_kit, format_summary, plan_tile_sheets
+from micropul_print.games.micropul.kit import plan_tile_sheets
+from micropul_print.games.micropul.tilefiles import TileArt
+from micropul_print.kit import KitOptions, build_kit, format_summary
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pages import SheetOptions
 
@@ -120,7 +122,7 @@ def test_unknown_part_is_a_programming_error(tmp_path: Path) -> None:
 
 
 def test_svg_only_build_writes_the_same_svg_files_as_a_full_build(tmp_path: Path) -> None:
-    from micropul_print import tilefiles
+    from micropul_print.games.micropul import tilefiles
 
     build(tmp_path / "svg", parts=frozenset({"svg"}))
     build(tmp_path / "all", parts=frozenset({"png"}))

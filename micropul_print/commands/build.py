@@ -61,22 +61,24 @@ def _choices(allowed: tuple[str, ...], what: str) -> Callable[[str], tuple[str, 
 def _languages(text: str) -> tuple[str, ...]:
     # The languages are the locale files present, so adding one needs no code here. A
     # language of one game's book only is refused by the other book, at build time.
-    from micropul_print.rulebook import GAMES, available_languages
+    from micropul_print.rulebook import available_languages, games_with_rulebooks
 
-    known = dict.fromkeys(lang for game in GAMES for lang in available_languages(game))
+    known = dict.fromkeys(lang for game in games_with_rulebooks()
+                          for lang in available_languages(game))
     return _choices(tuple(known), "language")(text)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from micropul_print.catalogue.loader import GAMES
+    from micropul_print import registry
 
+    names = registry.game_names()
     parser.add_argument("catalogue", nargs="?", metavar="CATALOGUE",
                         help="tile catalogue YAML; its game says which kit is built "
                              "(default: the shipped catalogue of --game)")
-    parser.add_argument("--game", choices=(*GAMES, "all"), default=None,
+    parser.add_argument("--game", choices=(*names, "all"), default=None,
                         help="the game whose kit is built from its shipped catalogue, or "
-                             "all of them; Cellulae's goes under DIR/cellulae/ "
-                             "(default: the game of CATALOGUE, or micropul)")
+                             "all of them; each game after the first goes under its own "
+                             f"folder of DIR (default: the game of CATALOGUE, or {names[0]})")
     parser.add_argument("--theme", default="classic",
                         help="tile theme: a built-in name (classic, ink-saver, colour-safe) "
                              "or a theme YAML file (default: classic)")
@@ -114,11 +116,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from micropul_print.catalogue.loader import GAMES
+    from micropul_print import registry
     from micropul_print.errors import Diagnostic, UserError
     from micropul_print.kit import KitOptions, build_kit, format_summary
 
-    games = None if args.game is None else tuple(GAMES) if args.game == "all" else (args.game,)
+    games = (None if args.game is None else tuple(registry.game_names()) if args.game == "all"
+             else (args.game,))
     options = KitOptions(
         catalogue=Path(args.catalogue) if args.catalogue else None,
         games=games,

@@ -7,8 +7,9 @@ import json
 import sys
 from typing import Any
 
-HELP = "analyse a position file: legality, catalysts, groups, or Cellulae moves (JSON)"
-GAMES = ("micropul", "cellulae")
+from micropul_print import registry
+
+HELP = "analyse a position file with the game's rules engine (JSON)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,56 +17,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--legal",
         metavar="TILE|COLOUR",
-        help="also list every legal placement of this tile on the final table "
-        "(Cellulae: every legal move of white or black)",
+        help="also list every legal move of this piece or player in the final position "
+        "(e.g. a tile number, or a colour)",
     )
     parser.add_argument(
         "--catalogue", metavar="PATH", help="tile catalogue (default: the shipped one of --game)"
     )
+    names = registry.game_names()
     parser.add_argument(
-        "--game", choices=GAMES, help="use the catalogue shipped for this game (default: micropul)"
+        "--game", choices=names,
+        help=f"use the catalogue shipped for this game (default: {names[0]})"
     )
     parser.add_argument("--strict", action="store_true", help="treat warnings as errors")
 
 
 def run(args: argparse.Namespace) -> int:
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
-    from micropul_print.errors import UserError
+    from micropul_print.gameapi import UsageError
 
     catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game), strict=args.strict)
     if args.catalogue:
         require_game(catalogue, args.game)
-    if catalogue.game == "cellulae":
-        return _run_cellulae(catalogue, args)
-    from micropul_print.analysis import analyse
-    from micropul_print.catalogue.position import read_position
-    from micropul_print.errors import errors_in
-
-    legal_tile = None
-    if args.legal is not None:
-        if not args.legal.isdigit():
-            return _usage(f"--legal takes a tile number for {catalogue.name}, got {args.legal!r}")
-        legal_tile = int(args.legal)
-    position, diagnostics = read_position(args.file, catalogue)
-    errors = errors_in(diagnostics, args.strict)
-    if position is None or errors:
-        raise UserError(errors or diagnostics)
+    try:
+        result, diagnostics = registry.get(catalogue.game).analyse_position(
+            args.file, catalogue, args.legal, strict=args.strict)
+    except UsageError as exc:
+        return _usage(str(exc))
     for diagnostic in diagnostics:  # warnings and notices that do not stop us
         print(diagnostic, file=sys.stderr)
-    result = analyse(position, catalogue, legal_tile)
     sys.stdout.write(format_json(result))
-    return 0
-
-
-def _run_cellulae(catalogue: object, args: argparse.Namespace) -> int:
-    from micropul_print.catalogue.cellulae import FACE_COLOURS, CellulaeCatalogue
-    from micropul_print.cellulae_analysis import analyse_cellulae, load_cellulae_position
-
-    assert isinstance(catalogue, CellulaeCatalogue)  # the loader's reader for "cellulae"
-    if args.legal is not None and args.legal not in FACE_COLOURS:
-        return _usage(f"--legal takes white or black for Cellulae, got {args.legal!r}")
-    position = load_cellulae_position(args.file, catalogue, strict=args.strict)
-    sys.stdout.write(format_json(analyse_cellulae(position, catalogue, args.legal)))
     return 0
 
 

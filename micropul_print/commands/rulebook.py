@@ -1,17 +1,16 @@
-"""`micropul-print rulebook`: the localized rulebook PDFs of one game alone (Micropul's
-in output/rules/, Cellulae's in output/cellulae/rules/)."""
+"""`micropul-print rulebook`: the localized rulebook PDFs of one game alone, where its
+kit puts them (e.g. output/rules/, or output/<game>/rules/)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from micropul_print import registry
+
 HELP = "build the rulebook PDFs (figures checked by the rules engine), or only --check them"
 
 PAPERS = ("a4", "letter")
-# The games with a rulebook (micropul_print.rulebook.GAMES; listed here so that
-# parsing the command line imports nothing).
-BOOK_GAMES = ("micropul", "cellulae")
 
 
 def _langs(text: str) -> list[str]:
@@ -22,18 +21,18 @@ def _langs(text: str) -> list[str]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=BOOK_GAMES, default=None,
+    names = registry.game_names()
+    parser.add_argument("--game", choices=names, default=None,
                         help="whose rulebook: its shipped catalogue unless --catalogue is "
-                             "given (default: micropul)")
+                             f"given (default: {names[0]})")
     parser.add_argument("--lang", type=_langs, metavar="LL[,LL...]",
-                        help="languages, by the name of their file in "
-                             "micropul_print/rulebook/books/<game>/locales/ (default: every "
-                             "one there)")
+                        help="languages, by the name of their file in the game's book "
+                             "locales/ folder (default: every one there)")
     parser.add_argument("--paper", choices=PAPERS, default="a4",
                         help="page size (default: a4)")
     parser.add_argument("--out", default="output", metavar="DIR",
-                        help="output directory; the PDFs go to DIR/rules/ (Cellulae: "
-                             "DIR/cellulae/rules/) (default: output)")
+                        help="output directory; the PDFs go where the game's kit puts them, "
+                             "e.g. DIR/rules/ (default: output)")
     parser.add_argument("--theme", default="classic",
                         help="tile theme of the figures: a built-in name or a theme YAML "
                              "file (default: classic)")

@@ -1,10 +1,10 @@
-"""The localized rulebooks: for each game, a folder ``books/<game>/`` holding its
+"""The localized rulebooks: each game's package holds a folder with its book's
 structure (book.yaml), texts (locales/<lang>.yaml) and figures (figures/*.yaml, in the
 game's position format) whose claims the game's rules engine confirms; one page layout
-for every game.
+serves every game.
 
-A book belongs to the game of the catalogue it is built for: :data:`GAMES` maps the
-catalogue's ``game`` key to what only that game knows (:class:`GameRulebook`).
+A book belongs to the game of the catalogue it is built for: the registered game
+(micropul_print.registry) gives what only it knows (:class:`GameRulebook`).
 ``build_rulebooks`` is what ``micropul-print build`` and ``micropul-print rulebook``
 call. Importing this package loads no drawing library: reportlab comes in with
 :mod:`micropul_print.rulebook.layout`, inside the build functions.
@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from micropul_print.catalogue.model import Catalogue
+from micropul_print import registry
 from micropul_print.draw.theme import Theme
 from micropul_print.errors import Diagnostic, UserError
+from micropul_print.gameapi import Catalogue
 from micropul_print.outputs import OutputDir
 from micropul_print.rulebook.book import (
     Book,
@@ -28,7 +29,6 @@ from micropul_print.rulebook.book import (
     Paragraph,
     Title,
 )
-from micropul_print.rulebook.cellulae import CELLULAE
 from micropul_print.rulebook.games import GameRulebook
 from micropul_print.rulebook.locales import (
     REFERENCE_LANGUAGE,
@@ -36,12 +36,9 @@ from micropul_print.rulebook.locales import (
     load_locale,
     load_locales,
 )
-from micropul_print.rulebook.micropul import AUTHOR, MICROPUL
 from micropul_print.rulebook.verify import VerifiedFigure, check_texts
 
 __all__ = [
-    "AUTHOR",
-    "GAMES",
     "PAPERS",
     "GameRulebook",
     "available_languages",
@@ -53,19 +50,23 @@ __all__ = [
 ]
 
 PAPERS = ("a4", "letter")
-# Each game's rulebook, by the catalogue's game key.
-GAMES: dict[str, GameRulebook] = {book.game: book for book in (MICROPUL, CELLULAE)}
+
+
+def games_with_rulebooks() -> list[str]:
+    """The registered games that have a rulebook, in order."""
+    return [game.name for game in registry.games() if game.rulebook is not None]
 
 
 def rulebook_for(game: str) -> GameRulebook:
     """The rulebook of a game; UserError if the game has none."""
-    if game not in GAMES:
+    book = registry.get(game).rulebook
+    if book is None:
         raise UserError([Diagnostic("", 0, 0, f"no rulebook for the game '{game}' "
-                                              f"(rulebooks: {', '.join(GAMES)})")])
-    return GAMES[game]
+                                              f"(rulebooks: {', '.join(games_with_rulebooks())})")])
+    return book
 
 
-def available_languages(game: str = MICROPUL.game) -> list[str]:
+def available_languages(game: str) -> list[str]:
     """Language codes of a game's text catalogues present, English first."""
     return rulebook_for(game).languages()
 

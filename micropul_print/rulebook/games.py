@@ -2,8 +2,8 @@
 shares: how its figures' positions are read and checked by its engine, which claims
 exist, how a figure and a legend symbol are drawn, its author line and the values of
 its catalogue and engine that any text may quote. One :class:`GameRulebook` per game,
-chosen by the catalogue's ``game`` key (``micropul_print.rulebook.GAMES``), as the
-catalogue loader's GAMES chooses a catalogue reader.
+given by the game's plugin (``Game.rulebook``), chosen by the catalogue's ``game`` key.
+The callables take the game's own catalogue type.
 
 Nothing here draws: ``art`` is called only when a PDF is rendered, and imports the
 drawing code then.
@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from micropul_print.catalogue.model import Catalogue
 from micropul_print.draw.primitives import Drawing
 from micropul_print.draw.theme import Theme
+from micropul_print.gameapi import Catalogue
 from micropul_print.rulebook.book import Book, BookRules, LegendRow, load_book
 from micropul_print.rulebook.claims import Value
 from micropul_print.rulebook.locales import available_languages
@@ -26,8 +26,6 @@ from micropul_print.rulebook.verify import VerifiedFigure
 
 if TYPE_CHECKING:  # the page layout imports reportlab
     from micropul_print.rulebook.layout import Picture
-
-BOOKS_DIR = Path(__file__).parent / "books"
 
 
 class FigureArt(Protocol):
@@ -45,26 +43,23 @@ class FigureArt(Protocol):
 
 @dataclass(frozen=True)
 class GameRulebook:
-    """One game's rulebook: its folder (``books/<game>``: book.yaml, figures/,
-    locales/<lang>.yaml) and what only the game knows."""
+    """One game's rulebook: its folder (book.yaml, figures/, locales/<lang>.yaml, in
+    the game's package) and what only the game knows."""
 
     game: str  # the catalogue's game key
+    folder: Path  # book.yaml, figures/ and locales/
     rules: BookRules  # claims, legend marks and figure options its book.yaml may use
     output_dir: str  # where its PDFs go in the output directory
-    author: Callable[[Catalogue], str]  # the PDFs' author line
+    author: Callable[[Any], str]  # the PDFs' author line
     # Placeholders any text of the structure may use, and their values for a
     # catalogue (raises UserError if the catalogue cannot give them).
     shared_names: frozenset[str]
-    shared_values: Callable[[Catalogue], dict[str, Value]]
+    shared_values: Callable[[Any], dict[str, Value]]
     # Read every figure's position, ask the engine, check the claims; raise one
     # UserError naming every false claim (book, catalogue, the folder positions are
     # relative to).
-    verify_figures: Callable[[Book, Catalogue, Path], list[VerifiedFigure]]
-    art: Callable[[Catalogue, Theme], FigureArt]
-
-    @property
-    def folder(self) -> Path:
-        return BOOKS_DIR / self.game
+    verify_figures: Callable[[Book, Any, Path], list[VerifiedFigure]]
+    art: Callable[[Any, Theme], FigureArt]
 
     @property
     def book_file(self) -> Path:

@@ -25,9 +25,6 @@ import babel
 from micropul_print.errors import Diagnostic, UserError, errors_in
 from micropul_print.yamlsource import YamlMapping, YamlScalar, read_yaml
 
-# Micropul's, the default where no game's folder is given (commands/build.py lists its
-# languages from here); each game's is GameRulebook.locales_dir.
-LOCALES_DIR = Path(__file__).parent / "books" / "micropul" / "locales"
 REFERENCE_LANGUAGE = "en"
 
 # {name}: a value filled at build time. Any other brace is a mistake in the text.
@@ -68,7 +65,7 @@ class Locale:
         return Diagnostic(self.source, line, col, message)
 
 
-def available_languages(directory: Path = LOCALES_DIR) -> list[str]:
+def available_languages(directory: Path) -> list[str]:
     """Language codes of the catalogues present, reference first, then sorted."""
     codes = sorted(p.stem for p in directory.glob("*.yaml") if _LANG_CODE.fullmatch(p.stem))
     return sorted(codes, key=lambda code: code != REFERENCE_LANGUAGE)
@@ -127,7 +124,7 @@ def fill(text: str, values: Mapping[str, object], lang: str) -> str:
     return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), PLURAL.sub(branch, text))
 
 
-def load_locale(lang: str, directory: Path = LOCALES_DIR) -> Locale:
+def load_locale(lang: str, directory: Path) -> Locale:
     """Read one catalogue. Raises UserError if it is missing or not a tree of texts."""
     path = directory / f"{lang}.yaml"
     if not path.is_file():
@@ -219,7 +216,7 @@ def _join(categories: frozenset[str]) -> str:
     return ", ".join(known + sorted(categories - set(known)))
 
 
-def load_locales(langs: Sequence[str], directory: Path = LOCALES_DIR) -> list[Locale]:
+def load_locales(langs: Sequence[str], directory: Path) -> list[Locale]:
     """Load and check the given languages (and the reference); raise one UserError
     listing every problem of every file."""
     problems: list[Diagnostic] = []
@@ -240,7 +237,7 @@ def load_locales(langs: Sequence[str], directory: Path = LOCALES_DIR) -> list[Lo
     return [loaded[lang] for lang in langs]
 
 
-def check_all_locales(directory: Path = LOCALES_DIR) -> list[Diagnostic]:
+def check_all_locales(directory: Path) -> list[Diagnostic]:
     """Problems of every catalogue present (for tests and ``--check``)."""
     try:
         load_locales(available_languages(directory), directory)

@@ -9,10 +9,10 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from micropul_print.backends.pdf import FONT_NAMES, draw, register_fonts, to_pdf
-from micropul_print.catalogue.model import BLACK, WHITE, Tile
 from micropul_print.draw.primitives import Drawing, Group, Rect, Text
 from micropul_print.draw.theme import load_theme
-from micropul_print.games.micropul import tile_drawing
+from micropul_print.games.micropul.faces import tile_drawing
+from micropul_print.games.micropul.model import BLACK, WHITE, Tile
 
 from .rasterize import pdf_page_image
 

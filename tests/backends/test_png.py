@@ -6,10 +6,10 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from micropul_print.backends.png import pixel_size, to_image, to_png
-from micropul_print.catalogue.model import BLACK, WHITE, Tile
 from micropul_print.draw.primitives import Circle, Drawing, Group, Primitive, Rect, Text
 from micropul_print.draw.theme import load_theme
-from micropul_print.games.micropul import stone_drawing, tile_drawing
+from micropul_print.games.micropul.faces import stone_drawing, tile_drawing
+from micropul_print.games.micropul.model import BLACK, WHITE, Tile
 
 START = Tile(41, (WHITE, WHITE, BLACK, BLACK), start=True)
 

@@ -14,10 +14,19 @@ from PIL import Image, ImageStat
 from micropul_print.backends.pdf import to_pdf
 from micropul_print.backends.png import to_image
 from micropul_print.backends.svg import to_svg
-from micropul_print.catalogue.model import BLACK, DOT, DOUBLE, EMPTY, PLUS, WHITE, BigMicropul, Tile
 from micropul_print.draw.primitives import Drawing
 from micropul_print.draw.theme import THEME_NAMES, load_theme
-from micropul_print.games.micropul import back_drawing, stone_drawing, tile_drawing
+from micropul_print.games.micropul.faces import back_drawing, stone_drawing, tile_drawing
+from micropul_print.games.micropul.model import (
+    BLACK,
+    DOT,
+    DOUBLE,
+    EMPTY,
+    PLUS,
+    WHITE,
+    BigMicropul,
+    Tile,
+)
 
 from .rasterize import pdf_page_image
 

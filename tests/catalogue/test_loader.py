@@ -3,20 +3,31 @@ exact messages (tests/data/bad/<failure>.yaml)."""
 
 from __future__ import annotations
 
+import sys
+import types
+from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
 
+from micropul_print import registry
 from micropul_print.catalogue.loader import (
-    DEFAULT_CATALOGUE,
-    GAMES,
     CatalogueHeader,
-    GameSchema,
     load_catalogue,
     read_catalogue,
+    shipped_catalogue,
 )
-from micropul_print.catalogue.model import BLACK, DOT, EMPTY, PLUS, WHITE, BigMicropul, Catalogue
 from micropul_print.errors import Diagnostic, Severity, UserError
+from micropul_print.games.micropul import MicropulGame
+from micropul_print.games.micropul.model import (
+    BLACK,
+    DOT,
+    EMPTY,
+    PLUS,
+    WHITE,
+    BigMicropul,
+    Catalogue,
+)
 from micropul_print.yamlsource import YamlNode, YamlScalar
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -204,7 +215,7 @@ def test_rows_must_be_two_symbols_separated_by_one_space(tmp_path: Path) -> None
 
 
 def test_shipped_catalogue_loads_without_any_diagnostic() -> None:
-    catalogue, diagnostics = read_catalogue(DEFAULT_CATALOGUE)
+    catalogue, diagnostics = read_catalogue(shipped_catalogue("micropul"))
     assert diagnostics == []
     assert catalogue is not None
     assert catalogue.game == "micropul" and catalogue.name == "Micropul"
@@ -220,7 +231,7 @@ def test_shipped_catalogue_loads_without_any_diagnostic() -> None:
         44: BigMicropul(BLACK, DOT),
     }
     assert catalogue.tile(44).quadrants == (BLACK,) * 4
-    assert catalogue.source == str(DEFAULT_CATALOGUE)
+    assert catalogue.source == str(shipped_catalogue("micropul"))
 
 
 def test_tiles_are_sorted_by_id_and_aliases_are_allowed(tmp_path: Path) -> None:
@@ -248,7 +259,22 @@ def test_another_game_plugs_in_by_its_game_key(
         out.append(header.tiles_node.diagnostic("read by the other game", Severity.NOTICE))
         return Catalogue(header.game, header.name or "", (), header.source)
 
-    monkeypatch.setitem(GAMES, "dominoes", GameSchema(read_plain_tiles, ("pips",)))
+    class Dominoes(MicropulGame):  # a whole game, but for its name, keys and reader
+        name = "dominoes"
+        order = 20
+        catalogue_keys = ("pips",)
+
+        def read_catalogue(self, header: CatalogueHeader,
+                           out: list[Diagnostic]) -> Catalogue | None:
+            return read_plain_tiles(header, out)
+
+    module = types.ModuleType("dominoes_plugin")
+    module.GAME = Dominoes()  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "dominoes_plugin", module)
+    found = {**registry._entry_points(),
+             "dominoes": EntryPoint("dominoes", "dominoes_plugin:GAME", registry.GROUP)}
+    monkeypatch.setattr(registry, "_entry_points", lambda: found)
+    registry._load.cache_clear()
     path = tmp_path / "dominoes.yaml"
     path.write_text("game: dominoes\nname: Dominoes\ntile_count: 0\ntiles: []\npips: 6\n")
     catalogue, diagnostics = read_catalogue(path)

@@ -195,7 +195,7 @@ def test_with_every_game_a_catalogue_stands_for_its_own_game(tmp_path: Path) -> 
 def test_every_problem_of_every_game_is_reported_before_anything_is_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from micropul_print.catalogue import loader
+    from micropul_print import registry
 
     shipped = tmp_path / "tiledefs"
     shipped.mkdir()
@@ -203,7 +203,9 @@ def test_every_problem_of_every_game_is_reported_before_anything_is_written(
         CATALOGUE_TEXT.replace("      - W .\n      - . .", "      - W X\n      - . .", 1),
         encoding="utf-8")
     (shipped / "cellulae.yaml").write_text("game: cellulae\n", encoding="utf-8")
-    monkeypatch.setattr(loader, "TILEDEFS", shipped)
+    for game in ("micropul", "cellulae"):  # each game's shipped catalogue, broken
+        monkeypatch.setattr(registry.get(game), "shipped_catalogue",
+                            lambda game=game: shipped / f"{game}.yaml")
     assert main(["build", "--game", "all", "--out", str(tmp_path / "o")]) == 1
     err = capsys.readouterr().err
     assert f"{shipped / 'micropul.yaml'}:" in err and f"{shipped / 'cellulae.yaml'}:" in err

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.analysis import analyse
 from micropul_print.catalogue.loader import load_catalogue
-from micropul_print.catalogue.position import load_position
 from micropul_print.cli import main
+from micropul_print.games.micropul.analysis import analyse
+from micropul_print.games.micropul.position import load_position
 
 POSITION = """\
 placements:

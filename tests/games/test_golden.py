@@ -14,11 +14,20 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.catalogue.model import BLACK, DOT, DOUBLE, EMPTY, PLUS, WHITE, BigMicropul, Tile
 from micropul_print.draw.primitives import Drawing
 from micropul_print.draw.recording import drawing_lines
 from micropul_print.draw.theme import THEME_NAMES, Theme, load_theme
-from micropul_print.games.micropul import back_drawing, stone_drawing, tile_drawing
+from micropul_print.games.micropul.faces import back_drawing, stone_drawing, tile_drawing
+from micropul_print.games.micropul.model import (
+    BLACK,
+    DOT,
+    DOUBLE,
+    EMPTY,
+    PLUS,
+    WHITE,
+    BigMicropul,
+    Tile,
+)
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"

@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 
 from micropul_print.errors import UserError
+from micropul_print.games.micropul.rulebook import MICROPUL
 from micropul_print.rulebook.book import Figure
 from micropul_print.rulebook.locales import load_locale
-from micropul_print.rulebook.micropul import MICROPUL
 from micropul_print.rulebook.verify import check_texts
 
 DATA = Path(__file__).parent / "data"
 
 
 def test_the_structure_and_the_english_texts_match() -> None:
-    assert check_texts(MICROPUL.load_book(), load_locale("en"),
+    assert check_texts(MICROPUL.load_book(), load_locale("en", MICROPUL.locales_dir),
                        MICROPUL.shared_names) == []
 
 
@@ -31,7 +31,7 @@ def test_the_book_has_the_figures_the_rules_need() -> None:
 
 
 def test_a_text_the_structure_does_not_use_is_reported(tmp_path: Path) -> None:
-    english = (Path(load_locale("en").source)).read_text(encoding="utf-8")
+    english = (Path(load_locale("en", MICROPUL.locales_dir).source)).read_text(encoding="utf-8")
     (tmp_path / "en.yaml").write_text(english + "unused: Nobody reads this.\n",
                                       encoding="utf-8")
     problems = check_texts(MICROPUL.load_book(), load_locale("en", tmp_path),
@@ -44,7 +44,7 @@ def test_a_text_the_structure_does_not_use_is_reported(tmp_path: Path) -> None:
 
 
 def test_a_placeholder_nothing_fills_is_reported(tmp_path: Path) -> None:
-    english = (Path(load_locale("en").source)).read_text(encoding="utf-8")
+    english = (Path(load_locale("en", MICROPUL.locales_dir).source)).read_text(encoding="utf-8")
     changed = english.replace("  text: >-\n    You start", "  text: >-\n    {drawn} You start")
     assert changed != english
     (tmp_path / "en.yaml").write_text(changed, encoding="utf-8")

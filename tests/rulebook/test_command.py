@@ -65,7 +65,7 @@ def test_a_false_cellulae_claim_exits_1_at_its_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The shipped book with one claim changed: the error names book.yaml's line."""
-    from micropul_print.rulebook.cellulae import CELLULAE
+    from micropul_print.games.cellulae.rulebook import CELLULAE
 
     book = CELLULAE.book_file.read_text(encoding="utf-8")
     changed = book.replace("{turn: 1, passes: 2, as: passed}", "{turn: 1, passes: 4, as: passed}")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from micropul_print.errors import UserError
+from micropul_print.games.micropul.rulebook import MICROPUL
 from micropul_print.rulebook.locales import (
-    LOCALES_DIR,
     REFERENCE_LANGUAGE,
     available_languages,
     check_all_locales,
@@ -23,18 +23,19 @@ from micropul_print.rulebook.locales import (
 )
 
 DATA = Path(__file__).parent / "data"
+LOCALES_DIR = MICROPUL.locales_dir
 
 
 def test_languages_come_from_the_files_present_reference_first() -> None:
-    langs = available_languages()
+    langs = available_languages(LOCALES_DIR)
     assert langs[0] == REFERENCE_LANGUAGE
     assert sorted(langs) == sorted(p.stem for p in LOCALES_DIR.glob("*.yaml"))
 
 
-@pytest.mark.parametrize("lang", available_languages())
+@pytest.mark.parametrize("lang", available_languages(LOCALES_DIR))
 def test_every_language_has_every_key_and_the_same_placeholders(lang: str) -> None:
-    reference = load_locale(REFERENCE_LANGUAGE)
-    locale = load_locale(lang)
+    reference = load_locale(REFERENCE_LANGUAGE, LOCALES_DIR)
+    locale = load_locale(lang, LOCALES_DIR)
     assert check_locale(locale, reference) == []
     assert locale.texts.keys() == reference.texts.keys()
     for key, text in reference.texts.items():
@@ -44,13 +45,13 @@ def test_every_language_has_every_key_and_the_same_placeholders(lang: str) -> No
 def test_every_language_names_itself_differently() -> None:
     """meta.language_name is translated, not left in English (it labels the build's
     progress lines)."""
-    names = {lang: load_locale(lang).name for lang in available_languages()}
+    names = {lang: load_locale(lang, LOCALES_DIR).name for lang in available_languages(LOCALES_DIR)}
     assert len(set(names.values())) == len(names), names
     assert all(name != lang for lang, name in names.items())
 
 
 def test_all_catalogues_present_are_clean() -> None:
-    assert check_all_locales() == []
+    assert check_all_locales(LOCALES_DIR) == []
 
 
 def _with_translation(tmp_path: Path, fixture: str) -> Path:
@@ -78,7 +79,7 @@ def test_mistakes_in_a_translation_are_each_reported(tmp_path: Path) -> None:
 
 def test_a_missing_language_is_a_clear_error() -> None:
     with pytest.raises(UserError) as caught:
-        load_locales(["en", "xx"])
+        load_locales(["en", "xx"], LOCALES_DIR)
     (diagnostic,) = caught.value.diagnostics
     assert diagnostic.file == str(LOCALES_DIR / "xx.yaml")
     assert diagnostic.message.startswith("no rulebook text for language 'xx' (available: en")
@@ -136,11 +137,11 @@ def test_the_categories_each_language_must_write() -> None:
     assert "many" in plural_categories("it")[1]  # exact millions: allowed, not required
 
 
-@pytest.mark.parametrize("lang", available_languages())
+@pytest.mark.parametrize("lang", available_languages(LOCALES_DIR))
 def test_every_text_renders_with_any_number(lang: str) -> None:
     """Each text of each language filled with many values: a missing category, a plural
     that cannot be read or a stray brace would fail here."""
-    locale = load_locale(lang)
+    locale = load_locale(lang, LOCALES_DIR)
     for n in (0, 1, 2, 3, 4, 5, 11, 12, 14, 21, 22, 25, 100, 101, 112, 1000000):
         for key, text in locale.texts.items():
             filled = fill(text, dict.fromkeys(placeholders(text), n), lang)
@@ -149,13 +150,13 @@ def test_every_text_renders_with_any_number(lang: str) -> None:
 
 def test_the_shipped_texts_use_plural_forms(tmp_path: Path) -> None:
     values = {"drawn": 1, "points": 22, "stones": 5, "options": 1, "tile_count": 48}
-    assert load_locale("pl").text("figures.big", values).endswith(
+    assert load_locale("pl", LOCALES_DIR).text("figures.big", values).endswith(
         "bierze z\u00a0rdzenia 1\u00a0żeton, tyle, ile kropek ma ten katalizator.")
-    assert "22\u00a0punkty" in load_locale("pl").text("figures.group", values)
-    assert "5\u00a0kamieni" in load_locale("pl").text("figures.merged", values)
-    assert "Vale 22 punti" in load_locale("it").text("figures.group", values)
-    assert "roba 1\u00a0ficha" in load_locale("es").text("figures.big", values)
-    assert "takes 1 tile." in load_locale("en").text("figures.big", values)
+    assert "22\u00a0punkty" in load_locale("pl", LOCALES_DIR).text("figures.group", values)
+    assert "5\u00a0kamieni" in load_locale("pl", LOCALES_DIR).text("figures.merged", values)
+    assert "Vale 22 punti" in load_locale("it", LOCALES_DIR).text("figures.group", values)
+    assert "roba 1\u00a0ficha" in load_locale("es", LOCALES_DIR).text("figures.big", values)
+    assert "takes 1 tile." in load_locale("en", LOCALES_DIR).text("figures.big", values)
 
 
 def _locale_with(tmp_path: Path, lang: str, text: str) -> list[str]:

@@ -14,10 +14,10 @@ from pypdf import PdfReader
 
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.draw.theme import load_theme
+from micropul_print.games.micropul.rulebook import MICROPUL
 from micropul_print.outputs import OutputDir
 from micropul_print.rulebook import available_languages, build_rulebooks, rulebook_path
 from micropul_print.rulebook.locales import load_locale
-from micropul_print.rulebook.micropul import MICROPUL
 
 A4_PT = (595.28, 841.89)
 LETTER_PT = (612.0, 792.0)
@@ -115,7 +115,7 @@ def every_book(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str]
     books = {}
     for paper in ("a4", "letter"):
         out = OutputDir(tmp_path_factory.mktemp(f"all-{paper}"))
-        for lang in available_languages():
+        for lang in available_languages("micropul"):
             (path,) = build_rulebooks(catalogue, theme, out, langs=[lang], paper=paper)
             books[lang, paper] = path.read_bytes()
     return books
@@ -131,13 +131,13 @@ def _line_end_breaks(pdf: bytes) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("lang", available_languages())
+@pytest.mark.parametrize("lang", available_languages("micropul"))
 def test_no_line_breaks_a_name_or_a_hyphenated_word_inside(
         every_book: dict[tuple[str, str], bytes], lang: str, paper: str) -> None:
     unbreakable = MICROPUL.load_book().unbreakable
     whole = {w.casefold() for w in unbreakable if "-" in w}
     stems = tuple(w.casefold() for w in unbreakable if "-" not in w)
-    written_with_hyphen = {word for text in load_locale(lang).texts.values()
+    written_with_hyphen = {word for text in load_locale(lang, MICROPUL.locales_dir).texts.values()
                            for word in re.findall(r"\w+(?:-\w+)+", text)}
     breaks = _line_end_breaks(every_book[lang, paper])
     assert breaks, "no hyphenated line end at all: the check below would prove nothing"
@@ -163,13 +163,13 @@ def _places(pdf: bytes) -> dict[str, tuple[int, float]]:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("lang", available_languages())
+@pytest.mark.parametrize("lang", available_languages("micropul"))
 def test_the_legend_stays_in_one_column(every_book: dict[tuple[str, str], bytes],
                                         lang: str, paper: str) -> None:
     """Its first row, last row and caption on one page, in one column (on Letter it
     used to run on into the next column)."""
     places = _places(every_book[lang, paper])
-    locale = load_locale(lang)
+    locale = load_locale(lang, MICROPUL.locales_dir)
     rows = [" ".join(locale.texts[f"legend.{key}"].split())[:12] for key in ("white", "stone")]
     found = [next(place for text, place in places.items() if text.startswith(row))
              for row in rows]

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.catalogue.loader import load_catalogue
-from micropul_print.catalogue.model import QUADRANT_NAMES, Catalogue
-from micropul_print.rules import Board, Placement
+from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue
+from micropul_print.games.micropul.rules import Board, Placement
 
 HERE = Path(__file__).parent
 
@@ -44,11 +43,6 @@ def read_vectors() -> Iterator[Vector]:
 
 
 VECTORS = list(read_vectors())
-
-
-@pytest.fixture(scope="module")
-def catalogue() -> Catalogue:
-    return load_catalogue()
 
 
 def _quadrant(name: str) -> int:

@@ -1,0 +1,291 @@
+"""What the core asks of a game: the :class:`Game` protocol every game plugin
+implements, the engine shape every rules engine offers (:class:`GameState`), and the
+values the two exchange (catalogues, kit jobs, check reports).
+
+The core (commands, build orchestration, rulebook layout, sheets, backends) is written
+against these types only and never names a game. A game is a package that registers
+one object implementing :class:`Game` under the entry-point group
+``micropul_print.games`` (see :mod:`micropul_print.registry` and
+docs/adding-a-game.md); the games shipped with the tool register the same way.
+
+Nothing here imports a drawing library, a rules engine or YAML.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, Self, runtime_checkable
+
+from micropul_print.errors import Diagnostic
+
+if TYPE_CHECKING:
+    from micropul_print.catalogue.loader import CatalogueHeader
+    from micropul_print.draw.theme import Theme
+    from micropul_print.outputs import OutputDir
+    from micropul_print.rulebook.games import GameRulebook
+    from micropul_print.sheets.layout import SheetLayout
+
+Progress = Callable[[str], None]
+Flip = Literal["long", "short"]
+JSON = dict[str, Any]
+
+# The parts of a kit a build can ask for; every game makes the ones it has.
+KIT_PARTS = frozenset({"svg", "png", "sheets", "rulebooks"})
+
+
+@runtime_checkable
+class Catalogue(Protocol):
+    """What the core reads of any game's validated catalogue."""
+
+    @property
+    def game(self) -> str:
+        """The game key written in the file (``game:``), a registered game's name."""
+        ...
+
+    @property
+    def name(self) -> str:
+        """The set's display name."""
+        ...
+
+    @property
+    def source(self) -> str:
+        """The file it was read from, for messages."""
+        ...
+
+    @property
+    def game_at(self) -> tuple[int, int]:
+        """(line, column) of the file's ``game`` key; (0, 0) when unknown."""
+        ...
+
+    def to_json(self) -> JSON:
+        """The catalogue JSON printed by ``catalogue --json``."""
+        ...
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """One engine shape for every game (after OpenSpiel's ``State``): the bots, the
+    analysis and the replays are written once against it.
+
+    Players are numbered from 0 in seat order. Randomness (shuffles, draws from a
+    face-down pile) comes from the state's own seeded generator, so the same seed and
+    the same moves give the same game; :meth:`copy` keeps that generator, and
+    :meth:`determinized` gives a state that keeps what the player to move can see and
+    resamples what nobody can (for searches that must not peek at hidden tiles).
+    """
+
+    @property
+    def players(self) -> int: ...
+
+    def current_player(self) -> int:
+        """The seat to move (0-based); meaningless once :meth:`is_over`."""
+        ...
+
+    def legal_moves(self) -> Sequence[Any]:
+        """Every legal move of the player to move, in a fixed order; empty when over."""
+        ...
+
+    def play(self, move: Any) -> None:
+        """Play a legal move for the player to move; ValueError if it is not legal."""
+        ...
+
+    def copy(self) -> Self:
+        """An independent copy (same position, same random generator state)."""
+        ...
+
+    def determinized(self, seed: int) -> Self:
+        """A copy in which everything hidden from the player to move (face-down tiles,
+        the order of a pile) is redrawn at random with ``seed``, consistently with
+        everything that player can see."""
+        ...
+
+    def is_over(self) -> bool: ...
+
+    def scores(self) -> tuple[float, ...]:
+        """Each seat's score if the game ended now (the final scores once over)."""
+        ...
+
+    def returns(self) -> tuple[float, ...]:
+        """Once over: 1 for each winner, 0 for each loser, 0.5 for each seat in a tie
+        or a draw; before the end, all 0."""
+        ...
+
+    def end_reason(self) -> str | None:
+        """Why the game ended (one of the game's documented reasons), or None."""
+        ...
+
+    def turn(self) -> int:
+        """Moves played since the set-up."""
+        ...
+
+    def move_to_json(self, move: Any) -> JSON:
+        """A move as the JSON of the game's position files (docs/contracts.md)."""
+        ...
+
+    def move_from_json(self, data: JSON) -> Any:
+        """The move a JSON object describes; ValueError if it describes none."""
+        ...
+
+
+class KitOptions(NamedTuple):
+    """What the user asked of a build, whatever the game."""
+
+    catalogue: Path | None = None  # None: the shipped catalogues
+    theme: str = "classic"
+    papers: Sequence[str] = ("a4", "letter")
+    bleed: float | None = None  # None: 0 on sheets, the tile images' own default on PNGs
+    dpi: int = 300
+    numbers: bool = True
+    flip: Flip = "long"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    calibration: bool = True
+    langs: Sequence[str] | None = None  # None: every language each game's book has
+    # Games whose kits are built, from their shipped catalogues except the game of
+    # ``catalogue``, which stands in for its own; None: the game of ``catalogue``, or
+    # the first registered game without one. A ``catalogue`` of a game left out is an
+    # error.
+    games: Sequence[str] | None = None
+    parts: frozenset[str] = KIT_PARTS
+    strict: bool = False
+    jobs: int | None = None  # worker processes; None: one per CPU; 1: all in this process
+
+
+@dataclass(frozen=True)
+class KitJob:
+    """One independent part of a build: writes its files, returns their paths."""
+
+    part: str  # as counted in the summary: one of KIT_PARTS' names or the game's own
+    run: Callable[[Progress], list[Path]]
+    cost: int  # rough relative time, to start the longest jobs first
+    # Modules the job will import: loaded before forking, so workers share them.
+    imports: tuple[str, ...] = ()
+    # The same work as smaller jobs (one per language...), to use in parallel.
+    pieces: Sequence[Callable[[Progress], list[Path]]] = field(default=())
+
+    def split(self) -> list[KitJob]:
+        if not self.pieces:
+            return [self]
+        share = max(1, self.cost // len(self.pieces))
+        return [KitJob(self.part, run, share, self.imports) for run in self.pieces]
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What ``check`` found: the lines of its report (stdout), problems of the set as
+    located diagnostics (stderr), and whether it passed."""
+
+    lines: tuple[str, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+    ok: bool = True
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A game plugin: everything the core needs to read, check, analyse, print and
+    describe one game. Registered under the ``micropul_print.games`` entry-point group
+    (the entry point's name is the game's :attr:`name`).
+
+    Methods import their heavy modules when called: ``check``, ``position`` and
+    ``catalogue`` must never load a drawing library."""
+
+    @property
+    def name(self) -> str:
+        """The key catalogues write as ``game:`` and ``--game`` takes."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """The game's display name."""
+        ...
+
+    @property
+    def summary(self) -> str:
+        """One line for the command line's help."""
+        ...
+
+    @property
+    def order(self) -> int:
+        """Where the game comes in listings and in ``--game all`` (lower first); the
+        first game is the default of commands given neither a catalogue nor --game."""
+        ...
+
+    @property
+    def output_dir(self) -> str:
+        """Where the game's kit goes inside the output directory ("" for its root)."""
+        ...
+
+    @property
+    def catalogue_keys(self) -> tuple[str, ...]:
+        """Top-level catalogue keys the game adds to ``game``, ``name``,
+        ``tile_count`` and ``tiles`` (all required)."""
+        ...
+
+    def shipped_catalogue(self) -> Path:
+        """The catalogue shipped with the game (a file of the installed package)."""
+        ...
+
+    def read_catalogue(self, header: CatalogueHeader,
+                       out: list[Diagnostic]) -> Catalogue | None:
+        """The validated catalogue from the file's header and tile entries, or None
+        if it has an error; every problem appended to ``out`` at its line."""
+        ...
+
+    def describe(self, catalogue: Any) -> str:
+        """The human-readable listing ``catalogue`` prints."""
+        ...
+
+    def check(self, catalogue: Any, *, games: int, seed: int, strict: bool,
+              progress: Callable[[int, int], None] | None) -> CheckReport:
+        """Facts of the set and ``games`` simulated games per mode; ``progress`` is
+        told (games played, games in all)."""
+        ...
+
+    def simulated_games(self, catalogue: Any, games: int) -> int:
+        """How many games ``check`` plays for ``games`` per mode."""
+        ...
+
+    def add_position_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Nothing, or the help of game-specific values of ``position --legal``."""
+        ...
+
+    def analyse_position(self, path: str, catalogue: Any, legal: str | None, *,
+                         strict: bool) -> tuple[JSON, list[Diagnostic]]:
+        """The position analysis JSON of a position file (and its warnings); raises
+        UserError for problems of the file and UsageError for a ``legal`` value the
+        game cannot take."""
+        ...
+
+    def theme_problems(self, catalogue: Any, theme: Theme) -> list[Diagnostic]:
+        """Each mark the catalogue's pieces need and the theme lacks, located."""
+        ...
+
+    def kit_jobs(self, catalogue: Any, theme: Theme, output: OutputDir,
+                 layouts: Sequence[SheetLayout], options: KitOptions,
+                 langs: Sequence[str]) -> list[KitJob]:
+        """The jobs that write the game's kit parts named in ``options.parts``, its
+        rulebooks in ``langs`` (checked to be languages of its book)."""
+        ...
+
+    @property
+    def rulebook(self) -> GameRulebook | None:
+        """The game's rulebook, or None if it has none."""
+        ...
+
+    def variants(self, catalogue: Any) -> tuple[str, ...]:
+        """The set-ups the catalogue offers (Cellulae: its board sizes), the usual one
+        first; a game with one set-up names it."""
+        ...
+
+    def new_state(self, catalogue: Any, *, players: int | None = None,
+                  seed: int | None = None, variant: str | None = None) -> GameState:
+        """A game set up from the catalogue, ready for its first move (``players``:
+        None for the game's usual count; ``variant``: one of :meth:`variants`, None for
+        the first)."""
+        ...
+
+
+class UsageError(Exception):
+    """A command-line value the command cannot take (exit status 2)."""

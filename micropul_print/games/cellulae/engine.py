@@ -1,0 +1,112 @@
+"""Cellulae in the engine shape every game offers (micropul_print.gameapi.GameState):
+the rules engine's Board (micropul_print.games.cellulae.rules) behind ``legal_moves``,
+``play``, ``copy``, ``returns`` and the moves' JSON. Seat 0 is black, who moves first.
+
+Moves are the engine's :class:`~micropul_print.games.cellulae.rules.Move`. As JSON (the
+turn format of Cellulae's position files, docs/cellulae.md)::
+
+    {"replicate": {"x": 1, "y": 0}}
+    {"move": {"from": [4, 4], "to": [1, 1]}}
+    {"skip": true}
+
+Cellulae has no hidden information and no chance: ``determinized`` is a copy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from micropul_print.gameapi import JSON
+from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
+from micropul_print.games.cellulae.rules import COLOURS, SKIP, Board, Move
+
+SEATS = COLOURS  # black, then white
+
+
+class CellulaeState:
+    """A game of Cellulae on one board."""
+
+    players = 2
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    @classmethod
+    def new(cls, catalogue: CellulaeCatalogue, *, side: int | None = None,
+            seed: int | None = None) -> CellulaeState:
+        """The set-up on the board of ``side`` squares (default: the smallest the
+        catalogue offers). ``seed`` is accepted for the common shape: nothing is random."""
+        chosen = side if side is not None else catalogue.sides[0]
+        if chosen not in catalogue.sides:
+            raise ValueError(f"board {chosen} is not offered (boards: "
+                             f"{', '.join(str(s) for s in catalogue.sides)})")
+        return cls(Board(chosen))
+
+    def current_player(self) -> int:
+        return SEATS.index(self.board.turn)
+
+    def legal_moves(self) -> list[Move]:
+        return self.board.legal_moves()
+
+    def play(self, move: Move) -> None:
+        self.board.push(move)  # IllegalMoveError (a ValueError) when not legal
+
+    def copy(self) -> CellulaeState:
+        return CellulaeState(self.board.copy())
+
+    def determinized(self, seed: int) -> CellulaeState:
+        return self.copy()
+
+    def is_over(self) -> bool:
+        return self.board.is_over()
+
+    def scores(self) -> tuple[float, ...]:
+        counts = self.board.counts()
+        return tuple(float(counts[colour]) for colour in SEATS)
+
+    def returns(self) -> tuple[float, ...]:
+        outcome = self.board.outcome()
+        if outcome is None:
+            return (0.0, 0.0)
+        if outcome.winner is None:
+            return (0.5, 0.5)
+        return tuple(1.0 if colour == outcome.winner else 0.0 for colour in SEATS)
+
+    def end_reason(self) -> str | None:
+        return self.board.end_reason()
+
+    def turn(self) -> int:
+        return self.board.turns
+
+    def move_to_json(self, move: Move) -> JSON:
+        if move.to is None:
+            return {"skip": True}
+        if move.frm is None:
+            return {"replicate": {"x": move.to[0], "y": move.to[1]}}
+        return {"move": {"from": list(move.frm), "to": list(move.to)}}
+
+    def move_from_json(self, data: JSON) -> Move:
+        return move_from_json(data)
+
+
+def _square(value: Any) -> tuple[int, int] | None:
+    if (isinstance(value, list) and len(value) == 2
+            and all(type(v) is int for v in value)):
+        return value[0], value[1]
+    return None
+
+
+def move_from_json(data: Any) -> Move:
+    """The move a turn's JSON object describes; ValueError if none."""
+    if isinstance(data, dict) and len(data) == 1:
+        (kind, body), = data.items()
+        if kind == "skip" and body is True:
+            return SKIP
+        if (kind == "replicate" and isinstance(body, dict) and set(body) == {"x", "y"}
+                and type(body["x"]) is int and type(body["y"]) is int):
+            return Move((body["x"], body["y"]))
+        if kind == "move" and isinstance(body, dict) and set(body) == {"from", "to"}:
+            start, end = _square(body["from"]), _square(body["to"])
+            if start is not None and end is not None:
+                return Move(end, start)
+    raise ValueError(f"not a Cellulae move: {data!r} (expected replicate, move or skip)")

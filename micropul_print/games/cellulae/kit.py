@@ -1,0 +1,258 @@
+"""The Cellulae print-and-play kit, written under ``cellulae/`` in the output directory.
+
+The same drawing and sheet code as Micropul's kit: tile faces are generic Faces
+(games/cellulae.py), the tile sheets are planned by sheets/pages.py with the white face
+as the front and the black face as the back of each card, and the boards, larger than
+the paper, are split over pages by sheets/board.py. Files (a contract, listed in
+docs/output-layout.md):
+
+    cellulae/tiles/svg/tile-white.svg, tile-black.svg   tile size, no bleed, viewBox in mm
+    cellulae/tiles/png/tile-white.png, tile-black.png   at ``dpi``, with the bleed
+    cellulae/tiles/overview.png                         both faces and the set-up on 5 x 5
+    cellulae/sheets/cellulae-tiles-<paper>.pdf          duplex tile sheets
+    cellulae/sheets/cellulae-board-<side>-<paper>.pdf   each board, at its true size
+    cellulae/rules/cellulae-rules-<lang>.pdf            the rulebook in each language
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from micropul_print.draw.primitives import Drawing, Group, Primitive, Rect
+from micropul_print.draw.theme import Theme
+from micropul_print.gameapi import KitJob, KitOptions
+from micropul_print.games.cellulae.catalogue import BLACK, WHITE, CellulaeCatalogue
+from micropul_print.games.cellulae.faces import check_theme
+from micropul_print.outputs import OutputDir
+from micropul_print.sheets.duplex import Flip
+from micropul_print.sheets.layout import SheetLayout, load_layout
+from micropul_print.sheets.pages import Card, SheetOptions, SheetPlan, plan_sheets
+from micropul_print.sheets.pdf import DocumentInfo, render_pdf
+
+Progress = Callable[[str], None]
+
+ROOT = "cellulae"
+SVG_DIR = f"{ROOT}/tiles/svg"
+PNG_DIR = f"{ROOT}/tiles/png"
+OVERVIEW = f"{ROOT}/tiles/overview.png"
+SHEETS_DIR = f"{ROOT}/sheets"
+FACE_ORDER = (WHITE, BLACK)
+PARTS = frozenset({"svg", "png", "sheets", "rulebooks"})
+PNG_BLEED = 3.0  # bleed of the PNG files when none is given, as Micropul's
+OVERVIEW_DPI = 100
+OVERVIEW_GAP = 4.0  # mm, between the pictures of the overview
+OVERVIEW_BACKDROP = "#c8c8c8"  # mid grey, so a white face's edge shows
+OVERVIEW_BOARD = 5  # the board shown with the set-up (the standard game's)
+RULEBOOK_PAPER = "a4"  # the rulebooks' paper when no paper is asked for
+
+
+def tile_file(colour: str) -> str:
+    """File stem of a face: ``tile-white`` or ``tile-black``."""
+    return f"tile-{colour}"
+
+
+def tiles_pdf(paper: str) -> str:
+    return f"{SHEETS_DIR}/cellulae-tiles-{paper}.pdf"
+
+
+def board_pdf(side: int, paper: str) -> str:
+    return f"{SHEETS_DIR}/cellulae-board-{side}-{paper}.pdf"
+
+
+def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
+             layouts: Sequence[SheetLayout], options: KitOptions,
+             langs: Sequence[str]) -> list[KitJob]:
+    """Cellulae's parts as jobs of a build: its tile files, its sheets and boards for
+    each paper, its rulebooks (``langs``), each a call of :func:`build_cellulae_kit`
+    limited to that part."""
+
+    def part(parts: set[str], papers: Sequence[str],
+             langs: Sequence[str] | None = None) -> Callable[[Progress], list[Path]]:
+        def run(say: Progress) -> list[Path]:
+            return build_cellulae_kit(
+                catalogue, theme, output, papers=papers, bleed=options.bleed,
+                dpi=options.dpi, flip=options.flip, back_offset=options.back_offset,
+                calibration=options.calibration, parts=frozenset(parts), progress=say,
+                langs=langs)
+        return run
+
+    imports = ("micropul_print.games.cellulae.kit", "micropul_print.games.cellulae.faces")
+    tile_imports = ("micropul_print.backends.svg", "micropul_print.backends.png")
+    pdf_imports = ("micropul_print.backends.pdf", "micropul_print.sheets.pdf")
+    jobs: list[KitJob] = []
+    if "png" in options.parts:
+        jobs.append(KitJob("tile files", part({"png"}, ()), cost=2,
+                           imports=(*imports, *tile_imports)))
+    elif "svg" in options.parts:
+        jobs.append(KitJob("tile files", part({"svg"}, ()), cost=1, imports=imports))
+    for layout in layouts:
+        jobs.append(KitJob("sheets", part({"sheets"}, (layout.name,)), cost=1,
+                           imports=(*imports, *pdf_imports)))
+    if "rulebooks" in options.parts and langs:  # as Micropul's: one set, on the first paper
+        paper = (options.papers[0],)
+        rulebook_imports = (*pdf_imports, "micropul_print.rulebook",
+                            "micropul_print.rulebook.layout")
+        jobs.append(KitJob("rulebooks", part({"rulebooks"}, paper, langs), cost=4 * len(langs),
+                           imports=(*imports, *rulebook_imports),
+                           pieces=[part({"rulebooks"}, paper, [lang]) for lang in langs]))
+    return jobs
+
+
+def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir, *,
+                       papers: Sequence[str], bleed: float | None, dpi: int, flip: Flip,
+                       back_offset: tuple[float, float], calibration: bool,
+                       parts: frozenset[str], progress: Progress | None,
+                       langs: Sequence[str] | None = None) -> list[Path]:
+    """Write the parts of the Cellulae kit named in ``parts`` (``svg``: the SVG faces;
+    ``png``: SVG and PNG faces and the overview; ``sheets``: tile sheets and boards for
+    each paper; ``rulebooks``: the rulebook in each of ``langs``, None meaning every
+    language of the Cellulae book) and return the paths written, in order.
+
+    Rulebook file names carry no paper, as Micropul's: one set, on the first of
+    ``papers`` (A4 when none is given).
+
+    ``bleed`` None means none on the sheets and PNG_BLEED on the PNG files, as for
+    Micropul; a number applies to both. Boards have no bleed: they are not cut to a
+    tile's size. Raises UserError for an unknown paper, a tile too large for it, or a face
+    mark the theme lacks."""
+    say = progress or (lambda _message: None)
+    unknown = set(parts) - PARTS
+    if unknown:
+        raise ValueError(f"unknown kit parts: {sorted(unknown)}")
+    check_theme(catalogue, theme)
+    written: list[Path] = []
+    if "png" in parts or "svg" in parts:
+        say(f"writing {out.path(SVG_DIR)}/*.svg")
+        written += write_tile_svgs(catalogue, theme, out)
+    if "png" in parts:
+        say(f"writing {out.path(PNG_DIR)}/*.png and {out.path(OVERVIEW)}")
+        written += write_tile_pngs(catalogue, theme, out, dpi=dpi,
+                                   bleed=PNG_BLEED if bleed is None else bleed)
+    if "sheets" in parts:
+        layouts = [load_layout(paper) for paper in papers]  # every problem before writing
+        options = SheetOptions(bleed=bleed or 0.0, flip=flip, back_offset=back_offset,
+                               calibration=calibration)
+        for layout in layouts:
+            say(f"writing {out.path(tiles_pdf(layout.name))}")
+            written.append(out.write_bytes(tiles_pdf(layout.name),
+                                           tile_sheets_pdf(catalogue, theme, layout, options)))
+            for board in catalogue.boards:
+                relative = board_pdf(board.side, layout.name)
+                say(f"writing {out.path(relative)}")
+                written.append(out.write_bytes(relative, board_sheets_pdf(
+                    catalogue, theme, layout, board.side)))
+    if "rulebooks" in parts:
+        written += write_rulebooks(catalogue, theme, out, langs=langs,
+                                   paper=papers[0] if papers else RULEBOOK_PAPER, progress=say)
+    return written
+
+
+def write_rulebooks(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir, *,
+                    langs: Sequence[str] | None, paper: str,
+                    progress: Progress | None = None) -> list[Path]:
+    """``cellulae/rules/cellulae-rules-<lang>.pdf`` for each of ``langs`` (None: every
+    language of the Cellulae book), on ``paper``; texts and figures checked first."""
+    from micropul_print.rulebook import available_languages, build_rulebooks
+
+    chosen = list(langs) if langs is not None else available_languages(catalogue.game)
+    return build_rulebooks(catalogue, theme, out, langs=chosen, paper=paper,
+                           progress=None if progress is None
+                           else (lambda message: progress(f"writing {message}")))
+
+
+def face_drawings(catalogue: CellulaeCatalogue, theme: Theme, *,
+                  bleed: float = 0.0) -> dict[str, Drawing]:
+    """Colour -> the face's drawing, tile size plus ``bleed`` on every side."""
+    from micropul_print.games.cellulae.faces import tile_drawing
+
+    return {colour: tile_drawing(catalogue.face(colour), theme, size=catalogue.tile_size_mm,
+                                 bleed=bleed) for colour in FACE_ORDER}
+
+
+def write_tile_svgs(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir) -> list[Path]:
+    from micropul_print.backends.svg import to_svg
+
+    return [out.write_bytes(f"{SVG_DIR}/{tile_file(colour)}.svg", to_svg(drawing))
+            for colour, drawing in face_drawings(catalogue, theme).items()]
+
+
+def write_tile_pngs(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir, *,
+                    dpi: int, bleed: float) -> list[Path]:
+    from micropul_print.backends.png import to_png
+
+    written = [out.write_bytes(f"{PNG_DIR}/{tile_file(colour)}.png", to_png(drawing, dpi))
+               for colour, drawing in face_drawings(catalogue, theme, bleed=bleed).items()]
+    written.append(out.write_bytes(OVERVIEW, to_png(overview_drawing(catalogue, theme),
+                                                    OVERVIEW_DPI)))
+    return written
+
+
+def overview_drawing(catalogue: CellulaeCatalogue, theme: Theme) -> Drawing:
+    """Both faces side by side above the smallest board with the set-up on it (the
+    standard board when the catalogue offers it), on a grey backdrop."""
+    from micropul_print.games.cellulae.faces import board_drawing, start_squares
+
+    side = OVERVIEW_BOARD if OVERVIEW_BOARD in catalogue.sides else catalogue.sides[0]
+    setup = {square: colour for colour, square in start_squares(side).items()}
+    board = board_drawing(catalogue, side, theme, tiles=setup)
+    faces = face_drawings(catalogue, theme)
+    gap, size = OVERVIEW_GAP, catalogue.tile_size_mm
+    width = board.width + 2 * gap
+    height = size + board.height + 3 * gap
+    faces_left = (width - 2 * size - gap) / 2
+    items: list[Primitive] = [Rect(0.0, 0.0, width, height, fill=OVERVIEW_BACKDROP)]
+    for k, colour in enumerate(FACE_ORDER):
+        items.append(Group(faces[colour].items, dx=faces_left + k * (size + gap), dy=gap))
+    items.append(Group(board.items, dx=gap, dy=size + 2 * gap))
+    return Drawing(width, height, tuple(items))
+
+
+def plan_tile_sheets(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLayout,
+                     options: SheetOptions) -> SheetPlan:
+    """Every tile of the set as a card: white face on the front pages, black face behind
+    it on the back pages (sheets/pages.py mirrors the slots for the flip)."""
+    faces = face_drawings(catalogue, theme, bleed=options.bleed)
+    card = Card(faces[WHITE], faces[BLACK])
+    size = catalogue.tile_size_mm
+    return plan_sheets(layout, [card] * catalogue.tile_total, size, size, catalogue.name,
+                       options=options)
+
+
+def tile_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLayout,
+                    options: SheetOptions) -> bytes:
+    """The duplex tile sheets as PDF bytes."""
+    plan = plan_tile_sheets(catalogue, theme, layout, options)
+    info = DocumentInfo(
+        title=f"{catalogue.name} — tiles, {layout.label}",
+        author=_author(catalogue),
+        subject=f"Print-and-play tiles of {catalogue.name}: {catalogue.tile_total} tiles of "
+                f"{catalogue.tile_size_mm:g} mm, white on the front pages and black on the "
+                f"back, duplex sheets for {layout.label} paper",
+    )
+    return render_pdf(plan, info)
+
+
+def board_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLayout,
+                     side: int) -> bytes:
+    """The ``side`` x ``side`` board at its true size, on as many pages as it needs."""
+    from micropul_print.games.cellulae.faces import board_drawing, grid_lines
+    from micropul_print.sheets.board import plan_board, render_board_pdf
+
+    title = f"{catalogue.name} — board {side} x {side}"
+    lines = grid_lines(side, catalogue.tile_size_mm)  # seams between squares, not across
+    plan = plan_board(layout, board_drawing(catalogue, side, theme), title, stops_x=lines,
+                      stops_y=lines)
+    pages = len(plan.pages)
+    info = DocumentInfo(
+        title=f"{title}, {layout.label}",
+        author=_author(catalogue),
+        subject=f"The {side} x {side} board of {catalogue.name}, squares of "
+                f"{catalogue.tile_size_mm:g} mm, on {pages} {layout.label} "
+                f"page{'s' if pages > 1 else ''}",
+    )
+    return render_board_pdf([plan], info)
+
+
+def _author(catalogue: CellulaeCatalogue) -> str:
+    return f"{catalogue.author} (game); micropul-print (print-and-play kit)"

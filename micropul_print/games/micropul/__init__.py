@@ -1,0 +1,152 @@
+"""Micropul (version 1.2.1, by Jean-François Lassonde) as a game plugin: everything
+that knows Micropul lives in this package (catalogue model and reader, rules engine,
+position analysis, set check, tile faces, kit parts, rulebook), and :data:`GAME` is
+what the core sees of it, registered under the ``micropul_print.games`` entry point.
+
+Importing this module is cheap: each method imports the modules it needs, so that
+``check`` or ``position`` never load a drawing library.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from micropul_print.errors import Diagnostic
+from micropul_print.gameapi import JSON, CheckReport, KitJob, KitOptions, UsageError
+from micropul_print.resources import package_file
+
+if TYPE_CHECKING:
+    from micropul_print.catalogue.loader import CatalogueHeader
+    from micropul_print.draw.theme import Theme
+    from micropul_print.games.micropul.engine import MicropulState
+    from micropul_print.games.micropul.model import Catalogue
+    from micropul_print.outputs import OutputDir
+    from micropul_print.rulebook.games import GameRulebook
+    from micropul_print.sheets.layout import SheetLayout
+
+# The catalogue's own symbols, to show faces as they are written in the file.
+_SYMBOLS = {"white": "W", "black": "B", "dot": "1", "double": "2", "plus": "P", "empty": "."}
+
+
+class MicropulGame:
+    """The Micropul plugin (see micropul_print.gameapi.Game)."""
+
+    name = "micropul"
+    title = "Micropul"
+    summary = "Micropul: 48 square tiles, solitaire or two players"
+    order = 0
+    output_dir = ""
+    catalogue_keys: tuple[str, ...] = ()
+
+    def shipped_catalogue(self) -> Path:
+        return package_file(__name__, "micropul.yaml")
+
+    def read_catalogue(self, header: CatalogueHeader,
+                       out: list[Diagnostic]) -> Catalogue | None:
+        from micropul_print.games.micropul.reader import read_micropul
+
+        return read_micropul(header, out)
+
+    def describe(self, catalogue: Catalogue) -> str:
+        """One line per tile: id, top row, bottom row (catalogue symbols), notes."""
+        lines = [f"{catalogue.name}: {len(catalogue.tiles)} tiles", "  id  top  bottom  notes"]
+        for tile in catalogue.tiles:
+            tl, tr, br, bl = (_SYMBOLS[q] for q in tile.quadrants)
+            notes = []
+            if tile.start:
+                notes.append("start tile")
+            if tile.big is not None:
+                notes.append(f"big {tile.big.colour} micropul, {tile.big.catalyst} catalyst")
+            top, bottom = f"{tl} {tr}", f"{bl} {br}"
+            lines.append(f"{tile.id:4}  {top:<3}  {bottom:<6}  {'; '.join(notes)}".rstrip())
+        return "\n".join(lines) + "\n"
+
+    def simulated_games(self, catalogue: Catalogue, games: int) -> int:
+        return 2 * games  # two-player, then solitaire
+
+    def check(self, catalogue: Catalogue, *, games: int, seed: int, strict: bool,
+              progress: Callable[[int, int], None] | None) -> CheckReport:
+        from micropul_print.errors import errors_in
+        from micropul_print.games.micropul.setcheck import (
+            format_facts,
+            format_simulation,
+            set_facts,
+            simulate,
+        )
+
+        lines = [f"catalogue {catalogue.source}: valid ({len(catalogue.tiles)} tiles)"]
+        facts = set_facts(catalogue)
+        lines += format_facts(facts)
+        lines += [str(diagnostic) for diagnostic in facts.diagnostics]
+        failed = errors_in(facts.diagnostics, strict)
+        if failed:
+            lines.append(f"check failed: {len(failed)} problem(s) with the set")
+            return CheckReport(tuple(lines), ok=False)
+        total = self.simulated_games(catalogue, games)
+        for done_before, players in ((0, 2), (games, 1)):
+            def step(done: int, before: int = done_before) -> None:
+                if progress is not None:
+                    progress(before + done, total)
+
+            lines += format_simulation(simulate(catalogue, games, seed, players, step))
+        lines.append("check passed")
+        return CheckReport(tuple(lines))
+
+    def add_position_arguments(self, parser: argparse.ArgumentParser) -> None:
+        return None
+
+    def analyse_position(self, path: str, catalogue: Catalogue, legal: str | None, *,
+                         strict: bool) -> tuple[JSON, list[Diagnostic]]:
+        from micropul_print.errors import UserError, errors_in
+        from micropul_print.games.micropul.analysis import analyse
+        from micropul_print.games.micropul.position import read_position
+
+        legal_tile = None
+        if legal is not None:
+            if not legal.isdigit():
+                raise UsageError(f"--legal takes a tile number for {catalogue.name}, "
+                                 f"got {legal!r}")
+            legal_tile = int(legal)
+        position, diagnostics = read_position(path, catalogue)
+        errors = errors_in(diagnostics, strict)
+        if position is None or errors:
+            raise UserError(errors or diagnostics)
+        return analyse(position, catalogue, legal_tile), diagnostics
+
+    def theme_problems(self, catalogue: Catalogue, theme: Theme) -> list[Diagnostic]:
+        from micropul_print.games.micropul.faces import theme_problems
+
+        return theme_problems(theme)
+
+    def kit_jobs(self, catalogue: Catalogue, theme: Theme, output: OutputDir,
+                 layouts: Sequence[SheetLayout], options: KitOptions,
+                 langs: Sequence[str]) -> list[KitJob]:
+        from micropul_print.games.micropul.kit import kit_jobs
+
+        return kit_jobs(catalogue, theme, output, layouts, options, langs)
+
+    @property
+    def rulebook(self) -> GameRulebook:
+        from micropul_print.games.micropul.rulebook import MICROPUL
+
+        return MICROPUL
+
+    def variants(self, catalogue: Catalogue) -> tuple[str, ...]:
+        return ("standard",)
+
+    def new_state(self, catalogue: Catalogue, *, players: int | None = None,
+                  seed: int | None = None, variant: str | None = None) -> MicropulState:
+        from micropul_print.games.micropul.engine import MicropulState
+
+        if variant not in (None, "standard"):
+            raise ValueError(f"Micropul has no variant {variant!r} (it has: standard)")
+        return MicropulState.new(catalogue, players=2 if players is None else players,
+                                 seed=seed)
+
+
+GAME = MicropulGame()
+
+__all__ = ["GAME", "MicropulGame"]

@@ -1,0 +1,126 @@
+"""Micropul in the engine shape every game offers (micropul_print.gameapi.GameState):
+the rules engine's Game (micropul_print.games.micropul.rules.game) behind ``legal_moves``,
+``play``, ``copy``, ``determinized``, ``returns`` and the moves' JSON.
+
+Moves are the engine's actions: ``Place(tile, x, y, rotation)``, ``Draw(tile)`` (None:
+a random face-down supply tile) and ``Claim(x, y, quadrant)``. As JSON (the game
+record format of docs/contracts.md)::
+
+    {"place": {"tile": 7, "x": 1, "y": 0, "rotation": 90}}
+    {"draw": null}            {"draw": 12}       (a revealed supply tile, solitaire)
+    {"claim": {"x": 0, "y": 0, "quadrant": "tl"}}
+
+Hidden from every player: the order of the core and which tiles lie face down in each
+supply (face-down tiles are unknown to their owner too); hands are face up.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from micropul_print.gameapi import JSON
+from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue
+from micropul_print.games.micropul.rules.game import Action, Claim, Draw, Game, Place
+from micropul_print.games.micropul.rules.tiles import TileSet
+
+Move = Action
+
+
+class MicropulState:
+    """A game of Micropul for 1 (solitaire) or 2 players; seats are 0-based."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    @classmethod
+    def new(cls, catalogue: Catalogue | TileSet, *, players: int = 2,
+            seed: int | None = None) -> MicropulState:
+        return cls(Game(catalogue, players, seed))
+
+    @property
+    def players(self) -> int:
+        return self.game.players
+
+    def current_player(self) -> int:
+        return self.game.current
+
+    def legal_moves(self) -> list[Move]:
+        return self.game.legal_actions()
+
+    def play(self, move: Move) -> None:
+        self.game.push(move)  # IllegalActionError (a ValueError) when not legal
+
+    def copy(self) -> MicropulState:
+        # The tile tables are immutable and large: shared, not copied.
+        tiles = self.game.tiles
+        return MicropulState(copy.deepcopy(self.game, {id(tiles): tiles}))
+
+    def determinized(self, seed: int) -> MicropulState:
+        state = self.copy()
+        game = state.game
+        rng = random.Random(seed)
+        hidden = list(game.core)
+        for pile in game.face_down:
+            hidden += pile
+        rng.shuffle(hidden)
+        taken = len(game.core)
+        game.core = hidden[:taken]
+        for pile in game.face_down:
+            size = len(pile)
+            pile[:] = hidden[taken:taken + size]
+            taken += size
+        game.rng = rng  # the draws to come are unknown too
+        return state
+
+    def is_over(self) -> bool:
+        return self.game.is_over()
+
+    def scores(self) -> tuple[float, ...]:
+        outcome = self.game.outcome()
+        return tuple(float(s) for s in (outcome.scores if outcome else self.game.scores()))
+
+    def returns(self) -> tuple[float, ...]:
+        outcome = self.game.outcome()
+        if outcome is None:
+            return (0.0,) * self.players
+        winners = outcome.winners
+        share = 1.0 if len(winners) == 1 else 0.5
+        return tuple(share if p + 1 in winners else 0.0 for p in range(self.players))
+
+    def end_reason(self) -> str | None:
+        outcome = self.game.outcome()
+        return None if outcome is None else outcome.reason
+
+    def turn(self) -> int:
+        return self.game.turns
+
+    def move_to_json(self, move: Move) -> JSON:
+        if isinstance(move, Place):
+            return {"place": {"tile": move.tile, "x": move.x, "y": move.y,
+                              "rotation": move.rotation}}
+        if isinstance(move, Draw):
+            return {"draw": move.tile}
+        return {"claim": {"x": move.x, "y": move.y, "quadrant": QUADRANT_NAMES[move.quadrant]}}
+
+    def move_from_json(self, data: JSON) -> Move:
+        return move_from_json(data)
+
+
+def move_from_json(data: Any) -> Move:
+    """The move a game record's JSON object describes; ValueError if none."""
+    if isinstance(data, dict) and len(data) == 1:
+        (kind, body), = data.items()
+        if kind == "place" and isinstance(body, dict) and set(body) == {"tile", "x", "y",
+                                                                         "rotation"}:
+            values = [body[k] for k in ("tile", "x", "y", "rotation")]
+            if all(type(v) is int for v in values):
+                return Place(*values)
+        if kind == "draw" and (body is None or type(body) is int):
+            return Draw(body)
+        if (kind == "claim" and isinstance(body, dict) and set(body) == {"x", "y", "quadrant"}
+                and type(body["x"]) is int and type(body["y"]) is int
+                and body["quadrant"] in QUADRANT_NAMES):
+            return Claim(body["x"], body["y"], QUADRANT_NAMES.index(body["quadrant"]))
+    raise ValueError(f"not a Micropul move: {data!r} (expected one of place, draw, claim)")

@@ -1,0 +1,140 @@
+"""Micropul's parts of a build, as jobs of the core's build (micropul_print.kit): the
+tile files (SVG, PNG, overview), the duplex sheets of each paper with the players'
+stones, and the rulebooks. Files (a contract, listed in docs/output-layout.md):
+
+    tiles/svg/tile-NN.svg, tile-back.svg; tiles/png/...; tiles/overview.png
+    sheets/micropul-tiles-<paper>.pdf
+    rules/micropul-rules-<lang>.pdf
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from micropul_print.draw.theme import Theme
+from micropul_print.gameapi import KitJob, KitOptions, Progress
+from micropul_print.games.micropul import faces
+from micropul_print.games.micropul.model import Catalogue
+from micropul_print.games.micropul.tilefiles import TileArt
+from micropul_print.outputs import OutputDir
+from micropul_print.sheets.layout import SheetLayout
+from micropul_print.sheets.pages import Card, SheetOptions, SheetPlan, plan_sheets
+
+STONES_PER_PLAYER = 3
+STONE_DIAMETER = 14.0  # mm: cut with scissors from a 30 mm slot
+AUTHOR = "Jean-François Lassonde (game); micropul-print (print-and-play kit)"
+
+_TILE_IMPORTS = ("micropul_print.backends.svg", "micropul_print.games.micropul.tilefiles",
+                 "micropul_print.backends.png")
+_PDF_IMPORTS = ("micropul_print.backends.pdf", "micropul_print.sheets.pdf")
+_RULEBOOK_IMPORTS = (*_PDF_IMPORTS, "micropul_print.rulebook",
+                     "micropul_print.rulebook.layout")
+
+
+def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
+             layouts: Sequence[SheetLayout], options: KitOptions,
+             langs: Sequence[str]) -> list[KitJob]:
+    """The jobs writing the parts of ``options.parts``; ``langs``: the rulebooks'."""
+    art = TileArt(catalogue, theme, numbers=options.numbers)
+    jobs: list[KitJob] = []
+    if "png" in options.parts:  # the complete tile files: SVG, PNG and the overview
+        jobs.append(KitJob("tile files", _tile_files_job(art, output, options), cost=6,
+                           imports=_TILE_IMPORTS))
+    elif "svg" in options.parts:
+        jobs.append(KitJob("tile files", _svg_files_job(art, output), cost=1,
+                           imports=_TILE_IMPORTS[:1]))
+    for layout in layouts:
+        jobs.append(KitJob("sheets", _sheets_job(art, output, layout, sheet_options(options)),
+                           cost=1, imports=_PDF_IMPORTS))
+    if "rulebooks" in options.parts and langs:
+        # Rulebook file names carry no paper: one set, on the first paper asked for. In
+        # parallel, a job per language (each checks its own texts and the figures).
+        jobs.append(KitJob("rulebooks", _rulebooks_job(art, output, langs, options.papers[0]),
+                           cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
+                           pieces=[_rulebooks_job(art, output, [lang], options.papers[0])
+                                   for lang in langs]))
+    return jobs
+
+
+def _tile_files_job(art: TileArt, output: OutputDir,
+                    options: KitOptions) -> Callable[[Progress], list[Path]]:
+    def run(say: Progress) -> list[Path]:
+        from micropul_print.games.micropul.tilefiles import write_tile_files
+
+        def tile_progress(message: str) -> None:
+            say(f"writing tile files: {message}")
+
+        if options.bleed is None:  # tilefiles' own default bleed for the PNG files
+            return write_tile_files(art, output, dpi=options.dpi, progress=tile_progress)
+        return write_tile_files(art, output, dpi=options.dpi, bleed=options.bleed,
+                                progress=tile_progress)
+    return run
+
+
+def _svg_files_job(art: TileArt, output: OutputDir) -> Callable[[Progress], list[Path]]:
+    def run(say: Progress) -> list[Path]:
+        from micropul_print.games.micropul.tilefiles import SVG_DIR, write_tile_svgs
+
+        say(f"writing {output.path(SVG_DIR)}/*.svg")
+        return write_tile_svgs(art, output)
+    return run
+
+
+def _sheets_job(art: TileArt, output: OutputDir, layout: SheetLayout,
+                options: SheetOptions) -> Callable[[Progress], list[Path]]:
+    return lambda say: [write_sheets(art, output, layout, options, progress=say)]
+
+
+def _rulebooks_job(art: TileArt, output: OutputDir, langs: Sequence[str],
+                   paper: str) -> Callable[[Progress], list[Path]]:
+    def run(say: Progress) -> list[Path]:
+        from micropul_print.rulebook import build_rulebooks
+
+        return list(build_rulebooks(art.catalogue, art.theme, output, langs=langs,
+                                    paper=paper,
+                                    progress=lambda message: say(f"writing {message}")))
+    return run
+
+
+def sheet_options(options: KitOptions) -> SheetOptions:
+    return SheetOptions(bleed=options.bleed or 0.0, flip=options.flip,
+                        back_offset=options.back_offset, calibration=options.calibration)
+
+
+def sheet_file_name(game: str, paper: str) -> str:
+    return f"{game}-tiles-{paper}.pdf"
+
+
+def plan_tile_sheets(art: TileArt, layout: SheetLayout, options: SheetOptions) -> SheetPlan:
+    """The Micropul side of the sheets: the faces with the common back, 30 mm cut, and
+    the players' stones as tokens. The sheet layer itself knows none of this."""
+    back = art.back(options.bleed)  # one drawing behind every card
+    cards = [Card(front, back) for front in art.fronts(options.bleed)]
+    tokens: list[Card] = []
+    for player in faces.PLAYERS:
+        stone = faces.stone_drawing(player, art.theme, STONE_DIAMETER)
+        # Printed on both sides, so a cut stone shows its colour either way up.
+        tokens += [Card(stone, stone)] * STONES_PER_PLAYER
+    size = faces.TILE_SIZE_MM
+    return plan_sheets(layout, cards, size, size, art.catalogue.name, tokens=tokens,
+                       options=options)
+
+
+def write_sheets(art: TileArt, output: OutputDir, layout: SheetLayout, options: SheetOptions,
+                 *, progress: Progress | None = None) -> Path:
+    """Write ``sheets/<game>-tiles-<paper>.pdf``; returns its path."""
+    from micropul_print.sheets.pdf import DocumentInfo, render_pdf
+
+    catalogue = art.catalogue
+    relative = Path("sheets") / sheet_file_name(catalogue.game, layout.name)
+    if progress:
+        progress(f"writing {output.path(relative)}")
+    plan = plan_tile_sheets(art, layout, options)
+    info = DocumentInfo(
+        title=f"{catalogue.name} — tiles, {layout.label}",
+        author=AUTHOR,
+        subject=f"Print-and-play tiles of {catalogue.name}: {len(catalogue.tiles)} tiles "
+                f"of {plan.grid.card_width:g} mm, duplex sheets for {layout.label} paper",
+    )
+    return output.write_bytes(relative, render_pdf(plan, info))

@@ -1,0 +1,148 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from micropul_print.draw.primitives import Circle, Drawing, Text
+from micropul_print.draw.theme import THEME_NAMES, THEMES_DIR, Theme, load_theme
+from micropul_print.errors import UserError
+from micropul_print.games.micropul.faces import (
+    MARKS,
+    TILE_SIZE_MM,
+    back_drawing,
+    check_theme,
+    stone_drawing,
+    tile_drawing,
+    tile_face,
+)
+from micropul_print.games.micropul.model import (
+    BLACK,
+    DOT,
+    DOUBLE,
+    EMPTY,
+    PLUS,
+    QUADRANT_VALUES,
+    WHITE,
+    BigMicropul,
+    Tile,
+)
+
+START = Tile(41, (WHITE, WHITE, BLACK, BLACK), start=True)
+MIXED = Tile(19, (WHITE, DOT, EMPTY, PLUS))
+BIG_WHITE = Tile(43, (WHITE, WHITE, WHITE, WHITE), big=BigMicropul(WHITE, DOT))
+
+
+@pytest.fixture(scope="module")
+def classic() -> Theme:
+    return load_theme("classic")
+
+
+def texts(drawing: Drawing) -> list[str]:
+    return [item.text for item in drawing.items if isinstance(item, Text)]
+
+
+def test_every_quadrant_value_has_a_mark_in_every_theme() -> None:
+    assert set(MARKS) == set(QUADRANT_VALUES)
+    for name in THEME_NAMES:
+        theme = load_theme(name)
+        for mark in (*MARKS.values(), "back-fill", "back-emblem", "stone-1", "stone-2"):
+            theme.mark(mark)
+
+
+def test_quadrants_land_clockwise_from_top_left() -> None:
+    face = tile_face(Tile(9, (WHITE, BLACK, DOT, EMPTY)))
+    assert face.cells == (("disc-light", "disc-dark"), ("blank", "dot1"))
+
+
+def test_big_tile_is_one_large_mark_with_its_catalyst_centred() -> None:
+    face = tile_face(Tile(38, (BLACK, BLACK, BLACK, BLACK), big=BigMicropul(BLACK, PLUS)))
+    assert (face.cells, face.big, face.centre) == ((), "disc-dark", "plus")
+    assert tile_face(Tile(22, (BLACK, BLACK, EMPTY, DOUBLE))).big is None
+
+
+@pytest.mark.parametrize("bleed", [0.0, 3.0])
+def test_tile_drawing_size(classic: Theme, bleed: float) -> None:
+    drawing = tile_drawing(MIXED, classic, bleed=bleed)
+    assert drawing.width == drawing.height == TILE_SIZE_MM + 2 * bleed == 30.0 + 2 * bleed
+
+
+def test_start_label_only_on_the_start_tile(classic: Theme) -> None:
+    assert texts(tile_drawing(START, classic)) == ["START", "41"]
+    assert texts(tile_drawing(MIXED, classic)) == ["19"]
+
+
+def test_show_number_false_hides_the_number(classic: Theme) -> None:
+    assert texts(tile_drawing(START, classic, show_number=False)) == ["START"]
+    assert texts(tile_drawing(MIXED, classic, show_number=False)) == []
+
+
+def test_big_white_tile_catalyst_is_visible_on_its_disc(classic: Theme) -> None:
+    drawing = tile_drawing(BIG_WHITE, classic)
+    big, dot = (i for i in drawing.items if isinstance(i, Circle))
+    assert big.r > 12 and dot.r < 2
+    assert dot.fill != big.fill
+
+
+@pytest.mark.parametrize("name", THEME_NAMES)
+def test_back_is_anonymous_and_bleeds(name: str) -> None:
+    theme = load_theme(name)
+    back = back_drawing(theme)
+    assert (back.width, back.height) == (30.0, 30.0)
+    assert texts(back) == []
+    bled = back_drawing(theme, bleed=3.0)
+    assert bled.width == 36.0
+    assert bled.items[0].width == 36.0  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("name", THEME_NAMES)
+def test_the_two_stones_differ(name: str) -> None:
+    theme = load_theme(name)
+    one, two = stone_drawing(1, theme), stone_drawing(2, theme)
+    assert (one.width, one.height) == (14.0, 14.0)
+    assert one.items != two.items
+    assert theme.mark("stone-1").fill != theme.mark("stone-2").fill or (
+        theme.mark("stone-1").hatch != theme.mark("stone-2").hatch)
+    assert stone_drawing(1, theme, diameter=20.0).width == 20.0
+
+
+def test_no_third_player(classic: Theme) -> None:
+    with pytest.raises(ValueError, match="player must be 1 or 2"):
+        stone_drawing(3, classic)
+
+
+def test_game_module_reads_no_rendering_library() -> None:
+    import ast
+    import inspect
+
+    import micropul_print.draw.face as face
+    import micropul_print.draw.theme as theme
+    import micropul_print.games.micropul.faces as game
+
+    for module in (game, face, theme):
+        tree = ast.parse(inspect.getsource(module))
+        imported = {alias.name.split(".")[0] for node in ast.walk(tree)
+                    if isinstance(node, ast.Import | ast.ImportFrom)
+                    for alias in (node.names if isinstance(node, ast.Import)
+                                  else [ast.alias(node.module or "")])}
+        assert not imported & {"reportlab", "svgwrite", "PIL"}, module.__name__
+
+
+@pytest.mark.parametrize("name", THEME_NAMES)
+def test_every_builtin_theme_has_every_mark_micropul_needs(name: str) -> None:
+    check_theme(load_theme(name))  # raises if one is missing
+
+
+def test_a_theme_without_a_needed_mark_is_reported_at_its_marks(tmp_path: Path) -> None:
+    classic = (THEMES_DIR / "classic.yaml").read_text(encoding="utf-8")
+    lines = classic.splitlines(keepends=True)
+    marks_line = next(n for n, line in enumerate(lines, 1) if line.startswith("marks:"))
+    mine = tmp_path / "no-plus.yaml"
+    mine.write_text("".join(line for line in lines if not line.startswith("  plus:")),
+                    encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        check_theme(load_theme(str(mine)))
+    (problem,) = caught.value.diagnostics
+    assert (problem.file, problem.line) == (str(mine), marks_line + 1)
+    assert problem.message.startswith(
+        "theme 'classic' has no mark 'plus', which Micropul's tiles need (it has: ")

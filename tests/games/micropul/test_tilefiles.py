@@ -1,0 +1,138 @@
+"""The per-tile files: exact names, true sizes, and the same bytes on every run."""
+
+from __future__ import annotations
+
+import io
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from micropul_print.backends.png import pixel_size
+from micropul_print.draw.theme import load_theme
+from micropul_print.games.micropul.model import Catalogue
+from micropul_print.games.micropul.tilefiles import TileArt, write_tile_files
+from micropul_print.outputs import OutputDir
+
+DPI = 72  # small images: the contract is about names and sizes, not detail
+
+
+@pytest.fixture(scope="module")
+def kit(catalogue: Catalogue, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
+    root = tmp_path_factory.mktemp("kit")
+    messages: list[str] = []
+    written = write_tile_files(TileArt(catalogue, load_theme("classic")), OutputDir(root), dpi=DPI,
+                               bleed=3.0, progress=messages.append)
+    assert messages[0] == "tile 1/48" and messages[-1] == "tile overview"
+    return root, written
+
+
+def expected_names() -> set[str]:
+    names = {f"tiles/{kind}/tile-{n:02d}.{kind}" for kind in ("svg", "png") for n in range(1, 49)}
+    return names | {"tiles/svg/tile-back.svg", "tiles/png/tile-back.png", "tiles/overview.png"}
+
+
+def test_exactly_the_contracted_files(kit: tuple[Path, list[Path]]) -> None:
+    root, written = kit
+    on_disk = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    assert on_disk == expected_names()
+    assert sorted(p.relative_to(root).as_posix() for p in written) == sorted(expected_names())
+
+
+def test_every_svg_is_30_mm_without_bleed(kit: tuple[Path, list[Path]]) -> None:
+    root, _written = kit
+    svgs = sorted((root / "tiles/svg").glob("*.svg"))
+    assert len(svgs) == 49
+    for path in svgs:
+        svg = ET.parse(path).getroot()
+        assert (svg.get("width"), svg.get("height"), svg.get("viewBox")) == (
+            "30mm", "30mm", "0 0 30 30"), path.name
+
+
+def test_every_png_carries_the_bleed(kit: tuple[Path, list[Path]]) -> None:
+    root, _written = kit
+    side = pixel_size(36.0, DPI)
+    for path in sorted((root / "tiles/png").glob("*.png")):
+        with Image.open(path) as image:
+            assert image.size == (side, side), path.name
+            assert image.info["dpi"] == pytest.approx((DPI, DPI), abs=0.01)
+
+
+def test_overview_shows_six_columns_of_eight_rows(kit: tuple[Path, list[Path]]) -> None:
+    root, _written = kit
+    with Image.open(root / "tiles/overview.png") as image:
+        tile = pixel_size(30.0, 100)
+        assert image.width > 6 * tile and image.width < 7 * tile
+        assert image.height > 8 * tile and image.height < 9 * tile
+
+
+def test_zero_bleed_gives_exactly_30_mm(catalogue: Catalogue, tmp_path: Path) -> None:
+    small = Catalogue(catalogue.game, catalogue.name, catalogue.tiles[:2])
+    write_tile_files(TileArt(small, load_theme("ink-saver")), OutputDir(tmp_path), dpi=DPI,
+                     bleed=0.0)
+    with Image.open(tmp_path / "tiles/png/tile-01.png") as image:
+        assert image.size == (pixel_size(30.0, DPI),) * 2
+
+
+def test_numbers_can_be_left_off(catalogue: Catalogue, tmp_path: Path) -> None:
+    small = Catalogue(catalogue.game, catalogue.name, catalogue.tiles[40:41])  # tile 41
+    write_tile_files(TileArt(small, load_theme("classic"), numbers=False), OutputDir(tmp_path),
+                     dpi=DPI)
+    texts = [e.get("aria-label") for e in ET.parse(tmp_path / "tiles/svg/tile-41.svg").getroot()
+             if e.get("aria-label")]
+    assert texts == ["START"]
+
+
+def test_two_runs_write_identical_bytes(catalogue: Catalogue, tmp_path: Path) -> None:
+    theme = load_theme("colour-safe")
+    first = write_tile_files(TileArt(catalogue, theme), OutputDir(tmp_path / "a"), dpi=DPI)
+    second = write_tile_files(TileArt(catalogue, theme), OutputDir(tmp_path / "b"), dpi=DPI)
+    assert len(first) == len(second) == 99
+    for a, b in zip(first, second, strict=True):
+        assert a.read_bytes() == b.read_bytes(), a.name
+
+
+def test_png_files_decode_as_opaque_rgb(kit: tuple[Path, list[Path]]) -> None:
+    root, _written = kit
+    data = (root / "tiles/png/tile-41.png").read_bytes()
+    assert Image.open(io.BytesIO(data)).mode == "RGB"
+
+
+def test_svg_only_writing_loads_no_raster_library(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from micropul_print.catalogue.loader import load_catalogue\n"
+        "from micropul_print.draw.theme import load_theme\n"
+        "from micropul_print.outputs import OutputDir\n"
+        "from micropul_print.games.micropul.tilefiles import TileArt, write_tile_svgs\n"
+        f"out = OutputDir({str(tmp_path)!r})\n"
+        "paths = write_tile_svgs(TileArt(load_catalogue(), load_theme('classic')), out)\n"
+        "assert len(paths) == 49, len(paths)\n"
+        "print(sorted(m for m in ('PIL', 'reportlab') if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_overview_cut_from_the_tile_images_matches_a_painted_one(catalogue: Catalogue,
+                                                                  tmp_path: Path) -> None:
+    from PIL import ImageChops, ImageStat
+
+    from micropul_print.games.micropul.tilefiles import overview_png
+
+    small = Catalogue(catalogue.game, catalogue.name, catalogue.tiles[38:44])  # START too
+    theme = load_theme("classic")  # fine hatching would differ by its phase alone
+    write_tile_files(TileArt(small, theme), OutputDir(tmp_path), dpi=300, bleed=3.0)
+    cut = Image.open(tmp_path / "tiles/overview.png").convert("RGB")
+    painted = Image.open(io.BytesIO(overview_png(small, theme))).convert("RGB")
+    assert cut.size == painted.size
+    difference = ImageChops.difference(cut, painted).convert("L")
+    assert max(ImageStat.Stat(difference).mean) < 3.0  # the same picture, edges aside
+    # Off by a single pixel (a bleed left in, a tile out of place) differs far more.
+    shifted = ImageChops.offset(painted, 1, 0)
+    assert max(ImageStat.Stat(ImageChops.difference(cut, shifted).convert("L")).mean) > 6.0
