@@ -275,7 +275,7 @@ class Game(Protocol):
         ...
 
     def variants(self, catalogue: Any) -> tuple[str, ...]:
-        """The set-ups the catalogue offers (Cellulae: its board sizes), the usual one
+        """The set-ups the catalogue offers (e.g. its board sizes), the usual one
         first; a game with one set-up names it."""
         ...
 

@@ -107,7 +107,7 @@ class YamlNode:
 @dataclass(frozen=True, eq=False)
 class YamlScalar(YamlNode):
     """A scalar. ``raw`` is its text as written (after unquoting), so ``1`` in
-    ``catalyst: 1`` can be read as the symbol "1"; ``value`` is the resolved value."""
+    ``symbol: 1`` can be read as the symbol "1"; ``value`` is the resolved value."""
 
     value: ScalarValue
     raw: str

@@ -69,7 +69,7 @@ class MarkStyle:
     ``count`` discs of diameter ``size`` in a row, ``gap`` apart (centre to centre);
     ``cross`` is a plus sign ``size`` across with arms ``thickness`` thick; ``none``
     paints nothing. ``content`` is the colour of marks drawn on top of this one (a
-    catalyst in the middle of a big disc); ``plate`` paints a disc of ``plate_colour``
+    mark in the middle of a big disc); ``plate`` paints a disc of ``plate_colour``
     of that diameter under them first.
     """
 
@@ -127,7 +127,7 @@ class Theme:
 
     def missing_marks(self, needed: Iterable[str], needed_by: str) -> list[Diagnostic]:
         """A problem for each mark of ``needed`` (sorted) this theme does not define;
-        ``needed_by`` says what needs it ("Micropul's tiles")."""
+        ``needed_by`` says what needs it ("the tiles of <game>")."""
         problems = []
         for name in sorted(set(needed) - set(self.marks)):
             message = (f"theme {self.name!r} has no mark {name!r}, which {needed_by} "

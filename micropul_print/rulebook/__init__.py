@@ -97,9 +97,9 @@ def check_rulebook(catalogue: Catalogue, langs: Sequence[str]) -> tuple[
 def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
                     langs: Sequence[str], paper: str,
                     progress: Callable[[str], None] | None = None) -> list[Path]:
-    """Write the rulebook of the catalogue's game for each language (Micropul:
-    ``rules/micropul-rules-<lang>.pdf``; Cellulae:
-    ``cellulae/rules/cellulae-rules-<lang>.pdf``); return the paths.
+    """Write the rulebook of the catalogue's game for each language, at the game's
+    ``GameRulebook.rulebook_path`` (``<output_dir>/<game>-rules-<lang>.pdf``); return
+    the paths.
 
     ``langs`` are language codes with a catalogue in the game's locales/ (see
     :func:`available_languages`); ``paper`` is "a4" or "letter".

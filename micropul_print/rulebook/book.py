@@ -32,7 +32,7 @@ from micropul_print.yamlsource import (
 
 Square = tuple[int, int]
 # A claim's subject: a number (placement, turn, tile), a name (a player), a square
-# (x, y) or a micropul (x, y, quadrant): whatever its game's rules read.
+# (x, y) or a part of a square (x, y, name): whatever its game's rules read.
 ClaimKey = int | str | tuple[int, int] | tuple[int, int, str]
 # What a claim states: a flag, a count, a word, or a set of squares (in reading order).
 ClaimValue = bool | int | str | tuple[Square, ...]
@@ -67,7 +67,7 @@ class Bullets:
 @dataclass(frozen=True)
 class LegendRow:
     text: str  # key
-    symbol: str = ""  # a quadrant value of the catalogue, or "big"
+    symbol: str = ""  # a symbol of the game's pieces, as its figure art names them
     mark: str = ""  # one of LEGEND_MARKS
 
 
@@ -114,7 +114,8 @@ class Figure:
     # Placements (or turns) to mark, 1-based; None: the last one.
     highlight: tuple[int, ...] | None
     where: Where
-    # Groups to outline, each named as the subject of a "group" claim (Micropul only).
+    # Groups to outline, each named as the subject of a "group" claim (for games whose
+    # book rules allow the "outline" figure option).
     outline: tuple[ClaimKey, ...] = ()
 
 
@@ -126,7 +127,7 @@ class Book:
     blocks: tuple[Block, ...]
     source: str
     # Names and terms no line may break inside (a word with a hyphen in the list, or a
-    # word starting with a listed word without one: "Micropul" covers "micropulu").
+    # word starting with a listed word without one: "Game" covers the inflected "Games").
     unbreakable: tuple[str, ...] = ()
     # The pages the book is designed to fill: a language that fits in them keeps the
     # largest figures without trying smaller ones (None: always try them).

@@ -119,7 +119,7 @@ class Picture:
     drawing: Drawing
     size: float
     clip: tuple[float, float, float, float] | None = None
-    frame: bool = False  # a thin rule around it (a quadrant shown alone)
+    frame: bool = False  # a thin rule around it (a part of a piece shown alone)
 
 
 @dataclass(frozen=True)

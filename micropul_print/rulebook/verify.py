@@ -30,7 +30,7 @@ class VerifiedFigure:
     """A figure whose claims all hold, with what the engine said about it."""
 
     figure: Figure
-    position: Any  # the game's position (a PositionSpec, a CellulaePositionSpec, ...)
+    position: Any  # the game's own position value, as its verify_figures read it
     analysis: Mapping[str, Any]  # the engine's verdict, as the game's analysis JSON
     values: dict[str, Value]  # placeholder name -> engine value, for the caption
 
