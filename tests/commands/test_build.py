@@ -238,5 +238,5 @@ def test_each_game_writes_its_rulebooks_in_the_languages_asked(
         main(["build", "--game", "all", "--lang", "xx", "--out", str(tmp_path / "a")])
     assert caught.value.code == 2
     err = capsys.readouterr().err
-    assert "argument --lang: unknown language 'xx'; choose from en,es,it,pl" in err
+    assert "argument --lang: unknown language 'xx'; choose from en,de,es,it,pl" in err
     assert not (tmp_path / "a").exists()
