@@ -1,4 +1,5 @@
-"""Argument parsing only: each command lives in ``micropul_print.commands.<name>``.
+"""Argument parsing and the one exit path: each command lives in
+``micropul_print.commands.<name>``.
 
 A command module defines ``HELP`` (one line), ``add_arguments(parser)`` and
 ``run(args) -> int``. Command modules must import heavy libraries (reportlab, svgwrite,
@@ -9,21 +10,75 @@ Only the module of the command being run is imported: a build must not pay for t
 rules engine or the position reader just to get its parser. Every module is loaded
 only when the command line names none (usage, ``--help``, ``--version``, a typo).
 
-Exit codes: 0 success, 1 invalid input or failed check, 2 usage error.
+Exit statuses (docs/limits.md): 0 success; 1 invalid input, a failed check, or output
+that could not be written; 2 a usage error; 70 an internal error (a bug: please
+report it); 130 interrupted by Ctrl-C; 143 stopped by SIGTERM. No traceback is shown
+unless MICROPUL_PRINT_TRACEBACK=1.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import errno
 import importlib
+import os
+import re
+import signal
 import sys
+import traceback
 from collections.abc import Sequence
-from types import ModuleType
+from types import FrameType, ModuleType
+from typing import ClassVar, NoReturn
 
 from micropul_print import __version__
-from micropul_print.errors import UserError
+from micropul_print.errors import UserError, printable
 
 COMMANDS = ("check", "catalogue", "position", "build", "rulebook")
+PROG = "micropul-print"
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: unwinds like Ctrl-C, so that workers and staged files go."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with no abbreviated options, and a "did you mean" for a misspelt
+    command, option or choice."""
+
+    # Every option string of every command, for suggestions about unknown options.
+    known_options: ClassVar[set[str]] = set()
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def add_argument(self, *args: object, **kwargs: object) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)  # type: ignore[arg-type]
+        Parser.known_options.update(action.option_strings)
+        return action
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {printable(message)}{_hint(message)}\n")
+
+
+def _hint(message: str) -> str:
+    """" (did you mean ...?)" for the first misspelt word the message names, if any."""
+    choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if choice:
+        word, options = choice.group(1), re.findall(r"'([^']*)'|([\w-]+)", choice.group(2))
+        candidates = [a or b for a, b in options]
+    else:
+        unknown = re.search(r"unrecognized arguments: (\S+)", message)
+        if not unknown or not unknown.group(1).startswith("-"):
+            return ""
+        word, candidates = unknown.group(1).split("=")[0], sorted(Parser.known_options)
+    close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _load(name: str) -> ModuleType | None:
@@ -42,8 +97,8 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
     from micropul_print import registry
 
     games = registry.games()
-    parser = argparse.ArgumentParser(
-        prog="micropul-print",
+    parser = Parser(
+        prog=PROG,
         description="Print-and-play kit generator and rules engines for tile games: "
                     + "; ".join(game.summary for game in games) + ".",
     )
@@ -66,19 +121,72 @@ def command_named(argv: Sequence[str]) -> str | None:
     return argv[0] if argv and argv[0] in COMMANDS else None
 
 
+# A value that starts like an option but is a number or a list of numbers: -1.5,0.5
+_NEGATIVE_VALUE = re.compile(r"-\d[\d.]*(,-?\d[\d.]*)*")
+
+
+def join_negative_values(words: Sequence[str]) -> list[str]:
+    """``--opt -1.5,0.5`` as ``--opt=-1.5,0.5``: argparse takes a word starting with a
+    dash for an option unless it is a single negative number."""
+    joined: list[str] = []
+    for word in words:
+        if (joined and _NEGATIVE_VALUE.fullmatch(word) and joined[-1].startswith("--")
+                and "=" not in joined[-1]):
+            joined[-1] = f"{joined[-1]}={word}"
+        else:
+            joined.append(word)
+    return joined
+
+
+def _on_sigterm(_signum: int, _frame: FrameType | None) -> None:
+    raise Terminated
+
+
 def main(argv: list[str] | None = None) -> int:
-    words = sys.argv[1:] if argv is None else argv
-    parser, modules = build_parser(command_named(words))
-    args = parser.parse_args(words)
+    words = join_negative_values(sys.argv[1:] if argv is None else argv)
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
+        parser, modules = build_parser(command_named(words))
+        args = parser.parse_args(words)
         code: int = modules[args.command].run(args)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
     except UserError as exc:
         for diagnostic in exc.diagnostics:
             print(diagnostic, file=sys.stderr)
-        return 1
+        return EXIT_INVALID
     except KeyboardInterrupt:
-        print("micropul-print: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 1
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Terminated:
+        print(f"{PROG}: stopped (SIGTERM)", file=sys.stderr)
+        return EXIT_TERMINATED
+    except OSError as exc:
+        if exc.errno not in (errno.EPIPE, errno.ENOSPC, errno.EIO) and not isinstance(
+                exc, BrokenPipeError):
+            return _internal_error(exc)
+        _silence_stdout()
+        if exc.errno != errno.EPIPE:  # a reader that went away needs no message
+            print(f"{PROG}: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_INVALID
+    except Exception as exc:  # a bug: one line, the traceback on request
+        return _internal_error(exc)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     return code
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush at exit cannot fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _internal_error(exc: BaseException) -> int:
+    if os.environ.get("MICROPUL_PRINT_TRACEBACK") == "1":
+        traceback.print_exception(exc)
+    print(f"{PROG}: internal error: {type(exc).__name__}: {printable(str(exc))} (this is a "
+          "bug; MICROPUL_PRINT_TRACEBACK=1 shows where)", file=sys.stderr)
+    return EXIT_INTERNAL

@@ -7,12 +7,23 @@ each as ``file:line:col: severity: message`` and exits non-zero. Raising
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
 T = TypeVar("T")
+
+# C0 and C1 control characters (ANSI escapes start with one), and DEL.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: each control character written as an
+    escape (\\x1b, \\n...), so that text from a user's file cannot move the cursor,
+    change colours or forge lines."""
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
 
 
 class Severity(StrEnum):

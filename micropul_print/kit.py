@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,7 +28,7 @@ from typing import Any
 from micropul_print import registry
 from micropul_print.errors import Diagnostic, UserError
 from micropul_print.gameapi import KIT_PARTS, KitJob, KitOptions, Progress
-from micropul_print.outputs import OutputDir
+from micropul_print.outputs import Staging
 from micropul_print.sheets.layout import SheetLayout, load_layout
 
 __all__ = ["DEFAULT_OPTIONS", "PARTS", "KitOptions", "KitReport", "build_kit", "format_summary"]
@@ -50,7 +52,10 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
               progress: Progress | None = None) -> KitReport:
     """Build every part of the kit named in ``options.parts`` into ``out``.
 
-    Raises UserError (catalogue, theme or layout problems) before writing anything.
+    Everything the build will use is read and checked first (catalogues, theme,
+    layouts, languages, each rulebook's texts and figure claims): a UserError names
+    every problem before anything is written. The jobs then write into a staging folder
+    that replaces the files only when every job succeeded (micropul_print.outputs).
     """
     from micropul_print.draw.theme import load_theme
 
@@ -63,26 +68,78 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     theme = load_theme(options.theme, strict=options.strict)
     problems = [problem for catalogue in catalogues
                 for problem in registry.get(catalogue.game).theme_problems(catalogue, theme)]
+    problems += _language_problems(catalogues, options)
     if problems:  # before any job starts
         raise UserError(problems)
     layouts = _layouts(options.papers) if "sheets" in options.parts else []
-    output = OutputDir(out)
-    report = KitReport(output.root)
+    _check_rulebooks(catalogues, options)
 
-    jobs: list[KitJob] = []
-    for catalogue in catalogues:
-        game = registry.get(catalogue.game)
-        jobs += game.kit_jobs(catalogue, theme, output, layouts, options,
-                              _rulebook_langs(options, catalogue.game))
-    pieces = [piece for job in jobs for piece in job.split()]
-    workers = _workers(options.jobs, [piece.cost for piece in pieces])
-    if workers > 1:
-        jobs = pieces
-    for job, paths in zip(jobs, _run_jobs(jobs, workers, say), strict=True):
-        report.files.extend(paths)
-        report.counts[job.part] = report.counts.get(job.part, 0) + len(paths)
+    staging = Staging(out)
+    with staging as output:
+        report = KitReport(output.root)
+        scoped: list[tuple[str, KitJob]] = []
+        for catalogue in catalogues:
+            game = registry.get(catalogue.game)
+            for job in game.kit_jobs(catalogue, theme, output, layouts, options,
+                                     _rulebook_langs(options, catalogue.game)):
+                scoped.append((f"{game.name}/{job.part}", job))
+        pieces = [(scope, piece) for scope, job in scoped for piece in job.split()]
+        workers = _workers(options.jobs, [piece.cost for _scope, piece in pieces])
+        if workers > 1:
+            scoped = pieces
+        made: dict[str, list[Path]] = {}
+        jobs = [job for _scope, job in scoped]
+        for (scope, job), paths in zip(scoped, _run_jobs(jobs, workers, say), strict=True):
+            report.files.extend(paths)
+            made.setdefault(scope, []).extend(paths)
+            report.counts[job.part] = report.counts.get(job.part, 0) + len(paths)
+        removed = staging.commit(made)
+    if removed:
+        report.notes.append(f"removed {len(removed)} file(s) an earlier build made and this "
+                            "one no longer does: " + ", ".join(
+                                str(path.relative_to(report.root)) for path in removed))
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _language_problems(catalogues: Sequence[Any], options: KitOptions) -> list[Diagnostic]:
+    """Each language asked for that a game's rulebook lacks, named with the game."""
+    if options.langs is None or "rulebooks" not in options.parts:
+        return []
+    problems = []
+    for catalogue in catalogues:
+        game = registry.get(catalogue.game)
+        book = game.rulebook
+        if book is None:
+            continue
+        have = book.languages()
+        for lang in options.langs:
+            if lang not in have:
+                problems.append(Diagnostic(
+                    str(book.locales_dir), 0, 0, f"the {game.title} rulebook has no "
+                    f"language '{lang}' (it has: {', '.join(have)}); leave --lang out, or "
+                    "choose among them"))
+    return problems
+
+
+def _check_rulebooks(catalogues: Sequence[Any], options: KitOptions) -> None:
+    """Every rulebook's texts and figure claims, checked before anything is written (the
+    rulebook jobs find the result ready: forked workers inherit it)."""
+    if "rulebooks" not in options.parts:
+        return
+    from micropul_print.rulebook import check_rulebook
+
+    problems: list[Diagnostic] = []
+    for catalogue in catalogues:
+        langs = _rulebook_langs(options, catalogue.game)
+        if not langs:
+            continue
+        try:
+            check_rulebook(catalogue, langs)
+        except UserError as exc:
+            problems.extend(exc.diagnostics)
+    if problems:
+        raise UserError(problems)
 
 
 def _catalogues(options: KitOptions) -> list[Any]:
@@ -167,32 +224,51 @@ def _run_job(index: int) -> _Outcome:
         return [], messages, exc.diagnostics
 
 
+def _worker_init() -> None:
+    """In each forked worker: leave Ctrl-C to the parent (which stops every worker), and
+    die with the parent even if it is killed outright (Linux: PR_SET_PDEATHSIG)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            pr_set_pdeathsig = 1
+            libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
+    if os.getppid() == 1:  # the parent died before the line above took effect
+        os._exit(1)
+
+
 def _run_jobs(jobs: Sequence[KitJob], workers: int, say: Progress) -> list[list[Path]]:
     """Run every job, in worker processes when ``workers`` > 1; results in job order.
     Progress is told as each job's turn comes; every problem of every job is raised
-    together, as one UserError."""
+    together, as one UserError. Whatever ends the parent's wait (a problem, Ctrl-C,
+    SIGTERM) terminates every worker before it goes on."""
     if workers <= 1:  # in this process: progress as it happens, the first problem stops
         return [job.run(say) for job in jobs]
     results: list[list[Path]] = []
     problems: list[Diagnostic] = []
     _prepare_workers(jobs)
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
     _PENDING[:] = jobs
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init)
     try:
-        with ProcessPoolExecutor(max_workers=workers,
-                                 mp_context=multiprocessing.get_context("fork")) as pool:
-            # Longest first, so that no long job starts last; results read in job order.
-            order = sorted(range(len(jobs)), key=lambda i: -jobs[i].cost)
-            futures = {index: pool.submit(_run_job, index) for index in order}
-            for index in range(len(jobs)):
-                paths, messages, diagnostics = futures[index].result()
-                for message in messages:
-                    say(message)
-                problems.extend(diagnostics)
-                results.append(paths)
+        # Longest first, so that no long job starts last; results read in job order.
+        order = sorted(range(len(jobs)), key=lambda i: -jobs[i].cost)
+        pending = {index: pool.apply_async(_run_job, (index,)) for index in order}
+        pool.close()
+        for index in range(len(jobs)):
+            paths, messages, diagnostics = pending[index].get()
+            for message in messages:
+                say(message)
+            problems.extend(diagnostics)
+            results.append(paths)
+        pool.join()
     finally:
+        pool.terminate()  # no worker outlives the build, however it ends
+        pool.join()
         _PENDING.clear()
     if problems:
         raise UserError(dict.fromkeys(problems))  # a problem two jobs found, once

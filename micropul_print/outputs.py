@@ -1,27 +1,54 @@
-"""Writing generated files: atomically, and only inside the chosen output directory."""
+"""Writing generated files: atomically, only inside the chosen output directory, and
+all or nothing.
+
+A build writes into a staging folder inside the output directory; only when every job
+has succeeded are its files moved into place (:meth:`Staging.commit`), so a failed or
+interrupted build leaves the previous kit as it was and no half-written file. A
+manifest (``.micropul-print-manifest.json``) remembers which files each part of each
+game's kit wrote, so that a later build of that part removes the ones it no longer
+makes, and nothing else.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import shutil
 import tempfile
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+
+from micropul_print.errors import Diagnostic, UserError
+
+MANIFEST = ".micropul-print-manifest.json"
+STAGING_PREFIX = ".micropul-print-staging-"
 
 
 class OutputDir:
-    """The one directory a build may write into; refuses any path that leaves it."""
+    """The one directory a build may write into; refuses any path that leaves it,
+    through ``..`` or through a symbolic link. With ``staging``, files go there under
+    the same relative paths (and :meth:`path` still names their final place)."""
 
-    def __init__(self, root: str | Path) -> None:
+    def __init__(self, root: str | Path, *, staging: Path | None = None) -> None:
         self.root = Path(root).resolve()
+        self.staging = staging
 
     def path(self, relative: str | Path) -> Path:
+        """Where ``relative`` lies in the output directory; UserError if that is not
+        inside it."""
         target = (self.root / relative).resolve()
         if target != self.root and self.root not in target.parents:
-            raise ValueError(f"refusing to write outside {self.root}: {relative}")
+            raise UserError([Diagnostic(str(self.root / relative), 0, 0,
+                                        f"refusing to write outside the output directory "
+                                        f"{self.root} (the path leads to {target})")])
         return target
 
     def write_bytes(self, relative: str | Path, data: bytes) -> Path:
+        """Write one file atomically; returns its final path."""
         target = self.path(relative)
-        write_atomic(target, data)
+        where = target if self.staging is None else self.staging / target.relative_to(self.root)
+        write_atomic(where, data)
         return target
 
 
@@ -38,3 +65,98 @@ def write_atomic(target: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+class Staging:
+    """A build's staging folder: ``with Staging(root) as output:`` gives the OutputDir to
+    write through; leaving the block by an exception (a problem, Ctrl-C, SIGTERM)
+    removes everything staged, and :meth:`commit` moves the files into place."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        self.output: OutputDir | None = None
+        self._created: Path | None = None  # the output directory, if this build made it
+        self._committed = False
+
+    def __enter__(self) -> OutputDir:
+        root = self.root.resolve()
+        if root.exists() and not root.is_dir():
+            raise UserError([Diagnostic(str(self.root), 0, 0,
+                                        "cannot write the kit here: this is a file, not a "
+                                        "directory")])
+        if not root.exists():
+            self._created = root
+        root.mkdir(parents=True, exist_ok=True)
+        for leftover in root.glob(f"{STAGING_PREFIX}*"):  # of a build killed outright
+            shutil.rmtree(leftover, ignore_errors=True)
+        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=root))
+        self.output = OutputDir(root, staging=staging)
+        return self.output
+
+    def __exit__(self, *exc: object) -> None:
+        if self.output is not None and self.output.staging is not None:
+            shutil.rmtree(self.output.staging, ignore_errors=True)
+        if self._created is not None and not self._committed:
+            with contextlib.suppress(OSError):  # a failed first build leaves no folder
+                self._created.rmdir()
+
+    def commit(self, made: Mapping[str, Iterable[Path]]) -> list[Path]:
+        """Move every staged file into place and update the manifest: ``made`` maps each
+        part of the kit this build made (e.g. ``<game>/sheets``) to its files. Files the
+        manifest lists for those parts and this build did not make are removed; other
+        parts' files are left alone. Returns the files removed."""
+        output = self.output
+        assert output is not None and output.staging is not None, "commit inside the block"
+        root, staging = output.root, output.staging
+        made_files = {part: sorted({output.path(p).relative_to(root).as_posix()
+                                    for p in paths}) for part, paths in made.items()}
+        for files in made_files.values():
+            for relative in files:
+                target = output.path(relative)  # again: a link may have appeared meanwhile
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(staging / relative, target)
+        manifest = read_manifest(root)
+        removed: list[Path] = []
+        for part, files in made_files.items():
+            for relative in sorted(set(manifest.get(part, ())) - set(files)):
+                with contextlib.suppress(UserError):
+                    stale = output.path(relative)
+                    if stale.is_file() and not stale.is_symlink():
+                        stale.unlink()
+                        removed.append(stale)
+                        _remove_empty_parents(stale.parent, root)
+            manifest[part] = files
+        self._committed = True
+        write_atomic(root / MANIFEST, (json.dumps(
+            {"written_by": "micropul-print", "parts": dict(sorted(manifest.items()))},
+            indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+        return removed
+
+
+def read_manifest(root: Path) -> dict[str, list[str]]:
+    """What earlier builds wrote into ``root``, part by part (empty if nothing, or if the
+    manifest is not one of ours)."""
+    try:
+        data = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    parts = data.get("parts") if isinstance(data, dict) else None
+    if not isinstance(parts, dict):
+        return {}
+    return {str(part): [f for f in files if isinstance(f, str)]
+            for part, files in parts.items() if isinstance(files, list)}
+
+
+def _remove_empty_parents(folder: Path, root: Path) -> None:
+    while folder != root and root in folder.parents:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty, or not ours to remove
+            return
+        folder = folder.parent
+
+
+def staged_paths(output: OutputDir) -> Iterator[Path]:
+    """Every file staged so far (for tests and messages)."""
+    if output.staging is not None:
+        yield from sorted(p for p in output.staging.rglob("*") if p.is_file())

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from micropul_print import cli
+from micropul_print.cli import main
 
 
 def _modules_after(code: str) -> set[str]:
@@ -52,3 +54,56 @@ def test_a_misspelt_command_is_a_usage_error(capsys: pytest.CaptureFixture[str])
         cli.main(["bulid"])
     assert exit_.value.code == 2
     assert "invalid choice: 'bulid'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("words", "hint"), [
+    (["buidl"], "(did you mean 'build'?)"),
+    (["build", "--pape", "a4"], "(did you mean '--paper'?)"),
+    (["check", "--game", "micropl"], "(did you mean 'micropul'?)"),
+    (["build", "--paper", "a5"], ""),
+])
+def test_a_misspelt_word_is_a_usage_error_with_a_suggestion(
+        words: list[str], hint: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(words)
+    assert exit_.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.endswith(hint) and "error:" in last
+
+
+def test_options_are_never_abbreviated(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["build", "--pap", "a4"])
+    assert exit_.value.code == 2
+
+
+@pytest.mark.parametrize("words", [["--back-offset", "-1.5,0.5"], ["--back-offset=-1.5,0.5"],
+                                   ["--back-offset", "-2,-3"]])
+def test_negative_back_offsets_in_both_forms(words: list[str]) -> None:
+    from micropul_print.cli import join_negative_values
+
+    parser, _ = cli.build_parser("build")
+    joined = join_negative_values(["build", *words])
+    assert parser.parse_args(joined).back_offset in ((-1.5, 0.5), (-2.0, -3.0))
+
+
+def test_output_that_cannot_be_written_is_one_line_and_status_1(tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "micropul_print", "catalogue"],
+                                stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+    assert result.returncode == 1
+    assert result.stderr == "micropul-print: cannot write the output: No space left on device\n"
+
+
+def test_a_bug_is_one_line_and_status_70(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from micropul_print.commands import catalogue
+
+    def broken(_args: object) -> int:
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(catalogue, "run", broken)
+    assert main(["catalogue"]) == 70
+    assert capsys.readouterr().err == (
+        "micropul-print: internal error: ZeroDivisionError: division by zero (this is a bug; "
+        "MICROPUL_PRINT_TRACEBACK=1 shows where)\n")

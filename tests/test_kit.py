@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from micropul_print.draw.theme import load_theme
 from micropul_print.games.micropul.kit import plan_tile_sheets
 from micropul_print.games.micropul.tilefiles import TileArt
 from micropul_print.kit import KitOptions, build_kit, format_summary
+from micropul_print.outputs import MANIFEST
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pages import SheetOptions
 
@@ -45,7 +47,8 @@ def build(out: Path, **options: Any) -> list[str]:
     messages: list[str] = []
     kit_options = KitOptions(dpi=30, langs=("en",), **options)
     report = build_kit(out, kit_options, progress=messages.append)
-    assert sorted(report.files) == sorted(p for p in out.rglob("*") if p.is_file())
+    assert sorted(report.files) == sorted(p for p in out.rglob("*")
+                                          if p.is_file() and p.name != MANIFEST)
     return messages
 
 
@@ -53,8 +56,10 @@ def test_two_builds_give_identical_bytes_for_every_file(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     build(first)
     build(second)
-    names = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
-    assert names == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
+    names = sorted(p.relative_to(first) for p in first.rglob("*")
+                   if p.is_file() and p.name != MANIFEST)
+    assert names == sorted(p.relative_to(second) for p in second.rglob("*")
+                           if p.is_file() and p.name != MANIFEST)
     assert len(names) > 100
     for name in names:
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
@@ -150,17 +155,18 @@ def test_worker_processes_write_what_one_process_writes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_problems_found_in_workers_are_diagnostics(tmp_path: Path, jobs: int) -> None:
+def test_every_missing_language_is_reported_before_anything_is_written(
+        tmp_path: Path, jobs: int) -> None:
     from micropul_print.errors import UserError
 
     with pytest.raises(UserError) as problem:
         build_kit(tmp_path, KitOptions(dpi=30, langs=("xx", "en", "yy"), jobs=jobs,
                                        parts=frozenset({"sheets", "rulebooks"})))
-    messages = [str(d) for d in problem.value.diagnostics]
-    assert any("xx.yaml: error: no rulebook text for language 'xx'" in m for m in messages)
-    if jobs > 1:  # each language its own job: every one of their problems, at once
-        assert any("yy.yaml: error: no rulebook text for language 'yy'" in m
-                   for m in messages)
+    messages = [d.message for d in problem.value.diagnostics]
+    # Checked before any job starts, whatever the number of workers: both, at once.
+    assert [m.split(" (it has")[0] for m in messages] == [
+        "the Micropul rulebook has no language 'xx'", "the Micropul rulebook has no language 'yy'"]
+    assert not any(tmp_path.iterdir())  # nothing written
 
 
 def test_small_builds_stay_in_one_process() -> None:
@@ -171,3 +177,23 @@ def test_small_builds_stay_in_one_process() -> None:
     assert _workers(1, [3, 4, 4]) == 1
     assert _workers(2, [3, 4, 4]) == 2
     assert _workers(8, [3, 4]) == 2  # never more workers than jobs
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_problems_found_in_workers_are_diagnostics(workers: int) -> None:
+    from micropul_print.errors import Diagnostic, UserError
+    from micropul_print.gameapi import KitJob
+    from micropul_print.kit import _run_jobs
+
+    def failing(name: str) -> KitJob:
+        def run(say: Callable[[str], None]) -> list[Path]:
+            say(f"starting {name}")
+            raise UserError([Diagnostic(f"{name}.yaml", 1, 1, "broken")])
+        return KitJob("part", run, cost=1)
+
+    with pytest.raises(UserError) as problem:
+        _run_jobs([failing("a"), failing("b")], workers, lambda _message: None)
+    found = [str(d) for d in problem.value.diagnostics]
+    # In one process the first problem stops; workers each report theirs, in job order.
+    assert found == (["a.yaml:1:1: error: broken"] if workers == 1 else
+                     ["a.yaml:1:1: error: broken", "b.yaml:1:1: error: broken"])

@@ -46,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
+    from micropul_print.errors import UserError
     from micropul_print.rulebook import available_languages, build_rulebooks, check_rulebook
 
     catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game))
@@ -64,9 +65,16 @@ def run(args: argparse.Namespace) -> int:
             "figures hold")
         return 0
     from micropul_print.draw.theme import load_theme
-    from micropul_print.outputs import OutputDir
+    from micropul_print.outputs import Staging
 
     theme = load_theme(args.theme)
-    build_rulebooks(catalogue, theme, OutputDir(args.out), langs=langs, paper=args.paper,
-                    progress=say)
+    problems = registry.get(catalogue.game).theme_problems(catalogue, theme)
+    if problems:
+        raise UserError(problems)
+    check_rulebook(catalogue, langs)  # every problem before anything is written
+    staging = Staging(args.out)
+    with staging as output:
+        written = build_rulebooks(catalogue, theme, output, langs=langs, paper=args.paper,
+                                  progress=say)
+        staging.commit({f"{catalogue.game}/rulebooks": written})
     return 0

@@ -83,15 +83,31 @@ def check_rulebook(catalogue: Catalogue, langs: Sequence[str]) -> tuple[
     quote, and every figure's claims. Raises one UserError with every problem found,
     each at its file:line:col."""
     game = rulebook_for(catalogue.game)
-    book = game.load_book()
     locales = load_locales(langs, game.locales_dir)
-    reference = next((locale for locale in locales if locale.lang == REFERENCE_LANGUAGE),
-                     None) or load_locale(REFERENCE_LANGUAGE, game.locales_dir)
+    book, figures = _verified_book(catalogue)
+    return book, locales, figures
+
+
+# The book and its verified figures, per catalogue: a build checks them once before
+# writing anything, and its rulebook jobs (forked workers, or later calls in this
+# process) find them here. The catalogue is kept so that its id is not reused.
+_VERIFIED: dict[int, tuple[Catalogue, Book, list[VerifiedFigure]]] = {}
+
+
+def _verified_book(catalogue: Catalogue) -> tuple[Book, list[VerifiedFigure]]:
+    found = _VERIFIED.get(id(catalogue))
+    if found is not None and found[0] is catalogue:
+        return found[1], found[2]
+    game = rulebook_for(catalogue.game)
+    book = game.load_book()
+    reference = load_locale(REFERENCE_LANGUAGE, game.locales_dir)
     text_problems = check_texts(book, reference, game.shared_names)
     if text_problems:
         raise UserError(text_problems)
     game.shared_values(catalogue)  # a catalogue that cannot give them fails here
-    return book, locales, game.verify(book, catalogue)
+    figures = game.verify(book, catalogue)
+    _VERIFIED[id(catalogue)] = (catalogue, book, figures)
+    return book, figures
 
 
 def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,

@@ -9,6 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from micropul_print.cli import main
+from micropul_print.outputs import MANIFEST, STAGING_PREFIX
 
 ROOT = Path(__file__).parents[2]
 CATALOGUE_TEXT = (ROOT / "tiledefs/micropul.yaml").read_text(encoding="utf-8")
@@ -20,7 +21,9 @@ GAME_LINE = {game: next(n for n, line in enumerate(
 
 
 def files_under(root: Path) -> set[str]:
-    return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()}
+    """The kit's files (the build's manifest aside)."""
+    return {str(p.relative_to(root)) for p in root.rglob("*")
+            if p.is_file() and p.name != MANIFEST}
 
 
 def test_build_writes_the_contract_files_and_nothing_outside_out(
@@ -37,6 +40,7 @@ def test_build_writes_the_contract_files_and_nothing_outside_out(
             "tiles/png/tile-01.png", "tiles/png/tile-back.png", "tiles/overview.png",
             "rules/micropul-rules-en.pdf"} <= written
     assert not any(name.endswith(".tmp") for name in written)  # atomic writes left nothing
+    assert (out / MANIFEST).is_file() and not any(STAGING_PREFIX in name for name in written)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cwd", "kit"]
     assert list(workdir.iterdir()) == []
     captured = capsys.readouterr()

@@ -1,0 +1,91 @@
+"""Writing the kit: only inside the output directory, all or nothing, and an earlier
+build's files of the same part removed when this build no longer makes them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from micropul_print.errors import UserError
+from micropul_print.outputs import MANIFEST, STAGING_PREFIX, OutputDir, Staging, read_manifest
+
+
+def test_a_committed_build_moves_its_files_into_place(tmp_path: Path) -> None:
+    staging = Staging(tmp_path / "out")
+    with staging as output:
+        path = output.write_bytes("tiles/a.svg", b"a")
+        assert path == tmp_path / "out" / "tiles" / "a.svg" and not path.exists()
+        staging.commit({"game/tiles": [path]})
+    assert path.read_bytes() == b"a"
+    assert read_manifest(tmp_path / "out") == {"game/tiles": ["tiles/a.svg"]}
+    assert [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".")] == [MANIFEST]
+
+
+def test_a_failed_build_leaves_the_previous_kit_and_nothing_staged(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    staging = Staging(out)
+    with staging as output:
+        staging.commit({"game/tiles": [output.write_bytes("a.svg", b"old")]})
+    with pytest.raises(KeyboardInterrupt), Staging(out) as output:
+        output.write_bytes("a.svg", b"new")
+        output.write_bytes("b.svg", b"new")
+        raise KeyboardInterrupt
+    assert sorted(p.name for p in out.iterdir()) == [MANIFEST, "a.svg"]
+    assert (out / "a.svg").read_bytes() == b"old"
+
+
+def test_a_failed_first_build_leaves_no_output_directory(tmp_path: Path) -> None:
+    with pytest.raises(UserError), Staging(tmp_path / "new") as output:
+        output.write_bytes("a.svg", b"x")
+        raise UserError([])
+    assert not (tmp_path / "new").exists()
+
+
+def test_only_the_rebuilt_parts_files_that_are_no_longer_made_are_removed(
+        tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = Staging(out)
+    with first as output:
+        first.commit({"g/tiles": [output.write_bytes(f"t/{n}.svg", b"x") for n in "abc"],
+                      "g/sheets": [output.write_bytes("s/a4.pdf", b"x")]})
+    (out / "mine.txt").write_text("the user's own file")
+    second = Staging(out)
+    with second as output:  # the catalogue lost tile c; the sheets were not rebuilt
+        removed = second.commit({"g/tiles": [output.write_bytes(f"t/{n}.svg", b"y")
+                                             for n in "ab"]})
+    assert removed == [out / "t" / "c.svg"]
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == [
+        MANIFEST, "mine.txt", "s/a4.pdf", "t/a.svg", "t/b.svg"]
+    assert json.loads((out / MANIFEST).read_text())["parts"] == {
+        "g/sheets": ["s/a4.pdf"], "g/tiles": ["t/a.svg", "t/b.svg"]}
+
+
+def test_a_link_out_of_the_output_directory_is_refused(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "tiles").symlink_to(outside)
+    with pytest.raises(UserError) as problem:
+        OutputDir(out).write_bytes("tiles/a.svg", b"x")
+    assert "refusing to write outside the output directory" in str(problem.value)
+    assert list(outside.iterdir()) == []
+    with pytest.raises(UserError):
+        OutputDir(out).write_bytes("../escape.svg", b"x")
+
+
+def test_a_staging_folder_left_by_a_killed_build_is_cleared(tmp_path: Path) -> None:
+    leftover = tmp_path / f"{STAGING_PREFIX}dead"
+    (leftover / "tiles").mkdir(parents=True)
+    with Staging(tmp_path):
+        pass
+    assert not leftover.exists()
+
+
+def test_a_file_given_as_the_output_directory(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(UserError, match="cannot write the kit here"), Staging(blocker):
+        pass
