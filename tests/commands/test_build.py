@@ -84,7 +84,7 @@ def test_sheet_options_reach_the_pdf(tmp_path: Path) -> None:
 @pytest.mark.parametrize("arguments", [
     ["--bleed", "-1"], ["--bleed", "wide"], ["--bleed", "11"], ["--paper", "a3"],
     ["--back-offset", "1"], ["--back-offset", "1,x"], ["--back-offset", "30,0"],
-    ["--lang", "fr"], ["--lang", ""], ["--dpi", "0"], ["--dpi", "many"],
+    ["--lang", "xx"], ["--lang", ""], ["--dpi", "0"], ["--dpi", "many"],
     ["--duplex", "diagonal"], ["--only", "svg,pdf"], ["one.yaml", "two.yaml"],
 ])
 def test_bad_options_are_usage_errors(arguments: list[str], tmp_path: Path,
@@ -242,5 +242,5 @@ def test_each_game_writes_its_rulebooks_in_the_languages_asked(
         main(["build", "--game", "all", "--lang", "xx", "--out", str(tmp_path / "a")])
     assert caught.value.code == 2
     err = capsys.readouterr().err
-    assert "argument --lang: unknown language 'xx'; choose from en,de,es,it,pl" in err
+    assert "argument --lang: unknown language 'xx'; choose from en,de,es,fr,it,pl" in err
     assert not (tmp_path / "a").exists()
