@@ -13,7 +13,6 @@ Nothing here imports a drawing library, a rules engine or YAML.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -245,10 +244,6 @@ class Game(Protocol):
 
     def simulated_games(self, catalogue: Any, games: int) -> int:
         """How many games ``check`` plays for ``games`` per mode."""
-        ...
-
-    def add_position_arguments(self, parser: argparse.ArgumentParser) -> None:
-        """Nothing, or the help of game-specific values of ``position --legal``."""
         ...
 
     def analyse_position(self, path: str, catalogue: Any, legal: str | None, *,

@@ -8,7 +8,6 @@ Importing this module is cheap: each method imports the modules it needs.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -77,9 +76,6 @@ class CellulaeGame:
 
         report, ok = check_cellulae(catalogue, games, seed, step)
         return CheckReport(tuple(report.rstrip("\n").split("\n")), ok=ok)
-
-    def add_position_arguments(self, parser: argparse.ArgumentParser) -> None:
-        return None
 
     def analyse_position(self, path: str, catalogue: CellulaeCatalogue, legal: str | None, *,
                          strict: bool) -> tuple[JSON, list[Diagnostic]]:

@@ -41,7 +41,6 @@ from micropul_print.yamlsource import (
     read_document,
 )
 
-_ROOT_KEYS = ("board", "to_move", "tiles", "turns")
 _ACTIONS = ("replicate", "move", "skip")
 
 

@@ -9,7 +9,6 @@ Importing this module is cheap: each method imports the modules it needs, so tha
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -94,9 +93,6 @@ class MicropulGame:
             lines += format_simulation(simulate(catalogue, games, seed, players, step))
         lines.append("check passed")
         return CheckReport(tuple(lines))
-
-    def add_position_arguments(self, parser: argparse.ArgumentParser) -> None:
-        return None
 
     def analyse_position(self, path: str, catalogue: Catalogue, legal: str | None, *,
                          strict: bool) -> tuple[JSON, list[Diagnostic]]:

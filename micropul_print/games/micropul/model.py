@@ -24,13 +24,6 @@ QUADRANT_VALUES = (WHITE, BLACK, DOT, DOUBLE, PLUS, EMPTY)
 TL, TR, BR, BL = 0, 1, 2, 3
 QUADRANT_NAMES = ("tl", "tr", "br", "bl")
 
-# Tiles owed by each drawing catalyst.
-DRAWS = {DOT: 1, DOUBLE: 2}
-
-
-def other_colour(colour: str) -> str:
-    return BLACK if colour == WHITE else WHITE
-
 
 @dataclass(frozen=True)
 class BigMicropul:
@@ -46,13 +39,6 @@ class Tile:
     quadrants: tuple[str, str, str, str]  # tl, tr, br, bl; a big tile: its colour x4
     start: bool = False
     big: BigMicropul | None = None
-
-    @property
-    def micropul_count(self) -> int:
-        """Micropul on the face; a big micropul counts as one."""
-        if self.big is not None:
-            return 1
-        return sum(q in MICROPUL for q in self.quadrants)
 
     def rotated(self, rotation: int) -> tuple[str, str, str, str]:
         """Quadrants as they lie on the table after a clockwise rotation in degrees.

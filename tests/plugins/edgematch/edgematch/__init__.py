@@ -12,7 +12,6 @@ solved when the grid is full; it is lost when no tile fits.
 
 from __future__ import annotations
 
-import argparse
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -291,9 +290,6 @@ class EdgeGame:
             if progress is not None:
                 progress(number + 1, games)
         return CheckReport((f"{games} random games: {solved} solved",), ok=True)
-
-    def add_position_arguments(self, parser: argparse.ArgumentParser) -> None:
-        return None
 
     def analyse_position(self, path: str, catalogue: EdgeCatalogue, legal: str | None, *,
                          strict: bool) -> tuple[JSON, list[Diagnostic]]:
