@@ -33,6 +33,7 @@ from typing import ClassVar, NoReturn
 
 from micropul_print import __version__
 from micropul_print.errors import UserError, printable
+from micropul_print.gameapi import UsageError
 
 COMMANDS = ("check", "catalogue", "position", "build", "rulebook")
 PROG = "micropul-print"
@@ -154,6 +155,10 @@ def main(argv: list[str] | None = None) -> int:
         for diagnostic in exc.diagnostics:
             print(diagnostic, file=sys.stderr)
         return EXIT_INVALID
+    except UsageError as exc:  # a value only the command's run could judge
+        command = f"{PROG} {words[0]}" if words else PROG
+        print(f"{command}: error: {printable(str(exc))}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

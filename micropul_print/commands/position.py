@@ -33,25 +33,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
-    from micropul_print.gameapi import UsageError
 
     catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game), strict=args.strict)
     if args.catalogue:
         require_game(catalogue, args.game)
-    try:
-        result, diagnostics = registry.get(catalogue.game).analyse_position(
-            args.file, catalogue, args.legal, strict=args.strict)
-    except UsageError as exc:
-        return _usage(str(exc))
+    result, diagnostics = registry.get(catalogue.game).analyse_position(
+        args.file, catalogue, args.legal, strict=args.strict)
     for diagnostic in diagnostics:  # warnings and notices that do not stop us
         print(diagnostic, file=sys.stderr)
     sys.stdout.write(format_json(result))
     return 0
-
-
-def _usage(message: str) -> int:
-    print(f"micropul-print position: error: {message}", file=sys.stderr)
-    return 2
 
 
 def format_json(result: dict[str, Any]) -> str:

@@ -52,7 +52,14 @@ def run(args: argparse.Namespace) -> int:
     catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game))
     if args.catalogue:
         require_game(catalogue, args.game)
-    langs = args.lang or available_languages(catalogue.game)
+    known = available_languages(catalogue.game)
+    langs = args.lang or known
+    unknown = [lang for lang in langs if lang not in known]
+    if unknown:
+        from micropul_print.gameapi import UsageError
+
+        raise UsageError(f"argument --lang: unknown language {unknown[0]!r} for the "
+                         f"{catalogue.game} rulebook; choose from {','.join(known)}")
 
     def say(message: str) -> None:
         if not args.quiet:

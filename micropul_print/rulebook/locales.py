@@ -22,7 +22,7 @@ from pathlib import Path
 
 import babel
 
-from micropul_print.errors import Diagnostic, UserError, errors_in
+from micropul_print.errors import Diagnostic, UserError, errors_in, printable
 from micropul_print.yamlsource import YamlMapping, YamlScalar, read_yaml
 
 REFERENCE_LANGUAGE = "en"
@@ -126,12 +126,13 @@ def fill(text: str, values: Mapping[str, object], lang: str) -> str:
 
 def load_locale(lang: str, directory: Path) -> Locale:
     """Read one catalogue. Raises UserError if it is missing or not a tree of texts."""
+    known = available_languages(directory)
+    if lang not in known:  # a code from this closed list, never a path to follow
+        where = directory / f"{lang}.yaml" if _LANG_CODE.fullmatch(lang) else directory
+        raise UserError([Diagnostic(str(where), 0, 0,
+                                    f"no rulebook text for language '{printable(lang)}' "
+                                    f"(available: {', '.join(known) or 'none'})")])
     path = directory / f"{lang}.yaml"
-    if not path.is_file():
-        known = ", ".join(available_languages(directory)) or "none"
-        raise UserError([Diagnostic(str(path), 0, 0,
-                                    f"no rulebook text for language '{lang}' "
-                                    f"(available: {known})")])
     root, problems = read_yaml(path)
     texts: dict[str, str] = {}
     marks: dict[str, tuple[int, int]] = {}

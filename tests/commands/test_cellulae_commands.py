@@ -38,7 +38,7 @@ def test_position_of_cellulae_replays_turns(capsys: pytest.CaptureFixture[str]) 
         (["--game", "cellulae", str(POSITION), "--legal", "7"],
          "--legal takes white or black for Cellulae, got '7'"),
         ([str(DATA / "good" / "position_two_tiles.yaml"), "--legal", "white"],
-         "--legal takes a tile number for Micropul, got 'white'"),
+         "--legal takes a tile number of Micropul (1 to 48), got 'white'"),
     ],
 )
 def test_legal_of_the_wrong_kind_is_a_usage_error(

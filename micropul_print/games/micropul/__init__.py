@@ -102,9 +102,11 @@ class MicropulGame:
 
         legal_tile = None
         if legal is not None:
-            if not legal.isdigit():
-                raise UsageError(f"--legal takes a tile number for {catalogue.name}, "
-                                 f"got {legal!r}")
+            ids = [tile.id for tile in catalogue.tiles]
+            if not (legal.isascii() and legal.isdigit() and len(legal) < 10
+                    and int(legal) in catalogue):
+                raise UsageError(f"--legal takes a tile number of {catalogue.name} "
+                                 f"({min(ids)} to {max(ids)}), got {legal!r}")
             legal_tile = int(legal)
         position, diagnostics = read_position(path, catalogue)
         errors = errors_in(diagnostics, strict)
