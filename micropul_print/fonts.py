@@ -1,7 +1,7 @@
 """The one typeface of every output: Lato, shipped by the ``font_lato`` package.
 
 Lato's "Western+Polish" build covers every letter of the rulebook languages
-(English, Italian, Polish, Spanish). Importing this module loads no drawing library;
+(English, French, German, Italian, Polish, Spanish). Importing this module loads no drawing library;
 :func:`lato` loads fontTools (not Pillow, not reportlab) when first called.
 
 Widths and outlines of printable ASCII come from a table generated from the same font
