@@ -24,7 +24,7 @@ def test_a_named_command_imports_its_module_alone() -> None:
     loaded = _modules_after("from micropul_print import cli\n"
                             "cli.build_parser(cli.command_named(['build', '--help']))")
     commands = {m for m in loaded if m.startswith("micropul_print.commands.")}
-    assert commands == {"micropul_print.commands.build"}
+    assert commands == {"micropul_print.commands.build", "micropul_print.commands.values"}
     assert "micropul_print.games.micropul.rules" not in loaded
 
 
@@ -107,3 +107,12 @@ def test_a_bug_is_one_line_and_status_70(monkeypatch: pytest.MonkeyPatch,
     assert capsys.readouterr().err == (
         "micropul-print: internal error: ZeroDivisionError: division by zero (this is a bug; "
         "MICROPUL_PRINT_TRACEBACK=1 shows where)\n")
+
+
+@pytest.mark.parametrize("value", ["10000001", "-1", "²", "1_000", "1e3", "9" * 5000, " "])
+def test_the_number_of_games_is_a_plain_bounded_number(
+        value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["check", "--games", value])
+    assert exit_.value.code == 2
+    assert "argument --games: the number of games must be" in capsys.readouterr().err

@@ -7,6 +7,8 @@ import math
 import sys
 from collections.abc import Callable
 
+from micropul_print.commands.values import whole_number
+
 HELP = "build the print-and-play kit: tile images, duplex PDF sheets, boards, rulebooks"
 
 PAPERS = ("a4", "letter")
@@ -22,16 +24,6 @@ def _bleed(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number of millimetres: {text!r}") from None
     if not math.isfinite(value) or not 0 <= value <= MAX_BLEED:
         raise argparse.ArgumentTypeError(f"bleed must be between 0 and {MAX_BLEED:g} mm")
-    return value
-
-
-def _dpi(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 30 <= value <= 2400:
-        raise argparse.ArgumentTypeError("dpi must be between 30 and 2400")
     return value
 
 
@@ -89,7 +81,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default: 0 on sheets, for home printing; 3 on the PNG files)")
     parser.add_argument("--out", default="output", metavar="DIR",
                         help="output directory; nothing outside it is written (default: output)")
-    parser.add_argument("--dpi", type=_dpi, default=300, metavar="N",
+    parser.add_argument("--dpi", type=whole_number(30, 2400, "the resolution"), default=300,
+                        metavar="N",
                         help="resolution of the PNG tile images (default: 300)")
     parser.add_argument("--no-numbers", dest="numbers", action="store_false",
                         help="leave the small tile numbers off the faces")

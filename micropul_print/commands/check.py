@@ -7,15 +7,9 @@ import argparse
 import sys
 
 from micropul_print import registry
+from micropul_print.commands.values import MAX_SEED, MAX_SIMULATED_GAMES, whole_number
 
 HELP = "validate the tile catalogue, check the set with the rules engine, simulate games"
-
-
-def _count(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,13 +28,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--games",
         metavar="N",
-        type=_count,
+        type=whole_number(0, MAX_SIMULATED_GAMES, "the number of games"),
         default=200,
         help="random games to simulate in each mode of the game (e.g. two-player and "
-        "solitaire, or each board size) (default 200)",
+        f"solitaire, or each board size), at most {MAX_SIMULATED_GAMES:,} (default 200)",
     )
     parser.add_argument(
-        "--seed", metavar="S", type=int, default=0, help="seed of the first game (default 0)"
+        "--seed", metavar="S", type=whole_number(0, MAX_SEED, "the seed"), default=0,
+        help="seed of the first game (default 0)"
     )
     parser.add_argument(
         "--strict", action="store_true", help="treat warnings as errors (catalogue and set)"
