@@ -13,6 +13,8 @@ legal placements of a hand are then ``(mask & hand_mask).bit_count()`` per empty
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from micropul_print.catalogue.model import (
     BLACK,
     DOT,
@@ -171,16 +173,22 @@ class TileSet:
             listed |= mask
         self.listed_mask = listed
         # Per side and facing edge code: orientations with a link / a clash on that side.
-        self._links = [[0] * 9 for _ in range(4)]
-        self._clashes = [[0] * 9 for _ in range(4)]
-        for oid in range(count):
+        # Orientations by the edge code they show on each side, as masks built from bytes
+        # (OR-ing one bit at a time into a mask of every orientation is quadratic).
+        showing = [[bytearray(count // 8 + 1) for _ in range(9)] for _ in range(4)]
+        for oid, edges in enumerate(self.edge):
+            byte, bit = oid >> 3, 1 << (oid & 7)
             for side in range(4):
-                for facing in range(9):
-                    result = PAIR[self.edge[oid][side]][facing]
-                    if result & 1:
-                        self._links[side][facing] |= 1 << oid
-                    if result & 2:
-                        self._clashes[side][facing] |= 1 << oid
+                showing[side][edges[side]][byte] |= bit
+        shown = [[int.from_bytes(b, "little") for b in side] for side in showing]
+        self._links = [
+            [_union(shown[side][e] for e in range(9) if PAIR[e][facing] & 1) for facing in range(9)]
+            for side in range(4)
+        ]
+        self._clashes = [
+            [_union(shown[side][e] for e in range(9) if PAIR[e][facing] & 2) for facing in range(9)]
+            for side in range(4)
+        ]
         self.masks: dict[int, int] = {}  # neighbourhood code -> legal oid mask (mask_for)
         # Flat per-(orientation, side) tables for the placement loop (index 4 * oid + side).
         # A catalyst's worth is packed as draws + 256 * pluses, so sums stay one int.
@@ -229,6 +237,13 @@ class TileSet:
                     clashing |= self._clashes[side][facing]
             mask = self.masks[code] = linked & ~clashing & self.listed_mask
         return mask
+
+
+def _union(masks: Iterable[int]) -> int:
+    found = 0
+    for mask in masks:
+        found |= mask
+    return found
 
 
 def _inner_groups(
