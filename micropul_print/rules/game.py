@@ -360,18 +360,15 @@ class Game:
         if kind == _PLACE:
             hand_mask = self.hand_masks[p]
             frontier = self.board.frontier
-            total = 0
-            for legal in frontier.values():
-                total += (legal & hand_mask).bit_count()
+            counts = [(legal & hand_mask).bit_count() for legal in frontier.values()]
             # The pick-th placement, counting cell by cell in frontier order, then by
             # orientation id within the cell.
-            pick = int(rng() * total)
-            for cell, legal in frontier.items():  # noqa: B007 (cell: the one it breaks at)
-                bits = legal & hand_mask
-                count = bits.bit_count()
+            pick = int(rng() * sum(counts))
+            for cell, count in zip(frontier, counts, strict=True):  # noqa: B007 (cell: the one it breaks at)
                 if pick < count:
                     break
                 pick -= count
+            bits = frontier[cell] & hand_mask
             for _ in range(pick):
                 bits &= bits - 1
             return _PLACE, cell, (bits & -bits).bit_length() - 1
@@ -440,16 +437,13 @@ class Game:
             extra = False
             if kind == _PLACE:
                 hand_mask = hand_masks[p]
-                total = 0
-                for legal in frontier.values():
-                    total += (legal & hand_mask).bit_count()
-                pick = int(rng() * total)
-                for cell, legal in frontier.items():  # noqa: B007 (cell: the one it breaks at)
-                    bits = legal & hand_mask
-                    count = bits.bit_count()
+                counts = [(legal & hand_mask).bit_count() for legal in frontier.values()]
+                pick = int(rng() * sum(counts))
+                for cell, count in zip(frontier, counts, strict=True):  # noqa: B007 (cell: the one it breaks at)
                     if pick < count:
                         break
                     pick -= count
+                bits = frontier[cell] & hand_mask
                 for _ in range(pick):
                     bits &= bits - 1
                 oid = (bits & -bits).bit_length() - 1
