@@ -176,8 +176,8 @@ def _random_set(tiles: int, seed: int) -> Catalogue:
         if rng.random() < 0.1:
             colour, catalyst = rng.choice((WHITE, BLACK)), rng.choice((DOT, DOUBLE, PLUS))
             made += [
-                Tile(first, (colour,) * 4, big=BigMicropul(colour, catalyst)),  # type: ignore[arg-type]
-                Tile(first + 1, (swap[colour],) * 4, big=BigMicropul(swap[colour], catalyst)),  # type: ignore[arg-type]
+                Tile(first, (colour,) * 4, big=BigMicropul(colour, catalyst)),
+                Tile(first + 1, (swap[colour],) * 4, big=BigMicropul(swap[colour], catalyst)),
             ]
             continue
         face = tuple(rng.choice(symbols) for _ in range(4))
