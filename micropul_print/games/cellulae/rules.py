@@ -134,6 +134,9 @@ class _Geometry:
     diagonal: tuple[int, ...]  # square -> every square on its two diagonals
     not_left: int  # every square but the left column
     not_right: int  # every square but the right column
+    # The same as beside and diagonal, keyed by the square's bit (1 << index).
+    beside_bit: dict[int, int]
+    diagonal_bit: dict[int, int]
 
 
 @cache
@@ -158,7 +161,14 @@ def _geometry(side: int) -> _Geometry:
     left = sum(1 << (y * side) for y in range(side))
     full = (1 << squares) - 1
     return _Geometry(
-        side, full, tuple(beside), tuple(diagonal), full & ~left, full & ~(left << (side - 1))
+        side,
+        full,
+        tuple(beside),
+        tuple(diagonal),
+        full & ~left,
+        full & ~(left << (side - 1)),
+        {1 << i: mask for i, mask in enumerate(beside)},
+        {1 << i: mask for i, mask in enumerate(diagonal)},
     )
 
 
@@ -192,7 +202,9 @@ class Board:
         self.turn = BLACK
         self.quiet = 0  # turns in a row without a replication
         self.turns = 0
-        self._stack: list[tuple[int, int, str, int, Move, int]] = []
+        # Per move played: (mover's tiles, opponent's tiles, mover, quiet, turns) before
+        # it, and its start and end squares (-1: none), for pop and move_stack.
+        self._stack: list[tuple[int, int, str, int, int, int, int]] = []
 
     @classmethod
     def from_tiles(
@@ -349,21 +361,22 @@ class Board:
         reason = self.illegal_reason(move)
         if reason is not None:
             raise IllegalMoveError(move, reason)
-        start = None if move.frm is None else self._index(move.frm)
-        end = None if move.to is None else self._index(move.to)
-        flipped = self._apply(start, end, move)
+        start = -1 if move.frm is None else self._index(move.frm)
+        end = -1 if move.to is None else self._index(move.to)
+        flipped = self._apply(start, end)
         return [self._square_of(i) for i in _bits(flipped)]
 
-    def _apply(self, start: int | None, end: int | None, move: Move) -> int:
-        """Play an action already known to be legal; the mask of the tiles turned over."""
+    def _apply(self, start: int, end: int) -> int:
+        """Play an action already known to be legal (squares as indexes, -1 for none);
+        the mask of the tiles turned over."""
         mover, opponent = self.turn, other(self.turn)
         own, theirs = self._tiles[mover], self._tiles[opponent]
-        self._stack.append((own, theirs, mover, self.quiet, move, self.turns))
+        self._stack.append((own, theirs, mover, self.quiet, self.turns, start, end))
         flipped = 0
-        if end is None:
+        if end < 0:
             self.quiet += 1
         else:
-            if start is None:
+            if start < 0:
                 self.quiet = 0
             else:
                 own &= ~(1 << start)
@@ -377,16 +390,21 @@ class Board:
         self.turns += 1
         return flipped
 
+    def _move(self, start: int, end: int) -> Move:
+        if end < 0:
+            return SKIP
+        return Move(self._square_of(end), None if start < 0 else self._square_of(start))
+
     def pop(self) -> Move:
         """Take back the last move; return it."""
-        own, theirs, mover, quiet, move, turns = self._stack.pop()
+        own, theirs, mover, quiet, turns, start, end = self._stack.pop()
         self._tiles[mover], self._tiles[other(mover)] = own, theirs
         self.turn, self.quiet, self.turns = mover, quiet, turns
-        return move
+        return self._move(start, end)
 
     @property
     def move_stack(self) -> list[Move]:
-        return [entry[4] for entry in self._stack]
+        return [self._move(entry[5], entry[6]) for entry in self._stack]
 
     # -- the end -------------------------------------------------------------
 
@@ -418,39 +436,96 @@ class Board:
     def play_random(self, rng: random.Random) -> Outcome:
         """Play uniformly random legal moves until the game ends; the outcome.
 
-        Each turn every legal action (replication or movement) is equally likely. Always
-        ends: tiles are never removed, so at most ``side * side - 2`` replications can
-        happen, and at most ``quiet_limit`` turns pass between two of them."""
+        Each turn every legal action (replication or movement) is equally likely: the
+        pick-th of the replications (in square order) then the movements (by start,
+        then end square), ``pick = rng.randrange(total)``. Always ends: tiles are never
+        removed, so at most ``side * side - 2`` replications can happen, and at most
+        ``quiet_limit`` turns pass between two of them. One loop over local variables:
+        bitboards, squares as bits, no Move objects (move_stack makes them on demand)."""
         geo = self._geo
         side = self.side
-        while True:
-            outcome = self.outcome()
-            if outcome is not None:
-                return outcome
-            own = self._tiles[self.turn]
-            empty = geo.full & ~(self._tiles[BLACK] | self._tiles[WHITE])
-            replications = self._replication_targets(self.turn)
-            starts = _bits(own)
-            reach = [geo.diagonal[s] & empty for s in starts]
-            total = replications.bit_count() + sum(r.bit_count() for r in reach)
-            if total == 0:
-                self._apply(None, None, SKIP)
-                continue
-            pick = rng.randrange(total)
+        full, not_left, not_right = geo.full, geo.not_left, geo.not_right
+        beside, diagonal = geo.beside_bit, geo.diagonal_bit
+        getrandbits = rng.getrandbits
+        randbelow = None if _FAST_RANDBELOW else rng.randrange
+        stack = self._stack
+        limit = self.quiet_limit
+        quiet, turns = self.quiet, self.turns
+        mover = self.turn
+        opponent = other(mover)
+        own, theirs = self._tiles[mover], self._tiles[opponent]
+        while own | theirs != full and own and theirs and quiet < limit:
+            empty = full ^ (own | theirs)
+            replications = (
+                ((own << 1) & not_left) | ((own >> 1) & not_right) | (own << side) | (own >> side)
+            ) & empty
             count = replications.bit_count()
-            if pick < count:
-                end = _bits(replications)[pick]
-                self._apply(None, end, Move((end % side, end // side)))
-                continue
-            pick -= count
-            for start, targets in zip(starts, reach, strict=True):
-                count = targets.bit_count()
+            total = count
+            rest = own
+            while rest:
+                low = rest & -rest
+                total += (diagonal[low] & empty).bit_count()
+                rest ^= low
+            if total == 0:
+                stack.append((own, theirs, mover, quiet, turns, -1, -1))
+                quiet += 1
+            else:
+                if randbelow is None:  # rng.randrange(total), spelled out
+                    bits = total.bit_length()
+                    pick = getrandbits(bits)
+                    while pick >= total:
+                        pick = getrandbits(bits)
+                else:
+                    pick = randbelow(total)
+                start = 0
                 if pick < count:
-                    end = _bits(targets)[pick]
-                    move = Move((end % side, end // side), (start % side, start // side))
-                    self._apply(start, end, move)
-                    break
-                pick -= count
+                    targets = replications
+                else:
+                    pick -= count
+                    rest = own
+                    while True:
+                        start = rest & -rest
+                        targets = diagonal[start] & empty
+                        count = targets.bit_count()
+                        if pick < count:
+                            break
+                        pick -= count
+                        rest ^= start
+                for _ in range(pick):
+                    targets &= targets - 1
+                end = targets & -targets
+                stack.append((own, theirs, mover, quiet, turns, start.bit_length() - 1,
+                              end.bit_length() - 1))
+                quiet = quiet + 1 if start else 0
+                own ^= start
+                flipped = beside[end] & theirs
+                own |= end | flipped
+                theirs ^= flipped
+            turns += 1
+            own, theirs = theirs, own
+            mover, opponent = opponent, mover
+        self._tiles[mover], self._tiles[opponent] = own, theirs
+        self.turn, self.quiet, self.turns = mover, quiet, turns
+        outcome = self.outcome()
+        assert outcome is not None
+        return outcome
+
+
+def _randbelow_agrees() -> bool:
+    """Whether ``randrange(n)`` of this Python draws ``getrandbits(n.bit_length())``
+    until below n, as play_random spells it out."""
+    for seed, n in ((0, 5), (1, 37), (2, 300), (3, 1)):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        bits = n.bit_length()
+        pick = mine.getrandbits(bits)
+        while pick >= n:
+            pick = mine.getrandbits(bits)
+        if pick != theirs.randrange(n) or mine.random() != theirs.random():
+            return False
+    return True
+
+
+_FAST_RANDBELOW = _randbelow_agrees()
 
 
 def play_random_game(side: int = 5, seed: int = 0, quiet_limit: int = QUIET_LIMIT) -> Outcome:

@@ -26,7 +26,7 @@ from micropul_print.games.micropul.model import (
     Catalogue,
     Tile,
 )
-from micropul_print.games.micropul.rules.board import Board
+from micropul_print.errors import Diagnostic, Severity
 from micropul_print.games.micropul.rules.game import END_REASONS, Game
 from micropul_print.games.micropul.rules.tiles import (
     DX,
@@ -127,25 +127,29 @@ def set_facts(catalogue: Catalogue) -> SetFacts:
                 Severity.WARNING,
             )
 
-    # Tiles identical up to rotation: allowed (35 and 36 in the official set), noted.
+    # Tiles identical up to rotation: allowed (35 and 36 in the official set), noted:
+    # each tile with the first tile of its class (same picture up to rotation), so a
+    # large generated set gets one notice per repeated tile, not one per pair.
     same: list[tuple[int, int, int]] = []
-    tiles = catalogue.tiles
-    for i, a in enumerate(tiles):
-        for b in tiles[i + 1 :]:
-            if _key(a)[0] != _key(b)[0] or (a.big is None) != (b.big is None):
-                continue
-            for rotation in ROTATIONS:
-                if a.rotated(rotation) == b.quadrants:
-                    same.append((a.id, b.id, rotation))
-                    report(
-                        f"tiles {a.id} and {b.id} are identical up to rotation "
-                        f"(tile {a.id} turned {rotation} degrees is tile {b.id})",
-                        Severity.NOTICE,
-                    )
-                    break
-
+    first_of: dict[tuple[object, ...], Tile] = {}
     for tile in catalogue.tiles:
-        if not _can_attach(catalogue, tile):
+        picture = (tile.big.catalyst if tile.big else None, tile.big is None)
+        first = first_of.setdefault((*picture, min(_rotations(tile.quadrants))), tile)
+        if first is tile:
+            continue
+        rotation = next(r for r in ROTATIONS if first.rotated(r) == tile.quadrants)
+        same.append((first.id, tile.id, rotation))
+    same.sort()
+    for a, b, rotation in same:
+        report(
+            f"tiles {a} and {b} are identical up to rotation "
+            f"(tile {a} turned {rotation} degrees is tile {b})",
+            Severity.NOTICE,
+        )
+
+    attachable = _attachable(catalogue)
+    for tile in catalogue.tiles:
+        if tile.id not in attachable:
             report(f"tile {tile.id} cannot be placed legally next to any other tile of the set")
 
     helped: list[str] = []
@@ -178,96 +182,201 @@ def set_facts(catalogue: Catalogue) -> SetFacts:
     )
 
 
-def _can_attach(catalogue: Catalogue, tile: Tile) -> bool:
-    """Whether ``tile`` can be placed next to some other tile of the set."""
-    for other in catalogue.tiles:
-        if other.id == tile.id:
-            continue
-        board = Board(catalogue)
-        board.place(other.id, 0, 0, 0, check=False)
-        if board.legal_placements(tile.id):
-            return True
-    return False
+def _attachable(catalogue: Catalogue) -> set[int]:
+    """Tiles that can be placed next to some other tile of the set (that other tile at
+    rotation 0, on any side): a link and no clash over the one shared edge. Counted by
+    edge code, so linear in the size of the set."""
+    ts = tileset(catalogue)
+    # (side, edge code) -> tiles showing that edge there at rotation 0.
+    showing: dict[tuple[int, int], set[int]] = {}
+    for index, tile_id in enumerate(ts.tile_ids):
+        for side in range(4):
+            showing.setdefault((side, ts.edge[4 * index][side]), set()).add(tile_id)
+    found = set()
+    for index, tile_id in enumerate(ts.tile_ids):
+        mask = ts.tile_mask[index]
+        oids = [oid for oid in range(4 * index, 4 * index + 4) if mask >> oid & 1]
+        if any(
+            len(tiles) > (tile_id in tiles)
+            for side in range(4)
+            for other in range(9)
+            if (tiles := showing.get((side, other)))
+            and any(PAIR[ts.edge[oid][OPPOSITE[side]]][other] == 1 for oid in oids)
+        ):
+            found.add(tile_id)
+    return found
+
+
+# Edge codes that link with an edge code and do not clash with it.
+_LINKS = tuple(tuple(b for b in range(9) if PAIR[a][b] == 1) for a in range(9))
+
+
+class _Classes:
+    """Orientation ids grouped by the edge codes they show on two sides, in ascending
+    order: what activation_example searches instead of every pair of orientations."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.ts = tileset(catalogue)
+        self._by: dict[tuple[int, int], dict[tuple[int, int], list[int]]] = {}
+
+    def by(self, first: int, second: int) -> dict[tuple[int, int], list[int]]:
+        """(edge code on side ``first``, edge code on side ``second``) -> oids."""
+        found = self._by.get((first, second))
+        if found is None:
+            found = self._by[(first, second)] = {}
+            for oid, edges in enumerate(self.ts.edge):
+                found.setdefault((edges[first], edges[second]), []).append(oid)
+        return found
+
+    def first(self, oids: list[int], excluded: tuple[int, ...]) -> int | None:
+        """The first of ``oids`` whose tile is not excluded."""
+        tile_of = self.ts.tile_of
+        for oid in oids:
+            if tile_of[oid] not in excluded:
+                return oid
+        return None
+
+
+_CLASSES: dict[int, _Classes] = {}
+
+
+def _classes(catalogue: Catalogue) -> _Classes:
+    found = _CLASSES.get(id(catalogue))
+    if found is None or found.ts.catalogue is not catalogue:
+        _CLASSES.clear()  # one catalogue at a time: set_facts asks per catalyst
+        found = _CLASSES[id(catalogue)] = _Classes(catalogue)
+    return found
 
 
 def activation_example(
     catalogue: Catalogue, tile: Tile, quadrant: int | None
 ) -> list[tuple[int, int, int, int]] | None:
     """Placements (tile, x, y, rotation), in order, that end by activating the catalyst of
-    ``tile`` (at (0, 0), rotation 0) at ``quadrant`` (None: a big tile's centre), checked
-    on a real board; None if no two-tile contact or square of four tiles does it."""
-    ts = tileset(catalogue)
-    origin = ts.oid(tile.id, 0)
-    target = ("centre" if quadrant is None else QUADRANT_NAMES[quadrant], 0, 0)
-    sides = range(4) if quadrant is None else QUADRANT_SIDES[quadrant]
-    others = [ts.oid(t.id, r) for t in catalogue.tiles if t.id != tile.id for r in ROTATIONS]
+    ``tile`` (at (0, 0), rotation 0) at ``quadrant`` (None: a big tile's centre); None if
+    no two-tile contact or square of four tiles does it.
 
-    def activates(placements: list[tuple[int, int, int, int]]) -> bool:
-        board = Board(ts)
-        board.place(*placements[0], check=False)
-        for placement in placements[1:-1]:
-            if board.legality(*placement) is not None:
-                return False
-            board.place(*placement)
-        if board.legality(*placements[-1]) is not None:
-            return False
-        done = board.place(*placements[-1])
-        return any((c.position, c.x, c.y) == target for c in done.activated)
+    The first example in the order of a plain search (sides of the catalyst; then the
+    other tiles by orientation id: the neighbour u, or for a square the u, w, z
+    lexicographically), found through tiles grouped by edge codes: linear in the set,
+    not quadratic. The tests place every example on a real board (the reference search
+    in tests/engines/reference/setcheck.py does, and must find the same example)."""
+    found = _classes(catalogue)
+    ts = found.ts
+    origin = ts.oid(tile.id, 0)
+    sides = range(4) if quadrant is None else QUADRANT_SIDES[quadrant]
+    tile_of, edge = ts.tile_of, ts.edge
+    alone = (tile.id,)
+
+    def facing_ok(side: int, code: int) -> bool:
+        """A neighbour on ``side`` with this edge code has a micropul on the catalyst."""
+        colours = (code // 3, code % 3)
+        if quadrant is None:
+            return any(colours)
+        return colours[SIDE_QUADRANTS[side].index(quadrant)] != 0
 
     def spec(oid: int, x: int, y: int) -> tuple[int, int, int, int]:
-        return ts.tile_of[oid], x, y, ts.rotation_of[oid]
+        return tile_of[oid], x, y, ts.rotation_of[oid]
 
     start = (tile.id, 0, 0, 0)
-    edge, colour = ts.edge, ts.colour
     for side in sides:
         back = OPPOSITE[side]
-        for u in others:
-            if PAIR[edge[origin][side]][edge[u][back]] != 1:
-                continue  # a lone neighbour needs a link and no clash on this edge
-            example = [start, spec(u, DX[side], DY[side])]
-            if activates(example):
-                return example
+        by_back = found.by(back, back)
+        neighbours = [
+            first
+            for code in _LINKS[edge[origin][side]]
+            if facing_ok(side, code)
+            and (first := found.first(by_back.get((code, code), []), alone)) is not None
+        ]
+        if neighbours:
+            return [start, spec(min(neighbours), DX[side], DY[side])]
     for side in sides:
         back = OPPOSITE[side]
-        # Quadrants of the neighbour that face the catalyst (any one of them for a big tile).
-        facing = (
-            [SIDE_QUADRANTS[back][0], SIDE_QUADRANTS[back][1]]
-            if quadrant is None
-            else [SIDE_QUADRANTS[back][SIDE_QUADRANTS[side].index(quadrant)]]
-        )
         for perp in ((side + 1) % 4, (side + 3) % 4):
-            # z beside the catalyst's tile, w beside z and u: find the (w, z) pairs first.
-            helpers: dict[int, list[int]] = {}
-            for w in others:
-                for z in others:
-                    if (
-                        ts.tile_of[z] != ts.tile_of[w]
-                        and PAIR[edge[origin][perp]][edge[z][OPPOSITE[perp]]] == 1
-                        and PAIR[edge[z][side]][edge[w][back]] == 1
-                    ):
-                        helpers.setdefault(w, []).append(z)
-            for u in others:
-                if not any(colour[u][q] for q in facing):
-                    continue
-                if PAIR[edge[origin][side]][edge[u][back]] & 2:
-                    continue
-                for w, zs in helpers.items():
-                    if ts.tile_of[w] == ts.tile_of[u]:
-                        continue
-                    if PAIR[edge[u][perp]][edge[w][OPPOSITE[perp]]] != 1:
-                        continue
-                    for z in zs:
-                        if ts.tile_of[z] == ts.tile_of[u]:
-                            continue
-                        example = [
-                            start,
-                            spec(z, DX[perp], DY[perp]),
-                            spec(w, DX[perp] + DX[side], DY[perp] + DY[side]),
-                            spec(u, DX[side], DY[side]),
-                        ]
-                        if activates(example):
-                            return example
+            square = _square(found, tile.id, origin, side, perp, facing_ok)
+            if square is not None:
+                u, w, z = square
+                return [
+                    start,
+                    spec(z, DX[perp], DY[perp]),
+                    spec(w, DX[perp] + DX[side], DY[perp] + DY[side]),
+                    spec(u, DX[side], DY[side]),
+                ]
     return None
+
+
+def _square(
+    found: _Classes,
+    tile_id: int,
+    origin: int,
+    side: int,
+    perp: int,
+    facing_ok: Callable[[int, int], bool],
+) -> tuple[int, int, int] | None:
+    """The smallest (u, w, z) of a square around the catalyst's tile (at the origin): z
+    beside it on ``perp``, w beside z (diagonal to the origin), u on ``side`` beside
+    both, each placed legally in that order, u's micropul on the catalyst, four tiles."""
+    ts = found.ts
+    tile_of, edge = ts.tile_of, ts.edge
+    back, across = OPPOSITE[side], OPPOSITE[perp]
+    # z: links with the origin over perp; grouped by what it shows w (its side edge).
+    by_z = found.by(across, side)
+    z_lists: list[list[list[int]]] = [
+        [
+            by_z[(code, shown)]
+            for shown in range(9)
+            if PAIR[shown][w_back] == 1
+            for code in _LINKS[edge[origin][perp]]
+            if (code, shown) in by_z
+        ]
+        for w_back in range(9)
+    ]
+    by_w = found.by(across, back)
+    memo: dict[tuple[int, tuple[int, ...]], tuple[int, int] | None] = {}
+
+    def best_wz(u_perp: int, excluded: tuple[int, ...]) -> tuple[int, int] | None:
+        key = (u_perp, excluded)
+        if key in memo:
+            return memo[key]
+        best: tuple[int, int] | None = None
+        for w_across in _LINKS[u_perp]:
+            for w_back in range(9):
+                ws = by_w.get((w_across, w_back))
+                if not ws or not z_lists[w_back]:
+                    continue
+                for w in ws:
+                    if best is not None and w > best[0]:
+                        break
+                    if tile_of[w] in excluded:
+                        continue
+                    zs = [
+                        z
+                        for candidates in z_lists[w_back]
+                        if (z := found.first(candidates, (*excluded, tile_of[w]))) is not None
+                    ]
+                    if zs:
+                        best = (w, min(zs))
+                        break
+        memo[key] = best
+        return best
+
+    result: tuple[int, int, int] | None = None
+    for (u_back, u_perp), us in found.by(back, perp).items():
+        if PAIR[edge[origin][side]][u_back] & 2 or not facing_ok(side, u_back):
+            continue
+        if result is not None and us[0] > result[0]:
+            continue
+        if best_wz(u_perp, (tile_id,)) is None:
+            continue
+        for u in us:
+            if result is not None and u > result[0]:
+                break
+            if tile_of[u] == tile_id:
+                continue
+            wz = best_wz(u_perp, (tile_id, tile_of[u]))
+            if wz is not None:
+                result = (u, *wz)
+                break
+    return result
 
 
 @dataclass(frozen=True)

@@ -91,3 +91,20 @@ def test_progress_is_reported(catalogue: Catalogue) -> None:
     seen: list[int] = []
     simulate(catalogue, 200, players=2, progress=seen.append)
     assert seen[0] == 2 and seen[-1] == 200
+
+
+def test_a_tile_repeated_three_times_is_noted_with_the_first_only() -> None:
+    start = Tile(1, ("white", "white", "black", "black"), start=True)
+    swap = Tile(2, ("black", "black", "white", "white"))
+    copies = [Tile(i, ("white", "dot", "black", "empty")) for i in (3, 5)]
+    turned = Tile(7, ("empty", "white", "dot", "black"))  # 3 turned 90 degrees
+    twins = [Tile(i, ("black", "dot", "white", "empty")) for i in (4, 6, 8)]
+    facts = set_facts(small_set(start, swap, copies[0], twins[0], copies[1], twins[1],
+                                turned, twins[2]))
+    assert facts.same_up_to_rotation == [
+        (1, 2, 180), (3, 5, 0), (3, 7, 90), (4, 6, 0), (4, 8, 0)
+    ]
+    notices = [d.message for d in facts.diagnostics if d.severity == Severity.NOTICE]
+    assert notices[2] == (
+        "tiles 3 and 7 are identical up to rotation (tile 3 turned 90 degrees is tile 7)"
+    )

@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue
 from micropul_print.games.micropul.rules.tiles import (
     COLOUR_NAMES,
+    JOINS,
     KIND_DRAWS,
     KIND_NAMES,
     KIND_PLUS,
+    NO_TILE,
     OPPOSITE,
     PAIR,
     POSITION_NAMES,
@@ -24,10 +26,14 @@ from micropul_print.games.micropul.rules.tiles import (
     TileSet,
     cell_key,
     cell_xy,
+    facing_micropul,
     tileset,
 )
 
 ALL_EMPTY = 0xFFFF  # neighbourhood code of a cell with no tile around it
+# Per side of a placed tile: the neighbourhood code of the cell on that side without the
+# nibble that faces back (the one the tile's edge fills).
+CLEAR = tuple(ALL_EMPTY & ~(15 << 4 * OPPOSITE[side]) for side in range(4))
 
 # Reasons a placement is illegal, in order of precedence.
 OCCUPIED = "occupied"
@@ -35,6 +41,23 @@ NOT_ADJACENT = "not adjacent"
 COLOUR_CLASH = "colour clash"
 NO_LINK = "no micropul link"
 REASONS = (OCCUPIED, NOT_ADJACENT, COLOUR_CLASH, NO_LINK)
+
+
+# (side, facing edge code) -> quadrant-key offsets, from an empty cell, of the micropul of
+# the neighbour on that side that face it.
+_FACING_KEYS = tuple(
+    tuple(
+        ()
+        if code == NO_TILE
+        else tuple(
+            STEP[side] * 4 + SIDE_QUADRANTS[OPPOSITE[side]][i]
+            for i, colour in enumerate((code // 3, code % 3))
+            if colour
+        )
+        for code in range(16)
+    )
+    for side in range(4)
+)
 
 
 class IllegalPlacementError(ValueError):
@@ -103,6 +126,20 @@ class Board:
         self._stones: dict[int, list[int]] = {}  # root -> players with a stone on it
         self.unclaimed: set[int] = set()  # roots of groups without a stone
         self.stones: list[tuple[int, int, int, int]] = []  # (player, x, y, quadrant) in order
+
+    def copy(self) -> Board:
+        """An independent table in the same state (the tile tables are shared)."""
+        board = Board.__new__(Board)
+        board.tiles = self.tiles
+        board.cells = self.cells.copy()
+        board.frontier = self.frontier.copy()
+        board._codes = self._codes.copy()
+        board._parent = self._parent.copy()
+        board._points = self._points.copy()
+        board._stones = {root: list(players) for root, players in self._stones.items()}
+        board.unclaimed = self.unclaimed.copy()
+        board.stones = list(self.stones)
+        return board
 
     # -- reading the table -------------------------------------------------------------
 
@@ -225,49 +262,69 @@ class Board:
                     found[neighbour_cell * 8 + position] = kind
         return found
 
-    def _put(self, cell: int, oid: int) -> None:
-        """Apply a placement known to be allowed: table, frontier and groups."""
+    def _put(self, cell: int, oid: int) -> int:
+        """Apply a placement known to be allowed: table, frontier and groups. Returns
+        what it activated packed as draws + 256 * pluses (see TileSet.own_worth)."""
         t = self.tiles
         cells = self.cells
-        cells[cell] = oid
-        frontier = self.frontier
-        frontier.pop(cell, None)
         codes = self._codes
-        codes.pop(cell, None)
+        frontier = self.frontier
         parent = self._parent
         points = self._points
         unclaimed = self.unclaimed
+        cells[cell] = oid
+        frontier.pop(cell, None)
+        facing = facing_micropul(codes.pop(cell, ALL_EMPTY))
+        worth = 0
+        for bits, value in t.own_worth[oid]:
+            if facing & bits:
+                worth += value
         base = cell * 4
-        for first, members, worth in t.inner_groups[oid]:
-            root = base + first
-            for q in members:
-                parent[base + q] = root
-            points[root] = worth
-            unclaimed.add(root)
-        colour = t.colour[oid]
+        for q, first in t.inner_parent[oid]:
+            parent[base + q] = base + first
+        for first, value in t.inner_points[oid]:
+            points[base + first] = value
+            unclaimed.add(base + first)
         edge = t.edge
-        edges = edge[oid]
+        edge_to = t.edge_to
         masks = t.masks
-        for side in range(4):
+        at = 4 * oid
+        mine = edge[oid]
+        for side in (0, 1, 2, 3):
             neighbour_cell = cell + STEP[side]
             neighbour = cells.get(neighbour_cell)
-            back = OPPOSITE[side]
             if neighbour is None:
                 # The empty cell now sees this tile's edge on its side facing back here.
-                shift = 4 * back
-                code = codes.get(neighbour_cell, ALL_EMPTY) & ~(15 << shift) | edges[side] << shift
+                code = codes.get(neighbour_cell, ALL_EMPTY) & CLEAR[side] | edge_to[at + side]
                 codes[neighbour_cell] = code
                 mask = masks.get(code)
                 frontier[neighbour_cell] = t.mask_for(code) if mask is None else mask
                 continue
-            if PAIR[edge[oid][side]][edge[neighbour][back]] & 1:
-                other = t.colour[neighbour]
-                mine = SIDE_QUADRANTS[side]
-                theirs = SIDE_QUADRANTS[back]
-                for i in (0, 1):
-                    c = colour[mine[i]]
-                    if c and c == other[theirs[i]]:
-                        self._union(base + mine[i], neighbour_cell * 4 + theirs[i])
+            back = OPPOSITE[side]
+            for bits, value in t.side_worth[4 * neighbour + back]:
+                if t.micropul_on[at + side] & bits:
+                    worth += value
+            for q, their in JOINS[side][9 * mine[side] + edge[neighbour][back]]:
+                # Union by points; on a tie the new tile's group keeps its root.
+                ra = base + q
+                while parent[ra] != ra:
+                    ra = parent[ra]
+                rb = neighbour_cell * 4 + their
+                while parent[rb] != rb:
+                    parent[rb] = parent[parent[rb]]
+                    rb = parent[rb]
+                if ra == rb:
+                    continue
+                if points[ra] < points[rb]:
+                    ra, rb = rb, ra
+                parent[rb] = ra
+                points[ra] += points.pop(rb)
+                moved = self._stones.pop(rb, None)
+                if moved is not None:
+                    self._stones.setdefault(ra, []).extend(moved)
+                    unclaimed.discard(ra)
+                unclaimed.discard(rb)
+        return worth
 
     # -- groups and stones -----------------------------------------------------------------
 
@@ -316,24 +373,32 @@ class Board:
         self.unclaimed.discard(root)
 
     def open_roots(self) -> set[int]:
-        """Roots of the open groups: a micropul on a side of its tile faces an empty cell."""
-        t = self.tiles
-        cells = self.cells
+        """Roots of the open groups: a micropul on a side of its tile faces an empty cell
+        (every empty cell next to a tile is in the frontier, its code telling which
+        quadrants of its neighbours face it)."""
         found = set()
-        find = self._find
-        for cell, oid in cells.items():
-            for q, side in t.outward[oid]:
-                if cell + STEP[side] not in cells:
-                    found.add(find(cell * 4 + q))
+        parent = self._parent
+        for cell, code in self._codes.items():
+            base = cell * 4
+            for side in (0, 1, 2, 3):
+                for offset in _FACING_KEYS[side][(code >> 4 * side) & 15]:
+                    key = base + offset
+                    while parent[key] != key:
+                        key = parent[key]
+                    found.add(key)
         return found
 
     def group_scores(self) -> dict[int, int]:
         """Points per player from closed groups carrying exactly one stone."""
-        opened = self.open_roots()
         scores: dict[int, int] = {}
-        for root, players in self._stones.items():
-            if len(players) == 1 and root not in opened:
-                scores[players[0]] = scores.get(players[0], 0) + self._points[root]
+        claimed = [(root, players[0]) for root, players in self._stones.items()
+                   if len(players) == 1]
+        if not claimed:
+            return scores
+        opened = self.open_roots()
+        for root, player in claimed:
+            if root not in opened:
+                scores[player] = scores.get(player, 0) + self._points[root]
         return scores
 
     def groups(self) -> list[Group]:

@@ -11,19 +11,21 @@ policy) comes from one ``random.Random(seed)``: the same seed gives the same gam
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import NamedTuple
 
 from micropul_print.games.micropul.model import Catalogue
-from micropul_print.games.micropul.rules.board import Board, Placement, catalysts
+from micropul_print.games.micropul.rules.board import ALL_EMPTY, CLEAR, Board, Placement, catalysts
 from micropul_print.games.micropul.rules.tiles import (
+    JOINS,
     KIND_DRAWS,
     KIND_PLUS,
+    OPPOSITE,
+    STEP,
     TileSet,
     cell_key,
     cell_xy,
+    facing_micropul,
     tileset,
 )
 
@@ -99,11 +101,10 @@ class Game:
         self.tiles = catalogue if isinstance(catalogue, TileSet) else tileset(catalogue)
         self.players = players
         self.rng = random.Random(seed)
-        self.board = Board(self.tiles)
-        start = self.tiles.catalogue.start_tile
-        self.board.place(start.id, 0, 0, 0, check=False)
-        self.core = [tid for tid in self.tiles.tile_ids if tid != start.id]
-        self.rng.shuffle(self.core)
+        start, core = _start(self.tiles)
+        self.board = start.copy()
+        self.core = list(core)
+        _shuffle(self.core, self.rng)
         self.hands: list[list[int]] = []
         self.hand_masks: list[int] = []
         for _ in range(players):
@@ -349,7 +350,9 @@ class Game:
         draw, claim), then uniformly within it: a placement among all legal (tile,
         cell, rotation) of the hand; a draw among "a random face-down tile" and each
         revealed tile; a claim among the unclaimed groups (at their representative
-        micropul). Returns (kind, a, b): place (cell, oid), draw (tile or -1), claim (key)."""
+        micropul). Returns (kind, a, b): place (cell, oid), draw (tile or -1), claim (key).
+
+        play_random makes the same choices with the same draws of the rng, inline."""
         rng = self.rng.random
         kinds = self._turn_kinds
         kind = kinds[int(rng() * len(kinds))]
@@ -357,15 +360,16 @@ class Game:
         if kind == _PLACE:
             hand_mask = self.hand_masks[p]
             frontier = self.board.frontier
-            # Running totals of legal placements per frontier cell, then a bisection.
-            running = list(
-                accumulate([(legal & hand_mask).bit_count() for legal in frontier.values()])
-            )
-            pick = int(rng() * running[-1])
-            index = bisect_right(running, pick)
-            cell = list(frontier)[index]
+            counts = [(legal & hand_mask).bit_count() for legal in frontier.values()]
+            # The pick-th placement, counting cell by cell in frontier order, then by
+            # orientation id within the cell.
+            pick = int(rng() * sum(counts))
+            for cell, count in zip(frontier, counts, strict=True):  # noqa: B007 (cell: the one it breaks at)
+                if pick < count:
+                    break
+                pick -= count
             bits = frontier[cell] & hand_mask
-            for _ in range(pick - (running[index - 1] if index else 0)):
+            for _ in range(pick):
                 bits &= bits - 1
             return _PLACE, cell, (bits & -bits).bit_length() - 1
         if kind == _DRAW:
@@ -390,16 +394,254 @@ class Game:
         return Claim(*cell_xy(a >> 2), a & 3)
 
     def play_random(self) -> Outcome:
-        """Play the random policy to the end (fast path: no validation needed)."""
-        while self._outcome is None:
-            kind, a, b = self._choose()
+        """Play the random policy to the end: the game that random_action() and push()
+        would play, with the same draws of the rng, in one loop over local variables
+        (no Action objects, no checks, placements applied inline as Board._put does)."""
+        if self._outcome is not None:
+            return self._outcome
+        t = self.tiles
+        board = self.board
+        cells = board.cells
+        frontier = board.frontier
+        codes = board._codes
+        parent = board._parent
+        points = board._points
+        stones_on = board._stones
+        unclaimed = board.unclaimed
+        hands = self.hands
+        hand_masks = self.hand_masks
+        face_down = self.face_down
+        revealed = self.revealed
+        stones_left = self.stones_left
+        core = self.core
+        two = self.players == 2
+        rng = self.rng.random
+        tile_of = t.tile_of
+        tile_mask = t.tile_mask
+        index = t.index
+        edge = t.edge
+        edge_to = t.edge_to
+        micropul_on = t.micropul_on
+        side_worth = t.side_worth
+        own_worth = t.own_worth
+        inner_parent = t.inner_parent
+        inner_points = t.inner_points
+        masks = t.masks
+        mask_for = t.mask_for
+        p = self.current
+        kinds = self._turn_kinds
+        turns = self.turns
+        reason = ""
+        while True:
+            kind = kinds[int(rng() * len(kinds))]
+            extra = False
             if kind == _PLACE:
-                self._place(a, b)
+                hand_mask = hand_masks[p]
+                counts = [(legal & hand_mask).bit_count() for legal in frontier.values()]
+                pick = int(rng() * sum(counts))
+                for cell, count in zip(frontier, counts, strict=True):  # noqa: B007 (cell: the one it breaks at)
+                    if pick < count:
+                        break
+                    pick -= count
+                bits = frontier[cell] & hand_mask
+                for _ in range(pick):
+                    bits &= bits - 1
+                oid = (bits & -bits).bit_length() - 1
+                # -- Board._put, inline ------------------------------------------------
+                cells[cell] = oid
+                del frontier[cell]
+                facing = facing_micropul(codes.pop(cell))
+                worth = 0
+                for bits, value in own_worth[oid]:
+                    if facing & bits:
+                        worth += value
+                base = cell * 4
+                for q, first in inner_parent[oid]:
+                    parent[base + q] = base + first
+                for first, value in inner_points[oid]:
+                    points[base + first] = value
+                    unclaimed.add(base + first)
+                at = 4 * oid
+                mine = edge[oid]
+                for side in (0, 1, 2, 3):
+                    neighbour_cell = cell + STEP[side]
+                    neighbour = cells.get(neighbour_cell)
+                    if neighbour is None:
+                        code = (
+                            codes.get(neighbour_cell, ALL_EMPTY) & CLEAR[side]
+                            | edge_to[at + side]
+                        )
+                        codes[neighbour_cell] = code
+                        mask = masks.get(code)
+                        frontier[neighbour_cell] = mask_for(code) if mask is None else mask
+                        continue
+                    back = OPPOSITE[side]
+                    for bits, value in side_worth[4 * neighbour + back]:
+                        if micropul_on[at + side] & bits:
+                            worth += value
+                    for q, their in JOINS[side][9 * mine[side] + edge[neighbour][back]]:
+                        ra = base + q
+                        while parent[ra] != ra:
+                            ra = parent[ra]
+                        rb = neighbour_cell * 4 + their
+                        while parent[rb] != rb:
+                            parent[rb] = parent[parent[rb]]
+                            rb = parent[rb]
+                        if ra == rb:
+                            continue
+                        if points[ra] < points[rb]:
+                            ra, rb = rb, ra
+                        parent[rb] = ra
+                        points[ra] += points.pop(rb)
+                        moved = stones_on.pop(rb, None)
+                        if moved is not None:
+                            stones_on.setdefault(ra, []).extend(moved)
+                            unclaimed.discard(ra)
+                        unclaimed.discard(rb)
+                # -- the rest of Game._place ------------------------------------------
+                tid = tile_of[oid]
+                hands[p].remove(tid)
+                hand_masks[p] = hand_mask & ~tile_mask[index[tid]]
+                draws = worth & 255
+                if draws and core:
+                    supply = face_down[p]
+                    for _ in range(min(draws, len(core))):
+                        supply.append(core.pop())
+                    if not core:
+                        reason = CORE_EXHAUSTED
+                        break
+                if worth >> 8:
+                    if two:
+                        extra = True
+                    else:
+                        hidden = face_down[0]
+                        for _ in range(min(worth >> 8, len(hidden))):
+                            i = int(rng() * len(hidden))
+                            hidden[i], hidden[-1] = hidden[-1], hidden[i]
+                            revealed[0].append(hidden.pop())
             elif kind == _DRAW:
-                self._draw(None if a < 0 else a)
+                shown = revealed[p]
+                hidden = face_down[p]
+                pick = int(rng() * (len(shown) + (1 if hidden else 0)))
+                if pick < len(shown):
+                    tid = sorted(shown)[pick]
+                    shown.remove(tid)
+                else:
+                    i = int(rng() * len(hidden))
+                    hidden[i], hidden[-1] = hidden[-1], hidden[i]
+                    tid = hidden.pop()
+                hands[p].append(tid)
+                hand_masks[p] |= tile_mask[index[tid]]
             else:
-                self._claim(a)
+                roots = sorted(unclaimed)
+                root = roots[int(rng() * len(roots))]
+                board.stones.append((p + 1, *cell_xy(root >> 2), root & 3))
+                stones_on.setdefault(root, []).append(p + 1)
+                unclaimed.discard(root)
+                stones_left[p] -= 1
+            # -- Game._end_turn and _start_turn, inline ----------------------------------
+            turns += 1
+            if not hands[p] and not face_down[p] and not revealed[p]:
+                reason = OUT_OF_TILES
+                break
+            if not extra and two:
+                p = 1 - p
+                if not hands[p] and not face_down[p] and not revealed[p]:
+                    reason = OUT_OF_TILES
+                    break
+            kinds = []
+            hand_mask = hand_masks[p]
+            if hand_mask:
+                for legal in frontier.values():
+                    if legal & hand_mask:
+                        kinds.append(_PLACE)
+                        break
+            if len(hands[p]) < HAND_LIMIT and (face_down[p] or revealed[p]):
+                kinds.append(_DRAW)
+            if stones_left[p] and unclaimed:
+                kinds.append(_CLAIM)
+            if not kinds:
+                reason = NO_LEGAL_ACTION
+                break
+        self.current = p
+        self.turns = turns
+        self._turn_kinds = kinds
+        self._finish(reason, loser=p + 1 if two and reason == OUT_OF_TILES else None)
+        assert self._outcome is not None
         return self._outcome
+
+    def copy(self) -> Game:
+        """An independent game in the same state, random generator included (both play
+        on identically); the tile tables are shared, being read-only."""
+        game = Game.__new__(Game)
+        game.tiles = self.tiles
+        game.players = self.players
+        game.rng = random.Random.__new__(random.Random)
+        game.rng.setstate(self.rng.getstate())
+        game.board = self.board.copy()
+        game.core = list(self.core)
+        game.hands = [list(hand) for hand in self.hands]
+        game.hand_masks = list(self.hand_masks)
+        game.face_down = [list(tiles) for tiles in self.face_down]
+        game.revealed = [list(tiles) for tiles in self.revealed]
+        game.stones_left = list(self.stones_left)
+        game.current = self.current
+        game.turns = self.turns
+        game._outcome = self._outcome
+        game._turn_kinds = list(self._turn_kinds)
+        return game
+
+
+_STARTS: dict[int, tuple[TileSet, Board, tuple[int, ...]]] = {}
+
+
+def _start(tiles: TileSet) -> tuple[Board, tuple[int, ...]]:
+    """The table with the start tile and the other tiles in catalogue order, made once
+    per tile set (every game copies them)."""
+    found = _STARTS.get(id(tiles))
+    if found is None or found[0] is not tiles:
+        start = tiles.catalogue.start_tile
+        board = Board(tiles)
+        board.place(start.id, 0, 0, 0, check=False)
+        found = _STARTS[id(tiles)] = (
+            tiles, board, tuple(tid for tid in tiles.tile_ids if tid != start.id)
+        )
+    return found[1], found[2]
+
+
+def _fast_shuffle(items: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(items)`` spelled out: CPython's shuffle swaps item i with item
+    ``_randbelow(i + 1)`` for i from the last down to 1, and _randbelow(n) draws
+    ``getrandbits(n.bit_length())`` until below n. Three times faster."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def _fast_shuffle_agrees() -> bool:
+    """Whether _fast_shuffle draws what this Python's random.shuffle draws."""
+    for seed in range(4):
+        mine, theirs = list(range(50)), list(range(50))
+        ours_rng, their_rng = random.Random(seed), random.Random(seed)
+        _fast_shuffle(mine, ours_rng)
+        their_rng.shuffle(theirs)
+        if mine != theirs or ours_rng.random() != their_rng.random():
+            return False
+    return True
+
+
+def _shuffle(items: list[int], rng: random.Random) -> None:
+    if _FAST_SHUFFLE:
+        _fast_shuffle(items, rng)
+    else:  # a Python whose shuffle draws differently: the games follow its shuffle
+        rng.shuffle(items)
+
+
+_FAST_SHUFFLE = _fast_shuffle_agrees()
 
 
 def play_random_game(catalogue: Catalogue | TileSet, players: int = 2, seed: int = 0) -> Outcome:

@@ -13,6 +13,8 @@ legal placements of a hand are then ``(mask & hand_mask).bit_count()`` per empty
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from micropul_print.games.micropul.model import (
     BLACK,
     DOT,
@@ -74,6 +76,37 @@ def _pair_result(a: int, b: int) -> int:
 
 
 PAIR = tuple(tuple(_pair_result(a, b) for b in range(9)) for a in range(9))
+
+
+def _micropul_bits(edge: int) -> int:
+    """Bit i: the quadrant at position i of an edge code is a micropul."""
+    return 0 if edge == NO_TILE else (edge // 3 != 0) | (edge % 3 != 0) << 1
+
+
+# Neighbourhood code byte (two sides) -> the micropul facing each position of those two
+# sides (2 bits per side): bit 2 * side + i of FACING_MICROPUL(code) says the quadrant
+# facing position i of that side is a micropul (what activates a catalyst there).
+_FACING_BYTE = tuple(_micropul_bits(b & 15) | _micropul_bits(b >> 4) << 2 for b in range(256))
+
+
+def facing_micropul(code: int) -> int:
+    return _FACING_BYTE[code & 255] | _FACING_BYTE[code >> 8] << 4
+
+
+# (side, my edge code * 9 + facing edge code) -> (my quadrant, facing quadrant) pairs of
+# the same colour across that side: the micropul a placement joins into one group.
+JOINS = tuple(
+    tuple(
+        tuple(
+            (SIDE_QUADRANTS[side][i], SIDE_QUADRANTS[OPPOSITE[side]][i])
+            for i, (ca, cb) in enumerate(((a // 3, b // 3), (a % 3, b % 3)))
+            if ca and ca == cb
+        )
+        for a in range(9)
+        for b in range(9)
+    )
+    for side in range(4)
+)
 
 
 class TileSet:
@@ -140,17 +173,53 @@ class TileSet:
             listed |= mask
         self.listed_mask = listed
         # Per side and facing edge code: orientations with a link / a clash on that side.
-        self._links = [[0] * 9 for _ in range(4)]
-        self._clashes = [[0] * 9 for _ in range(4)]
-        for oid in range(count):
+        # Orientations by the edge code they show on each side, as masks built from bytes
+        # (OR-ing one bit at a time into a mask of every orientation is quadratic).
+        showing = [[bytearray(count // 8 + 1) for _ in range(9)] for _ in range(4)]
+        for oid, edges in enumerate(self.edge):
+            byte, bit = oid >> 3, 1 << (oid & 7)
             for side in range(4):
-                for facing in range(9):
-                    result = PAIR[self.edge[oid][side]][facing]
-                    if result & 1:
-                        self._links[side][facing] |= 1 << oid
-                    if result & 2:
-                        self._clashes[side][facing] |= 1 << oid
+                showing[side][edges[side]][byte] |= bit
+        shown = [[int.from_bytes(b, "little") for b in side] for side in showing]
+        self._links = [
+            [_union(shown[side][e] for e in range(9) if PAIR[e][facing] & 1) for facing in range(9)]
+            for side in range(4)
+        ]
+        self._clashes = [
+            [_union(shown[side][e] for e in range(9) if PAIR[e][facing] & 2) for facing in range(9)]
+            for side in range(4)
+        ]
         self.masks: dict[int, int] = {}  # neighbourhood code -> legal oid mask (mask_for)
+        # Flat per-(orientation, side) tables for the placement loop (index 4 * oid + side).
+        # A catalyst's worth is packed as draws + 256 * pluses, so sums stay one int.
+        self.edge_to: list[int] = []  # edge code, shifted to its nibble in the facing code
+        self.micropul_on: list[int] = []  # bit i: a micropul at position i of the side
+        # Catalysts of the side, as (positions that touch it, worth): activated when a
+        # micropul faces one of those positions (a big tile's centre: both positions).
+        self.side_worth: list[tuple[tuple[int, int], ...]] = []
+        # Per orientation: its catalysts as (facing_micropul bits that activate it, worth).
+        self.own_worth: list[tuple[tuple[int, int], ...]] = []
+        # Per orientation: (quadrant, its group's first quadrant) and (first quadrant,
+        # points) of the tile's own groups.
+        self.inner_parent: list[tuple[tuple[int, int], ...]] = []
+        self.inner_points: list[tuple[tuple[int, int], ...]] = []
+        for oid in range(count):
+            found: dict[int, tuple[int, int]] = {}  # position -> (facing bits, worth)
+            for side in range(4):
+                self.edge_to.append(self.edge[oid][side] << 4 * OPPOSITE[side])
+                self.micropul_on.append(_micropul_bits(self.edge[oid][side]))
+                on_side: dict[int, tuple[int, int]] = {}
+                for i, kind, position in self.side_catalysts[oid][side]:
+                    worth = KIND_DRAWS[kind] + 256 * KIND_PLUS[kind]
+                    bits, _ = on_side.get(position, (0, worth))
+                    on_side[position] = (bits | 1 << i, worth)
+                    bits, _ = found.get(position, (0, worth))
+                    found[position] = (bits | 1 << (2 * side + i), worth)
+                self.side_worth.append(tuple(on_side[p] for p in sorted(on_side)))
+            self.own_worth.append(tuple(found[p] for p in sorted(found)))
+            groups = self.inner_groups[oid]
+            self.inner_parent.append(tuple((q, first) for first, qs, _ in groups for q in qs))
+            self.inner_points.append(tuple((first, points) for first, _, points in groups))
 
     def oid(self, tile_id: int, rotation: int) -> int:
         return 4 * self.index[tile_id] + (rotation // 90) % 4
@@ -168,6 +237,13 @@ class TileSet:
                     clashing |= self._clashes[side][facing]
             mask = self.masks[code] = linked & ~clashing & self.listed_mask
         return mask
+
+
+def _union(masks: Iterable[int]) -> int:
+    found = 0
+    for mask in masks:
+        found |= mask
+    return found
 
 
 def _inner_groups(

@@ -1,0 +1,488 @@
+"""The Cellulae rules engine: pure Python, no I/O, no YAML, no rendering.
+
+Cellulae (Federico Latini) is played on a square board of odd side with two-sided
+tiles, white on one face and black on the other. The rulings this engine follows are
+stated in docs/cellulae.md; in short:
+
+- set-up: a white tile on the top-left corner (0, 0), a black tile on the opposite
+  corner; black moves first;
+- a turn is a *replication* (a new tile, your colour up, on an empty square sharing a
+  side with one of your tiles) or a *movement* (one of your tiles slides any distance
+  along one of its diagonals to an empty square, over occupied squares if need be);
+- contamination: every opponent tile sharing a side with the tile just placed or
+  moved is turned over (no chain reaction);
+- a player with no replication and no movement skips the turn (a :data:`SKIP` move);
+  two skips in a row cannot happen (docs/cellulae.md says why);
+- the game ends when the board is full, when a player has no tile left, or after
+  :data:`QUIET_LIMIT` turns in a row without a replication. More tiles wins; equal
+  counts are a draw.
+
+The board is kept as two bitboards (bit ``y * side + x``), so a random game on the
+5 x 5 board takes well under a millisecond.
+
+Coordinates: ``x`` grows to the right, ``y`` grows downward, both from 0.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+
+BLACK = "black"
+WHITE = "white"
+COLOURS = (BLACK, WHITE)  # black moves first
+
+REPLICATE = "replicate"
+MOVE = "move"
+SKIP_KIND = "skip"
+
+# Reasons an action is illegal (Board.illegal_reason); each says what is wrong.
+GAME_OVER = "the game is over"
+OFF_BOARD = "off the board"
+OCCUPIED = "the square is occupied"
+NOT_BESIDE_OWN = "no tile of the player's colour shares a side with the square"
+NOT_OWN_TILE = "the square moved from holds no tile of the player's colour"
+NOT_DIAGONAL = "a tile moves along a diagonal only"
+MUST_ACT = "a player may skip only when no replication or movement is possible"
+NOT_THEIR_TURN = "it is the other player's turn"
+
+# Why a game ended (Outcome.reason).
+BOARD_FULL = "board full"
+EXTINCTION = "a player has no tile left"
+QUIET = "no replication for too long"
+END_REASONS = (BOARD_FULL, EXTINCTION, QUIET)
+
+# The game ends after this many turns in a row (skips included) with no replication:
+# movements alone cannot decide a game for ever. 20 turns is ten for each player.
+QUIET_LIMIT = 20
+
+Square = tuple[int, int]
+
+
+def other(colour: str) -> str:
+    return WHITE if colour == BLACK else BLACK
+
+
+@dataclass(frozen=True)
+class Move:
+    """One turn's action: a replication onto ``to``, a movement ``frm`` -> ``to``, or
+    a skip (both None). Written ``r x,y``, ``m x,y-x,y`` or ``skip`` (see :meth:`parse`)."""
+
+    to: Square | None
+    frm: Square | None = None
+
+    @property
+    def kind(self) -> str:
+        if self.to is None:
+            return SKIP_KIND
+        return REPLICATE if self.frm is None else MOVE
+
+    def __str__(self) -> str:
+        if self.to is None:
+            return "skip"
+        if self.frm is None:
+            return f"r {self.to[0]},{self.to[1]}"
+        return f"m {self.frm[0]},{self.frm[1]}-{self.to[0]},{self.to[1]}"
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """``r 2,3`` (replicate), ``m 0,0-2,2`` (move) or ``skip``; ValueError otherwise."""
+        words = text.split()
+        if words == ["skip"]:
+            return SKIP
+        if len(words) == 2 and words[0] == "r":
+            return cls(_square(words[1]))
+        if len(words) == 2 and words[0] == "m" and "-" in words[1]:
+            start, _, end = words[1].partition("-")
+            return cls(_square(end), _square(start))
+        raise ValueError(f"not a Cellulae move: {text!r} (expected 'r X,Y', 'm X,Y-X,Y' or 'skip')")
+
+
+def _square(text: str) -> Square:
+    x, _, y = text.partition(",")
+    return int(x), int(y)
+
+
+SKIP = Move(None)
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules do not allow; ``reason`` is one of the reasons above."""
+
+    def __init__(self, move: Move, reason: str) -> None:
+        self.move = move
+        self.reason = reason
+        super().__init__(f"illegal move {move}: {reason}")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winner: str | None  # BLACK, WHITE, or None for a draw
+    counts: dict[str, int]  # colour -> tiles showing it
+    reason: str  # one of END_REASONS
+    turns: int  # turns played since the board was set up (skips included)
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """Masks for one board side, computed once."""
+
+    side: int
+    full: int
+    beside: tuple[int, ...]  # square -> squares sharing a side with it
+    diagonal: tuple[int, ...]  # square -> every square on its two diagonals
+    not_left: int  # every square but the left column
+    not_right: int  # every square but the right column
+
+
+@cache
+def _geometry(side: int) -> _Geometry:
+    squares = side * side
+    beside: list[int] = []
+    diagonal: list[int] = []
+    for index in range(squares):
+        x, y = index % side, index // side
+        mask = 0
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            if 0 <= x + dx < side and 0 <= y + dy < side:
+                mask |= 1 << ((y + dy) * side + x + dx)
+        beside.append(mask)
+        mask = 0
+        for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+            step = 1
+            while 0 <= x + step * dx < side and 0 <= y + step * dy < side:
+                mask |= 1 << ((y + step * dy) * side + x + step * dx)
+                step += 1
+        diagonal.append(mask)
+    left = sum(1 << (y * side) for y in range(side))
+    full = (1 << squares) - 1
+    return _Geometry(
+        side, full, tuple(beside), tuple(diagonal), full & ~left, full & ~(left << (side - 1))
+    )
+
+
+def _bits(mask: int) -> list[int]:
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+class Board:
+    """A Cellulae position and its history, in the manner of python-chess's Board.
+
+    ``Board(5)`` is the starting position; :meth:`from_tiles` sets up any other.
+    :meth:`legal_moves`, :meth:`push` (validates; raises :class:`IllegalMoveError`),
+    :meth:`pop`, :meth:`outcome`, :meth:`play_random`.
+    """
+
+    def __init__(self, side: int = 5, quiet_limit: int = QUIET_LIMIT) -> None:
+        if side < 3 or side % 2 == 0:
+            raise ValueError(f"a Cellulae board has an odd side of 3 or more, not {side}")
+        if quiet_limit < 1:
+            raise ValueError(f"quiet_limit must be 1 or more, not {quiet_limit}")
+        self.side = side
+        self.quiet_limit = quiet_limit
+        self._geo = _geometry(side)
+        last = side * side - 1
+        self._tiles = {WHITE: 1, BLACK: 1 << last}
+        self.turn = BLACK
+        self.quiet = 0  # turns in a row without a replication
+        self.turns = 0
+        self._stack: list[tuple[int, int, str, int, Move, int]] = []
+
+    @classmethod
+    def from_tiles(
+        cls,
+        side: int,
+        tiles: dict[Square, str],
+        turn: str = BLACK,
+        quiet_limit: int = QUIET_LIMIT,
+    ) -> Board:
+        """A board with exactly ``tiles`` (square -> colour showing) and ``turn`` to move."""
+        board = cls(side, quiet_limit)
+        board._tiles = {WHITE: 0, BLACK: 0}
+        for (x, y), colour in tiles.items():
+            board._check_square((x, y))
+            if colour not in COLOURS:
+                raise ValueError(f"unknown colour {colour!r} (expected black or white)")
+            board._tiles[colour] |= 1 << board._index((x, y))
+        if turn not in COLOURS:
+            raise ValueError(f"unknown colour {turn!r} (expected black or white)")
+        board.turn = turn
+        return board
+
+    # -- reading the position ------------------------------------------------
+
+    def _index(self, square: Square) -> int:
+        return square[1] * self.side + square[0]
+
+    def _square_of(self, index: int) -> Square:
+        return index % self.side, index // self.side
+
+    def on_board(self, square: Square) -> bool:
+        return 0 <= square[0] < self.side and 0 <= square[1] < self.side
+
+    def _check_square(self, square: Square) -> None:
+        if not self.on_board(square):
+            raise ValueError(f"square {square} is off the {self.side} x {self.side} board")
+
+    def colour_at(self, square: Square) -> str | None:
+        """The colour showing on the tile at ``square``, or None if it is empty."""
+        self._check_square(square)
+        bit = 1 << self._index(square)
+        if self._tiles[BLACK] & bit:
+            return BLACK
+        if self._tiles[WHITE] & bit:
+            return WHITE
+        return None
+
+    def tiles(self) -> dict[Square, str]:
+        """Every tile on the board: square -> colour showing."""
+        return {
+            self._square_of(i): colour for colour in COLOURS for i in _bits(self._tiles[colour])
+        }
+
+    def counts(self) -> dict[str, int]:
+        return {colour: self._tiles[colour].bit_count() for colour in COLOURS}
+
+    @property
+    def empty_squares(self) -> int:
+        return self.side * self.side - sum(self.counts().values())
+
+    def supply(self) -> int:
+        """Tiles left to replicate with: the set has one tile per square of the board,
+        so the supply runs out exactly when the board is full."""
+        return self.empty_squares
+
+    def rows(self) -> list[str]:
+        """The board as text, top row first: ``B`` black, ``W`` white, ``.`` empty."""
+        grid = [["."] * self.side for _ in range(self.side)]
+        for (x, y), colour in self.tiles().items():
+            grid[y][x] = "B" if colour == BLACK else "W"
+        return ["".join(row) for row in grid]
+
+    def __str__(self) -> str:
+        return "\n".join(self.rows())
+
+    def copy(self) -> Board:
+        board = Board.from_tiles(self.side, {}, self.turn, self.quiet_limit)
+        board._tiles = dict(self._tiles)
+        board.quiet, board.turns = self.quiet, self.turns
+        board._stack = list(self._stack)
+        return board
+
+    # -- legal moves ---------------------------------------------------------
+
+    def _replication_targets(self, colour: str) -> int:
+        geo = self._geo
+        own = self._tiles[colour]
+        empty = geo.full & ~(self._tiles[BLACK] | self._tiles[WHITE])
+        reach = (
+            ((own << 1) & geo.not_left)
+            | ((own >> 1) & geo.not_right)
+            | (own << self.side)
+            | (own >> self.side)
+        )
+        return reach & empty
+
+    def replications(self, colour: str | None = None) -> list[Move]:
+        """Every replication open to ``colour`` (default: the side to move)."""
+        colour = colour or self.turn
+        targets = self._replication_targets(colour)
+        return [Move(self._square_of(i)) for i in _bits(targets)]
+
+    def movements(self, colour: str | None = None) -> list[Move]:
+        """Every diagonal movement open to ``colour`` (default: the side to move)."""
+        colour = colour or self.turn
+        geo = self._geo
+        empty = geo.full & ~(self._tiles[BLACK] | self._tiles[WHITE])
+        moves = []
+        for start in _bits(self._tiles[colour]):
+            for end in _bits(geo.diagonal[start] & empty):
+                moves.append(Move(self._square_of(end), self._square_of(start)))
+        return moves
+
+    def legal_moves(self, colour: str | None = None) -> list[Move]:
+        """Replications then movements for ``colour`` (default: the side to move); just
+        ``[SKIP]`` when there are none; empty once the game is over."""
+        if self.is_over():
+            return []
+        moves = self.replications(colour) + self.movements(colour)
+        return moves or [SKIP]
+
+    def illegal_reason(self, move: Move, colour: str | None = None) -> str | None:
+        """Why ``move`` is illegal for ``colour`` (default: the side to move), or None."""
+        colour = colour or self.turn
+        if self.is_over():
+            return GAME_OVER
+        if colour != self.turn:
+            return NOT_THEIR_TURN
+        if move.to is None:
+            if self._replication_targets(colour) or self.movements(colour):
+                return MUST_ACT
+            return None
+        if not self.on_board(move.to) or (move.frm is not None and not self.on_board(move.frm)):
+            return OFF_BOARD
+        if move.frm is not None and self.colour_at(move.frm) != colour:
+            return NOT_OWN_TILE
+        if self.colour_at(move.to) is not None:
+            return OCCUPIED
+        target = 1 << self._index(move.to)
+        if move.frm is None:
+            return None if self._replication_targets(colour) & target else NOT_BESIDE_OWN
+        if not self._geo.diagonal[self._index(move.frm)] & target:
+            return NOT_DIAGONAL
+        return None
+
+    def is_legal(self, move: Move) -> bool:
+        return self.illegal_reason(move) is None
+
+    # -- playing -------------------------------------------------------------
+
+    def push(self, move: Move) -> list[Square]:
+        """Play ``move`` for the side to move; the squares it turned over (contamination),
+        in reading order. Raises IllegalMoveError (nothing changes) if it is illegal."""
+        reason = self.illegal_reason(move)
+        if reason is not None:
+            raise IllegalMoveError(move, reason)
+        start = None if move.frm is None else self._index(move.frm)
+        end = None if move.to is None else self._index(move.to)
+        flipped = self._apply(start, end, move)
+        return [self._square_of(i) for i in _bits(flipped)]
+
+    def _apply(self, start: int | None, end: int | None, move: Move) -> int:
+        """Play an action already known to be legal; the mask of the tiles turned over."""
+        mover, opponent = self.turn, other(self.turn)
+        own, theirs = self._tiles[mover], self._tiles[opponent]
+        self._stack.append((own, theirs, mover, self.quiet, move, self.turns))
+        flipped = 0
+        if end is None:
+            self.quiet += 1
+        else:
+            if start is None:
+                self.quiet = 0
+            else:
+                own &= ~(1 << start)
+                self.quiet += 1
+            own |= 1 << end
+            flipped = self._geo.beside[end] & theirs
+            own |= flipped
+            theirs &= ~flipped
+        self._tiles[mover], self._tiles[opponent] = own, theirs
+        self.turn = opponent
+        self.turns += 1
+        return flipped
+
+    def pop(self) -> Move:
+        """Take back the last move; return it."""
+        own, theirs, mover, quiet, move, turns = self._stack.pop()
+        self._tiles[mover], self._tiles[other(mover)] = own, theirs
+        self.turn, self.quiet, self.turns = mover, quiet, turns
+        return move
+
+    @property
+    def move_stack(self) -> list[Move]:
+        return [entry[4] for entry in self._stack]
+
+    # -- the end -------------------------------------------------------------
+
+    def end_reason(self) -> str | None:
+        """Why the game is over (one of END_REASONS, first that applies), or None."""
+        black, white = self._tiles[BLACK], self._tiles[WHITE]
+        if black | white == self._geo.full:
+            return BOARD_FULL
+        if not black or not white:
+            return EXTINCTION
+        if self.quiet >= self.quiet_limit:
+            return QUIET
+        return None
+
+    def is_over(self) -> bool:
+        return self.end_reason() is not None
+
+    def outcome(self) -> Outcome | None:
+        """The result once the game is over, else None. More tiles wins; equal is a draw."""
+        reason = self.end_reason()
+        if reason is None:
+            return None
+        counts = self.counts()
+        winner = None
+        if counts[BLACK] != counts[WHITE]:
+            winner = BLACK if counts[BLACK] > counts[WHITE] else WHITE
+        return Outcome(winner, counts, reason, self.turns)
+
+    def play_random(self, rng: random.Random) -> Outcome:
+        """Play uniformly random legal moves until the game ends; the outcome.
+
+        Each turn every legal action (replication or movement) is equally likely. Always
+        ends: tiles are never removed, so at most ``side * side - 2`` replications can
+        happen, and at most ``quiet_limit`` turns pass between two of them."""
+        geo = self._geo
+        side = self.side
+        while True:
+            outcome = self.outcome()
+            if outcome is not None:
+                return outcome
+            own = self._tiles[self.turn]
+            empty = geo.full & ~(self._tiles[BLACK] | self._tiles[WHITE])
+            replications = self._replication_targets(self.turn)
+            starts = _bits(own)
+            reach = [geo.diagonal[s] & empty for s in starts]
+            total = replications.bit_count() + sum(r.bit_count() for r in reach)
+            if total == 0:
+                self._apply(None, None, SKIP)
+                continue
+            pick = rng.randrange(total)
+            count = replications.bit_count()
+            if pick < count:
+                end = _bits(replications)[pick]
+                self._apply(None, end, Move((end % side, end // side)))
+                continue
+            pick -= count
+            for start, targets in zip(starts, reach, strict=True):
+                count = targets.bit_count()
+                if pick < count:
+                    end = _bits(targets)[pick]
+                    move = Move((end % side, end // side), (start % side, start // side))
+                    self._apply(start, end, move)
+                    break
+                pick -= count
+
+
+def play_random_game(side: int = 5, seed: int = 0, quiet_limit: int = QUIET_LIMIT) -> Outcome:
+    """One uniformly random game from the starting position (deterministic per seed)."""
+    return Board(side, quiet_limit).play_random(random.Random(seed))
+
+
+__all__ = [
+    "BLACK",
+    "BOARD_FULL",
+    "COLOURS",
+    "END_REASONS",
+    "EXTINCTION",
+    "GAME_OVER",
+    "MOVE",
+    "MUST_ACT",
+    "NOT_BESIDE_OWN",
+    "NOT_DIAGONAL",
+    "NOT_OWN_TILE",
+    "NOT_THEIR_TURN",
+    "OCCUPIED",
+    "OFF_BOARD",
+    "QUIET",
+    "QUIET_LIMIT",
+    "REPLICATE",
+    "SKIP",
+    "SKIP_KIND",
+    "WHITE",
+    "Board",
+    "IllegalMoveError",
+    "Move",
+    "Outcome",
+    "other",
+    "play_random_game",
+]

@@ -1,0 +1,201 @@
+"""Tile orientations as small integers, and the tables the board reads them through.
+
+Every (tile, rotation) pair gets an orientation id ``oid = 4 * index + rotation // 90``
+(``index`` = the tile's position in the catalogue). For each orientation and each side
+the table keeps an *edge code*: the colour of the two quadrants on that side (0 none,
+1 white, 2 black) as ``3 * first + second``, the two read so that facing quadrants of
+neighbouring tiles share a position (left to right on top/bottom, top to bottom on the
+left/right sides). An empty cell next to tiles is summarised by a *neighbourhood code*
+(the facing edge codes of its four neighbours, 4 bits each, 15 = no tile), and the set
+of orientations legal in that neighbourhood is cached per code as a bitmask (an int):
+legal placements of a hand are then ``(mask & hand_mask).bit_count()`` per empty cell.
+"""
+
+from __future__ import annotations
+
+from micropul_print.games.micropul.model import (
+    BLACK,
+    DOT,
+    DOUBLE,
+    PLUS,
+    WHITE,
+    Catalogue,
+)
+
+# Sides of a cell, and the quadrants (tl=0, tr=1, br=2, bl=3) along each, in the
+# order that makes facing quadrants of two neighbours line up position by position.
+N, E, S, W = 0, 1, 2, 3
+SIDE_NAMES = ("north", "east", "south", "west")
+SIDE_QUADRANTS = ((0, 1), (1, 2), (3, 2), (0, 3))
+OPPOSITE = (S, W, N, E)
+# The two sides of the tile each quadrant touches.
+QUADRANT_SIDES = ((N, W), (N, E), (E, S), (S, W))
+DX = (0, 1, 0, -1)
+DY = (-1, 0, 1, 0)
+
+ROTATIONS = (0, 90, 180, 270)
+CENTRE = 4  # position id of a big tile's central catalyst
+POSITION_NAMES = ("tl", "tr", "br", "bl", "centre")
+
+# Catalyst kinds as small ints; 0 = no catalyst.
+KIND_CODES = {DOT: 1, DOUBLE: 2, PLUS: 3}
+KIND_NAMES = ("", DOT, DOUBLE, PLUS)
+KIND_DRAWS = (0, 1, 2, 0)
+KIND_PLUS = (0, 0, 0, 1)
+COLOUR_CODES = {WHITE: 1, BLACK: 2}
+COLOUR_NAMES = ("", WHITE, BLACK)
+
+NO_TILE = 15  # neighbourhood code nibble for "no tile on this side"
+
+# Cells are packed into one int: small enough for CPython's fast single-digit ints.
+COORD_LIMIT = 8000  # |x|, |y| must stay below this
+_OFFSET = 8192
+STRIDE = 16384
+STEP = (-1, STRIDE, 1, -STRIDE)  # cell key delta towards N, E, S, W
+
+
+def cell_key(x: int, y: int) -> int:
+    if not (-COORD_LIMIT < x < COORD_LIMIT and -COORD_LIMIT < y < COORD_LIMIT):
+        raise ValueError(f"cell ({x}, {y}) is too far from the origin (limit {COORD_LIMIT})")
+    return (x + _OFFSET) * STRIDE + (y + _OFFSET)
+
+
+def cell_xy(key: int) -> tuple[int, int]:
+    return key // STRIDE - _OFFSET, key % STRIDE - _OFFSET
+
+
+def _pair_result(a: int, b: int) -> int:
+    """Bit 1: a micropul link across the edge; bit 2: a colour clash."""
+    result = 0
+    for ca, cb in ((a // 3, b // 3), (a % 3, b % 3)):
+        if ca and cb:
+            result |= 1 if ca == cb else 2
+    return result
+
+
+PAIR = tuple(tuple(_pair_result(a, b) for b in range(9)) for a in range(9))
+
+
+class TileSet:
+    """Precomputed orientation tables for one catalogue (see the module docstring)."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        self.tile_ids = tuple(t.id for t in catalogue.tiles)
+        self.index = {tid: i for i, tid in enumerate(self.tile_ids)}
+        count = 4 * len(self.tile_ids)
+        self.size = count
+        self.tile_of: list[int] = []
+        self.rotation_of: list[int] = []
+        self.symbols: list[tuple[str, str, str, str]] = []
+        self.colour: list[tuple[int, int, int, int]] = []
+        self.edge: list[tuple[int, int, int, int]] = []
+        self.big: list[bool] = []
+        # Per side: (position on the side, catalyst kind, position id) of each catalyst.
+        self.side_catalysts: list[tuple[tuple[tuple[int, int, int], ...], ...]] = []
+        # The tile's own groups: (first quadrant, its quadrants, points); a big micropul
+        # is one group of four quadrants worth 1.
+        self.inner_groups: list[tuple[tuple[int, tuple[int, ...], int], ...]] = []
+        # (quadrant, side) for every micropul quadrant touching a side of the tile.
+        self.outward: list[tuple[tuple[int, int], ...]] = []
+        self.tile_mask: list[int] = []  # per tile index: its listed orientations
+        listed = 0
+        for index, tile in enumerate(catalogue.tiles):
+            mask = 0
+            for step, rotation in enumerate(ROTATIONS):
+                oid = 4 * index + step
+                quads = tile.rotated(rotation)
+                big = tile.big is not None
+                colours = tuple(COLOUR_CODES.get(q, 0) for q in quads)
+                kinds = (
+                    (KIND_CODES[tile.big.catalyst],) * 4
+                    if tile.big is not None
+                    else tuple(KIND_CODES.get(q, 0) for q in quads)
+                )
+                self.tile_of.append(tile.id)
+                self.rotation_of.append(rotation)
+                self.symbols.append(quads)
+                self.colour.append(colours)  # type: ignore[arg-type]
+                self.big.append(big)
+                self.edge.append(
+                    tuple(3 * colours[a] + colours[b] for a, b in SIDE_QUADRANTS)  # type: ignore[arg-type]
+                )
+                self.side_catalysts.append(
+                    tuple(
+                        tuple(
+                            (i, kinds[q], CENTRE if big else q)
+                            for i, q in enumerate(SIDE_QUADRANTS[side])
+                            if kinds[q]
+                        )
+                        for side in range(4)
+                    )
+                )
+                self.inner_groups.append(_inner_groups(colours, big))  # type: ignore[arg-type]
+                self.outward.append(
+                    tuple((q, side) for q in range(4) if colours[q] for side in QUADRANT_SIDES[q])
+                )
+                if step == 0 or not big:  # a big tile looks the same in every rotation
+                    mask |= 1 << oid
+            self.tile_mask.append(mask)
+            listed |= mask
+        self.listed_mask = listed
+        # Per side and facing edge code: orientations with a link / a clash on that side.
+        self._links = [[0] * 9 for _ in range(4)]
+        self._clashes = [[0] * 9 for _ in range(4)]
+        for oid in range(count):
+            for side in range(4):
+                for facing in range(9):
+                    result = PAIR[self.edge[oid][side]][facing]
+                    if result & 1:
+                        self._links[side][facing] |= 1 << oid
+                    if result & 2:
+                        self._clashes[side][facing] |= 1 << oid
+        self.masks: dict[int, int] = {}  # neighbourhood code -> legal oid mask (mask_for)
+
+    def oid(self, tile_id: int, rotation: int) -> int:
+        return 4 * self.index[tile_id] + (rotation // 90) % 4
+
+    def mask_for(self, code: int) -> int:
+        """Bitmask of the listed orientations legal in an empty cell of this neighbourhood:
+        a link on some side and a clash on none."""
+        mask = self.masks.get(code)
+        if mask is None:
+            linked = clashing = 0
+            for side in range(4):
+                facing = (code >> (4 * side)) & 15
+                if facing != NO_TILE:
+                    linked |= self._links[side][facing]
+                    clashing |= self._clashes[side][facing]
+            mask = self.masks[code] = linked & ~clashing & self.listed_mask
+        return mask
+
+
+def _inner_groups(
+    colours: tuple[int, int, int, int], big: bool
+) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """Micropul of one tile joined along the tile's inner edges (tl-tr-br-bl-tl)."""
+    groups = []
+    seen: set[int] = set()
+    for q in range(4):
+        if not colours[q] or q in seen:
+            continue
+        members = [q]
+        for step in (1, 3):  # walk clockwise, then anticlockwise, while the colour holds
+            other = (q + step) % 4
+            while colours[other] == colours[q] and other not in members:
+                members.append(other)
+                other = (other + step) % 4
+        seen.update(members)
+        groups.append((q, tuple(sorted(members)), 1 if big else len(members)))
+    return tuple(groups)
+
+
+_TILESETS: dict[int, TileSet] = {}
+
+
+def tileset(catalogue: Catalogue) -> TileSet:
+    """The cached tables of a catalogue (the cache keeps it alive, so its id stays valid)."""
+    found = _TILESETS.get(id(catalogue))
+    if found is None or found.catalogue is not catalogue:
+        found = _TILESETS[id(catalogue)] = TileSet(catalogue)
+    return found

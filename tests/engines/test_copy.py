@@ -1,0 +1,86 @@
+"""Game.copy and Board.copy (Micropul), Board.copy (Cellulae): a copy is independent of
+its original, and both play on identically."""
+
+from __future__ import annotations
+
+import random
+
+from micropul_print.games.micropul.model import Catalogue
+from micropul_print.games.cellulae import rules as cellulae
+from micropul_print.games.micropul.rules import Game
+
+
+def _state(game: Game) -> tuple[object, ...]:
+    board = game.board
+    return (
+        game.current, game.turns, game.hands, game.hand_masks, game.face_down, game.revealed,
+        game.core, game.stones_left, game.outcome(), board.placed(), board.stones,
+        [(g.colour, g.points, g.closed, g.stones, g.quadrants) for g in board.groups()],
+        dict(board.frontier), game.legal_actions(),
+    )
+
+
+def test_a_game_copy_plays_on_like_its_original(catalogue: Catalogue) -> None:
+    for players in (1, 2):
+        for seed in range(40):
+            game = Game(catalogue, players, seed)
+            for _ in range(seed % 25):
+                if game.is_over():
+                    break
+                game.push(game.random_action())
+            before = _state(game)
+            copy = game.copy()
+            assert _state(copy) == before
+            # Playing the copy to the end leaves the original as it was...
+            copy_outcome = copy.play_random()
+            assert _state(game) == before
+            # ...and the original then plays the same game.
+            assert game.play_random() == copy_outcome
+            assert _state(game) == _state(copy)
+
+
+def test_a_game_copy_shares_only_the_tile_tables(catalogue: Catalogue) -> None:
+    game = Game(catalogue, 2, 3)
+    copy = game.copy()
+    assert copy.tiles is game.tiles
+    for name in ("hands", "face_down", "revealed", "core", "stones_left", "hand_masks"):
+        assert getattr(copy, name) is not getattr(game, name)
+    assert copy.board is not game.board and copy.rng is not game.rng
+    copy.hands[0].append(99)
+    assert 99 not in game.hands[0]
+
+
+def test_a_board_copy_is_independent(catalogue: Catalogue) -> None:
+    game = Game(catalogue, 2, 11)
+    while len(game.board) < 8:
+        game.push(game.random_action())
+    board = game.board
+    copy = board.copy()
+    groups = board.groups()
+    assert copy.groups() == groups and copy.placed() == board.placed()
+    placement = next(
+        (tile, x, y, r) for tile in game.hands[game.current]
+        for x, y, r in board.legal_placements(tile)
+    )
+    copy.place(*placement)
+    copy.add_stone(1, placement[1], placement[2], next(
+        q for q in range(4) if copy.is_micropul(placement[1], placement[2], q)))
+    assert board.groups() == groups and len(board) == 8 and board.stones == game.board.stones
+    assert board.tile_at(placement[1], placement[2]) is None
+
+
+def test_a_cellulae_copy_plays_on_like_its_original() -> None:
+    for side in (5, 7):
+        for seed in range(20):
+            board = cellulae.Board(side)
+            rng = random.Random(seed)
+            for _ in range(seed):
+                if board.is_over():
+                    break
+                board.push(rng.choice(board.legal_moves()))
+            copy = board.copy()
+            rows, stack = board.rows(), board.move_stack
+            outcome = copy.play_random(random.Random(seed))
+            assert board.rows() == rows and board.move_stack == stack
+            assert board.play_random(random.Random(seed)) == outcome
+            assert board.move_stack == copy.move_stack
