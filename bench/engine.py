@@ -29,8 +29,8 @@ from typing import Any
 
 from bench.generated import write_generated
 from micropul_print.catalogue.loader import load_catalogue
-from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.cellulae import rules as cellulae
+from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.rules.game import Game
 from micropul_print.games.micropul.rules.tiles import tileset
 from micropul_print.games.micropul.setcheck import set_facts

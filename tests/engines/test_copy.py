@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 
-from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.cellulae import rules as cellulae
+from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.rules import Game
 
 

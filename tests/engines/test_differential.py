@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from micropul_print import setcheck
+from micropul_print.games.cellulae import rules as cellulae
+from micropul_print.games.micropul import setcheck
 from micropul_print.games.micropul.model import (
     BLACK,
     DOT,
@@ -33,7 +34,6 @@ from micropul_print.games.micropul.model import (
     Catalogue,
     Tile,
 )
-from micropul_print.games.cellulae import rules as cellulae
 from micropul_print.games.micropul.rules.game import Game
 from micropul_print.games.micropul.rules.tiles import TileSet, tileset
 

@@ -16,7 +16,6 @@ supply (face-down tiles are unknown to their owner too); hands are face up.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -53,9 +52,7 @@ class MicropulState:
         self.game.push(move)  # IllegalActionError (a ValueError) when not legal
 
     def copy(self) -> MicropulState:
-        # The tile tables are immutable and large: shared, not copied.
-        tiles = self.game.tiles
-        return MicropulState(copy.deepcopy(self.game, {id(tiles): tiles}))
+        return MicropulState(self.game.copy())  # the tile tables are shared, read-only
 
     def determinized(self, seed: int) -> MicropulState:
         state = self.copy()

@@ -26,7 +26,6 @@ from micropul_print.games.micropul.model import (
     Catalogue,
     Tile,
 )
-from micropul_print.errors import Diagnostic, Severity
 from micropul_print.games.micropul.rules.game import END_REASONS, Game
 from micropul_print.games.micropul.rules.tiles import (
     DX,

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from micropul_print.errors import Diagnostic, Severity
 from micropul_print.games.micropul.model import (
     BLACK,
     CATALYSTS,
@@ -25,7 +26,6 @@ from micropul_print.games.micropul.model import (
     Catalogue,
     Tile,
 )
-from micropul_print.errors import Diagnostic, Severity
 
 from .board import Board
 from .game import END_REASONS, Game
