@@ -57,10 +57,24 @@ def register_fonts() -> None:
                                   boldItalic=FONT_NAMES["bold_italic"])
 
 
-def draw(canvas: Canvas, drawing: Drawing, x: float, y: float) -> None:
+class PageCanvas(Canvas):  # type: ignore[misc]  # reportlab is untyped
+    """A reportlab Canvas that tells its page size (``page_size``, in points), which
+    :func:`draw` needs to place drawings from the page's top edge: Canvas keeps it in a
+    private attribute. Pass it as ``canvasmaker`` to a reportlab document's build."""
+
+    def __init__(self, *args: Any, pagesize: tuple[float, float], **kwargs: Any) -> None:
+        super().__init__(*args, pagesize=pagesize, **kwargs)
+        self.page_size = pagesize
+
+    def setPageSize(self, size: tuple[float, float]) -> None:
+        super().setPageSize(size)
+        self.page_size = size
+
+
+def draw(canvas: PageCanvas, drawing: Drawing, x: float, y: float) -> None:
     """Paint ``drawing`` with its top-left corner at (x, y) mm from the page's top-left."""
     register_fonts()
-    page_height = float(canvas._pagesize[1])
+    page_height = float(canvas.page_size[1])
     canvas.saveState()
     # From here on, one unit is 1 mm and y runs down the page, as in the primitives.
     canvas.translate(x * mm, page_height - y * mm)
@@ -81,13 +95,13 @@ def to_pdf(drawing: Drawing, title: str = "") -> bytes:
 
 
 def make_canvas(target: str | IO[bytes], pagesize: tuple[float, float],
-                title: str = "") -> Canvas:
+                title: str = "") -> PageCanvas:
     """A reproducible canvas (``pagesize`` in points): invariant mode, fixed metadata,
     and Lato as its initial font, so not even reportlab's page preamble names a
     standard-14 font (a plain Canvas would reference an unembedded Helvetica)."""
     register_fonts()
-    canvas = Canvas(target, pagesize=pagesize, invariant=1, pageCompression=1,
-                    initialFontName=FONT_NAMES["regular"])
+    canvas = PageCanvas(target, pagesize=pagesize, invariant=1, pageCompression=1,
+                        initialFontName=FONT_NAMES["regular"])
     set_metadata(canvas, title)
     return canvas
 
