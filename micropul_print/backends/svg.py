@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
-from typing import Any
+from typing import Any, assert_never
 
 from micropul_print.draw.primitives import (
     Circle,
@@ -76,38 +76,42 @@ def _paint(fill: str | None, stroke: str | None, stroke_width: float) -> dict[st
 
 
 def _element(item: Primitive) -> ET.Element:
-    if isinstance(item, Rect):
-        extra = {}
-        if item.corner_radius > 0:
-            extra = {"rx": num(item.corner_radius), "ry": num(item.corner_radius)}
-        return _node("rect", {"x": num(item.x), "y": num(item.y), "width": num(item.width),
-                              "height": num(item.height), **extra,
-                              **_paint(item.fill, item.stroke, item.stroke_width)})
-    if isinstance(item, Circle):
-        return _node("circle", {"cx": num(item.cx), "cy": num(item.cy), "r": num(item.r),
-                                **_paint(item.fill, item.stroke, item.stroke_width)})
-    if isinstance(item, Line):
-        return _node("line", {"x1": num(item.x1), "y1": num(item.y1), "x2": num(item.x2),
-                              "y2": num(item.y2), **_paint(None, item.stroke, item.stroke_width)})
-    if isinstance(item, Polygon):
-        points = " ".join(f"{num(x)},{num(y)}" for x, y in item.points)
-        return _node("polygon", {"points": points,
-                                 **_paint(item.fill, item.stroke, item.stroke_width)})
-    if isinstance(item, Text):
-        return _node("path", {"d": text_outline(item), "fill": item.fill or "none",
-                              "aria-label": item.text})
-    if isinstance(item, Group):
-        transforms = []
-        if item.dx or item.dy:
-            transforms.append(f"translate({num(item.dx)} {num(item.dy)})")
-        if item.rotate % 360:
-            transforms.append(f"rotate({item.rotate % 360} {num(item.rotate_cx)} "
-                              f"{num(item.rotate_cy)})")
-        group = _node("g", {"transform": " ".join(transforms)})
-        for child in item.items:
-            group.append(_element(child))
-        return group
-    raise TypeError(f"not a drawing primitive: {item!r}")
+    match item:
+        case Rect():
+            extra = {}
+            if item.corner_radius > 0:
+                extra = {"rx": num(item.corner_radius), "ry": num(item.corner_radius)}
+            return _node("rect", {"x": num(item.x), "y": num(item.y), "width": num(item.width),
+                                  "height": num(item.height), **extra,
+                                  **_paint(item.fill, item.stroke, item.stroke_width)})
+        case Circle():
+            return _node("circle", {"cx": num(item.cx), "cy": num(item.cy), "r": num(item.r),
+                                    **_paint(item.fill, item.stroke, item.stroke_width)})
+        case Line():
+            return _node("line", {"x1": num(item.x1), "y1": num(item.y1), "x2": num(item.x2),
+                                  "y2": num(item.y2),
+                                  **_paint(None, item.stroke, item.stroke_width)})
+        case Polygon():
+            points = " ".join(f"{num(x)},{num(y)}" for x, y in item.points)
+            return _node("polygon", {"points": points,
+                                     **_paint(item.fill, item.stroke, item.stroke_width)})
+        case Text():
+            return _node("path", {"d": text_outline(item), "fill": item.fill or "none",
+                                  "aria-label": item.text})
+        case Group():
+            transforms = []
+            if item.dx or item.dy:
+                transforms.append(f"translate({num(item.dx)} {num(item.dy)})")
+            if item.rotate % 360:
+                transforms.append(f"rotate({item.rotate % 360} {num(item.rotate_cx)} "
+                                  f"{num(item.rotate_cy)})")
+            group = _node("g", {"transform": " ".join(transforms)})
+            for child in item.items:
+                group.append(_element(child))
+            return group
+        case _:
+            # mypy proves every primitive type has its case above.
+            assert_never(item)
 
 
 # A glyph: its advance in font units, and what draws its outline (font units) on a pen.
