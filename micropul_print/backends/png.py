@@ -12,6 +12,7 @@ import io
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import assert_never
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -182,23 +183,25 @@ class _Painter:
         self.draw = ImageDraw.Draw(image)
 
     def paint(self, item: Primitive, t: _Affine) -> None:
-        if isinstance(item, Rect):
-            self._rect(item, t)
-        elif isinstance(item, Circle):
-            self._circle(item, t)
-        elif isinstance(item, Line):
-            if item.stroke is not None and item.stroke_width > 0:
-                self._line(item, t)
-        elif isinstance(item, Polygon):
-            self._polygon(item, t)
-        elif isinstance(item, Text):
-            self._text(item, t)
-        elif isinstance(item, Group):
-            inner = t.then(_group_transform(item))
-            for child in item.items:
-                self.paint(child, inner)
-        else:
-            raise TypeError(f"not a drawing primitive: {item!r}")
+        match item:
+            case Rect():
+                self._rect(item, t)
+            case Circle():
+                self._circle(item, t)
+            case Line():
+                if item.stroke is not None and item.stroke_width > 0:
+                    self._line(item, t)
+            case Polygon():
+                self._polygon(item, t)
+            case Text():
+                self._text(item, t)
+            case Group():
+                inner = t.then(_group_transform(item))
+                for child in item.items:
+                    self.paint(child, inner)
+            case _:
+                # mypy proves every primitive type has its case above.
+                assert_never(item)
 
     def _rect(self, item: Rect, t: _Affine) -> None:
         (x0, y0), (x1, y1) = t(item.x, item.y), t(item.x + item.width, item.y + item.height)

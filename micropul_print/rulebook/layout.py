@@ -34,7 +34,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from micropul_print.backends.pdf import CREATOR, FONT_NAMES, register_fonts
+from micropul_print.backends.pdf import CREATOR, FONT_NAMES, PageCanvas, register_fonts
 from micropul_print.backends.pdf import draw as draw_drawing
 from micropul_print.draw.primitives import Drawing
 
@@ -158,14 +158,14 @@ def markup(text: str) -> str:
 # -- flowables ----------------------------------------------------------------------------
 
 
-def _paint(canvas: Canvas, picture: Picture, height_pt: float) -> None:
+def _paint(canvas: PageCanvas, picture: Picture, height_pt: float) -> None:
     """Paint ``picture`` with its top-left at the current origin's top (the flowable's
     box is ``height_pt`` tall). The backend positions drawings from the page's top-left,
     so the page height is taken off again first."""
     x, y, width, height = picture.clip or (0.0, 0.0, picture.drawing.width,
                                             picture.drawing.height)
     scale = picture.size / width
-    page_height = float(canvas._pagesize[1])
+    page_height = float(canvas.page_size[1])
     canvas.saveState()
     if picture.clip is not None:
         path = canvas.beginPath()
@@ -367,7 +367,7 @@ def _render(blocks: Sequence[PageBlock], texts: PageTexts, paper: str, geometry:
     )
     document.addPageTemplates(_templates(page_width, page_height, geometry, texts))
     story = _story(blocks, styles, texts, _column_width(page_width, geometry), tile_mm)
-    document.build(story)
+    document.build(story, canvasmaker=PageCanvas)
     return buffer.getvalue(), int(document.page)
 
 

@@ -21,7 +21,7 @@ from micropul_print.sheets.layout import SheetLayout
 from micropul_print.sheets.pages import Placement, SheetPlan
 
 if TYPE_CHECKING:
-    from reportlab.pdfgen.canvas import Canvas
+    from micropul_print.backends.pdf import PageCanvas
 
 MM = 72.0 / 25.4  # points per millimetre
 # Where two cards' solid backgrounds meet (cards side by side, or bleeds meeting in the
@@ -40,7 +40,8 @@ class DocumentInfo(NamedTuple):
     creator: str = "micropul-print"
 
 
-def document_canvas(target: IO[bytes], layout: SheetLayout, info: DocumentInfo) -> Canvas:
+def document_canvas(target: IO[bytes], layout: SheetLayout,
+                    info: DocumentInfo) -> PageCanvas:
     """A reproducible canvas of the layout's paper (backends.pdf.make_canvas) carrying
     the document's information."""
     from micropul_print.backends import pdf as backend
