@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from micropul_print.catalogue.model import Catalogue
 from micropul_print.draw.theme import Theme
@@ -39,6 +40,9 @@ from micropul_print.rulebook.locales import (
 from micropul_print.rulebook.micropul import AUTHOR, MICROPUL
 from micropul_print.rulebook.verify import VerifiedFigure, check_texts
 
+if TYPE_CHECKING:  # the page layout imports reportlab
+    from micropul_print.rulebook import layout
+
 __all__ = [
     "AUTHOR",
     "GAMES",
@@ -47,6 +51,7 @@ __all__ = [
     "available_languages",
     "build_rulebooks",
     "check_rulebook",
+    "page_blocks",
     "render_rulebook",
     "rulebook_for",
     "rulebook_path",
@@ -120,6 +125,17 @@ def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure
     """One language's rulebook as PDF bytes (figures already verified)."""
     from micropul_print.rulebook import layout
 
+    blocks, texts = page_blocks(book, locale, figures, catalogue, theme)
+    return layout.render(blocks, texts, paper, page_budget=book.pages)
+
+
+def page_blocks(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
+                catalogue: Catalogue, theme: Theme) -> tuple[
+                    list[layout.PageBlock], layout.PageTexts]:
+    """What the page layout sets for one language: the blocks, in the language's
+    words, with the figures drawn, and the texts of the page furniture."""
+    from micropul_print.rulebook import layout
+
     game = rulebook_for(catalogue.game)
     art = game.art(catalogue, theme)
     shared = game.shared_values(catalogue)
@@ -152,5 +168,6 @@ def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure
         page_number=locale.texts["meta.page_number"],
         figure_label=locale.texts["meta.figure_label"],
         unbreakable=book.unbreakable,
+        language=locale.name,
     )
-    return layout.render(blocks, texts, paper, page_budget=book.pages)
+    return blocks, texts
