@@ -6,7 +6,8 @@ for every game.
 A book belongs to the game of the catalogue it is built for: :data:`GAMES` maps the
 catalogue's ``game`` key to what only that game knows (:class:`GameRulebook`).
 ``build_rulebooks`` is what ``micropul-print build`` and ``micropul-print rulebook``
-call. Importing this package loads no drawing library: reportlab comes in with
+call; ``build_booklets`` writes the same books as booklets to fold. Importing this
+package loads no drawing library: reportlab comes in with
 :mod:`micropul_print.rulebook.layout`, inside the build functions.
 """
 
@@ -49,9 +50,12 @@ __all__ = [
     "PAPERS",
     "GameRulebook",
     "available_languages",
+    "booklet_path",
+    "build_booklets",
     "build_rulebooks",
     "check_rulebook",
     "page_blocks",
+    "render_booklet",
     "render_rulebook",
     "rulebook_for",
     "rulebook_path",
@@ -120,6 +124,29 @@ def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
     return written
 
 
+def booklet_path(catalogue: Catalogue, lang: str, paper: str) -> str:
+    """Where a language's booklet goes, relative to the output directory:
+    ``rules/micropul-rules-<lang>-booklet-<paper>.pdf`` (Cellulae: ``cellulae/rules/``)."""
+    return rulebook_path(catalogue, lang).removesuffix(".pdf") + f"-booklet-{paper}.pdf"
+
+
+def build_booklets(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
+                   langs: Sequence[str], paper: str,
+                   progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Write the rulebook of the catalogue's game for each language as a booklet
+    (:func:`booklet_path`, :func:`render_booklet`); return the paths."""
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {PAPERS}, not {paper!r}")
+    book, locales, figures = check_rulebook(catalogue, langs)
+    written = []
+    for locale in locales:
+        pdf = render_booklet(book, locale, figures, catalogue, theme, paper)
+        written.append(out.write_bytes(booklet_path(catalogue, locale.lang, paper), pdf))
+        if progress is not None:
+            progress(f"booklet {locale.lang} ({locale.name}): {written[-1]}")
+    return written
+
+
 def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
                     catalogue: Catalogue, theme: Theme, paper: str) -> bytes:
     """One language's rulebook as PDF bytes (figures already verified)."""
@@ -127,6 +154,17 @@ def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure
 
     blocks, texts = page_blocks(book, locale, figures, catalogue, theme)
     return layout.render(blocks, texts, paper, page_budget=book.pages)
+
+
+def render_booklet(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
+                   catalogue: Catalogue, theme: Theme, paper: str) -> bytes:
+    """One language's rulebook as a booklet to fold, PDF bytes: pages of half the
+    paper in one column after a cover, two up on ``paper`` in folding order
+    (:mod:`micropul_print.rulebook.booklet`)."""
+    from micropul_print.rulebook import booklet
+
+    blocks, texts = page_blocks(book, locale, figures, catalogue, theme)
+    return booklet.render(blocks, texts, paper)
 
 
 def page_blocks(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
