@@ -26,8 +26,8 @@ BOOKLET_PAPERS: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
     "a4": (A5, landscape(A4)),
     "letter": ((5.5 * inch, 8.5 * inch), landscape(LETTER)),
 }
-# One column of about 118 mm on A5 (124 mm on half Letter); the wide margin on the
-# fold side; page 1 is the cover.
+# One column, 120 mm wide on A5 (112 mm on half Letter); the wide margin on the fold
+# side; page 1 is the cover.
 BOOKLET_GEOMETRY = layout.Geometry(inner=16.0, outer=12.0, top=15.0, bottom=16.0,
                                    gutter=0.0, title_height=0.0, header_offset=9.0,
                                    footer_offset=9.0, columns=1, cover=True)
