@@ -80,8 +80,10 @@ def test_no_column_ends_inside_a_word(
     assert ends >= 2 * len(pages) - 1
 
 
-# The last page's columns end within this of each other (points): about 6 lines.
-BALANCED_WITHIN = 75.0
+# The last page's columns end within this of each other (points): 8 lines, what a
+# heading keeps with it and a little (today's books: at most 4 lines). Unbalanced, a
+# last page had a full left column and an empty right one.
+BALANCED_WITHIN = 100.0
 
 
 @pytest.mark.parametrize("paper", PAPERS)
