@@ -170,8 +170,11 @@ def test_the_legend_stays_in_one_column(every_book: dict[tuple[str, str], bytes]
     used to run on into the next column)."""
     places = _places(every_book[lang, paper])
     locale = load_locale(lang)
-    rows = [" ".join(locale.texts[f"legend.{key}"].split())[:12] for key in ("white", "stone")]
-    found = [next(place for text, place in places.items() if text.startswith(row))
+    rows = [" ".join(locale.texts[f"legend.{key}"].split()) for key in ("white", "stone")]
+    # The row's first line: a run of 12 or more characters that starts the row's text
+    # (not merely a line of body text that begins with the same words).
+    found = [next(place for text, place in places.items()
+                  if len(text) >= 12 and row.startswith(text.rstrip("-")))
              for row in rows]
     label = locale.texts["meta.figure_label"].replace("{number}", "1") + "."
     caption = places[label]
