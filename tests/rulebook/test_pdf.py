@@ -56,8 +56,9 @@ def test_engine_values_fill_the_captions(english: dict[str, bytes]) -> None:
     text = _text(english["a4"])
     assert "its player takes 3 tiles from the core" in text
     assert "It is worth 6 points to the owner of the stone on it." in text
-    assert "It now carries 2 stones, so nobody will score it." in text
-    assert "could be played in 5 different ways" in text
+    assert "That group now carries 2 stones, so nobody will score it." in text
+    assert "this tile has 5 legal placements here" in text
+    assert "once closed it would be worth 3 points" in text
     assert "48 different square tiles" in text
     assert "Figure 10." in text
 
