@@ -146,6 +146,7 @@ def test_cellulae_terms_and_engine_numbers(books: dict[tuple[str, str], bytes]) 
     text = _text(books["cellulae", "a4"])
     for phrase in ("Cellulae", "Federico Latini", "81 tuiles carrées de 30 mm",
                    "Un plateau de 5 × 5 cases", "Il reçoit 25 tuiles",
+                   "(25 tuiles pour le plateau standard)",
                    "7 × 7, avec 49 tuiles", "9 × 9, avec 81 tuiles",
                    "Réplication", "Déplacement", "Contamination",
                    "20 tours d’affilée se sont écoulés", "10 tours pour chaque joueur",
