@@ -94,7 +94,7 @@ def test_the_cellulae_terms_and_the_engine_values(
     text = _text(german["cellulae", "a4"][0])
     for phrase in ("Spielmaterial", "Vermehrung", "Bewegung", "Ansteckung", "Vorrat",
                    "Schwarz beginnt", "81 quadratische Plättchen von 30 mm",
-                   "Ein Brett mit 5 × 5 Feldern", "25 Plättchen",
+                   "Ein Brett mit 5 × 5 Feldern", "25 Plättchen beim Standardbrett",
                    "20 Züge in Folge", "10 Züge je Spieler", "Federico Latini"):
         assert phrase in text, phrase
     assert "die Wahl zwischen 2 verschiedenen Vermehrungen" in text
