@@ -356,7 +356,7 @@ def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo) -> bytes:
     mm = 72.0 / 25.4
     page_h = layout.paper_height
     buffer = io.BytesIO()
-    canvas = document_canvas(buffer, layout, info)
+    canvas = document_canvas(buffer, layout, info, duplex=None)  # boards: one side only
     for plan in plans:
         if plan.layout != layout:
             raise ValueError("every board of one PDF must use the same page layout")

@@ -274,3 +274,19 @@ def test_card_backgrounds_are_painted_a_hair_larger_so_no_seam_shows() -> None:
                        for rx, ry, rw, rh in rects), (number, placement.x, placement.y)
             checked += 1
     assert checked == 2 * 48  # every front and every back
+
+
+def viewer_preferences(pdf: bytes) -> dict[str, str]:
+    root: Any = PdfReader(io.BytesIO(pdf)).trailer["/Root"]
+    return {str(k): str(v) for k, v in root["/ViewerPreferences"].items()}
+
+
+@pytest.mark.parametrize(("flip", "duplex"), [("long", "/DuplexFlipLongEdge"),
+                                                ("short", "/DuplexFlipShortEdge")])
+@pytest.mark.parametrize("calibration", [True, False])
+def test_viewers_are_asked_for_actual_size_and_the_flip_of_the_backs(
+        flip: str, duplex: str, calibration: bool) -> None:
+    """A viewer's print dialog starts from these: no "fit to page" (it shrinks every
+    tile by a few per cent) and double-sided with the flip the backs were mirrored for."""
+    pdf = render_pdf(make_plan("letter", flip=flip, calibration=calibration), INFO)
+    assert viewer_preferences(pdf) == {"/PrintScaling": "/None", "/Duplex": duplex}
