@@ -18,7 +18,7 @@ from micropul_print.catalogue.model import BLACK, DOT, DOUBLE, EMPTY, PLUS, WHIT
 from micropul_print.draw.primitives import Drawing
 from micropul_print.draw.recording import drawing_lines
 from micropul_print.draw.theme import THEME_NAMES, Theme, load_theme
-from micropul_print.games.micropul import back_drawing, stone_drawing, tile_drawing
+from micropul_print.games.micropul import back_drawing, stone_drawing, stone_faces, tile_drawing
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -39,6 +39,8 @@ PIECES: dict[str, Callable[[Theme], Drawing]] = {
     "back": lambda theme: back_drawing(theme),
     "stone-1": lambda theme: stone_drawing(1, theme),
     "stone-2": lambda theme: stone_drawing(2, theme),
+    "stone-1-bleed-3": lambda theme: stone_faces(1, theme, bleed=3.0)[0],
+    "stone-2-back-bleed-3": lambda theme: stone_faces(2, theme, bleed=3.0)[1],
 }
 
 
