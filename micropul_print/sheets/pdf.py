@@ -16,6 +16,7 @@ import io
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
+from micropul_print.draw.bounds import Box
 from micropul_print.draw.primitives import Drawing, Rect
 from micropul_print.sheets.duplex import Flip
 from micropul_print.sheets.layout import SheetLayout
@@ -101,9 +102,30 @@ def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
             canvas.doForm(name)
             canvas.restoreState()
         backend.draw(canvas, page.marks, 0.0, 0.0)
+        if plan.options.bleed > 0:
+            set_page_boxes(canvas, plan.layout.paper_width, page_h, page.trim,
+                           plan.options.bleed)
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+def set_page_boxes(canvas: Canvas, page_w: float, page_h: float, trim: Box | None,
+                   bleed: float) -> None:
+    """The current page's /TrimBox (``trim``, mm from the top-left; None: the whole
+    page) and /BleedBox (the trim box ``bleed`` larger, inside the page), as print
+    shops' tools read them (PDF/X)."""
+    media = Box(0.0, 0.0, page_w, page_h)
+    trim = trim or media
+    art = trim.grown(bleed)
+    art = Box(max(art.x0, 0.0), max(art.y0, 0.0), min(art.x1, page_w), min(art.y1, page_h))
+    canvas.setTrimBox(_points(trim, page_h))
+    canvas.setBleedBox(_points(art, page_h))
+
+
+def _points(box: Box, page_h: float) -> tuple[float, float, float, float]:
+    """A box in mm from the top-left as PDF's [llx lly urx ury] in points."""
+    return (box.x0 * MM, (page_h - box.y1) * MM, box.x1 * MM, (page_h - box.y0) * MM)
 
 
 def _underlay(placements: Sequence[Placement], page_w: float, page_h: float) -> Drawing:
