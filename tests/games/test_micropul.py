@@ -141,6 +141,28 @@ def test_printed_stones_have_bleed_on_both_sides_and_a_cut_line_on_the_front_onl
     assert back.items == front.items[:-1]  # the same chip, without the line
 
 
+@pytest.mark.parametrize("name", THEME_NAMES)
+def test_the_back_is_light_in_every_theme(name: str) -> None:
+    """48 backs are most of a kit's ink: no theme floods them (colour-safe's back was a
+    62 % cyan flood). Every ink channel under 15 % over the back, and less than the
+    faces use on average."""
+    from PIL import ImageStat
+
+    from micropul_print.backends.png import to_image
+    from micropul_print.catalogue.loader import load_catalogue
+
+    theme = load_theme(name)
+
+    def ink(drawing: Drawing) -> list[float]:
+        mean = ImageStat.Stat(to_image(drawing, 50).convert("RGB")).mean
+        return [1 - value / 255 for value in mean]
+
+    back = ink(back_drawing(theme))
+    assert max(back) < 0.15, back
+    faces = [ink(tile_drawing(tile, theme)) for tile in load_catalogue().tiles]
+    assert sum(back) < sum(map(sum, faces)) / len(faces)
+
+
 def test_no_third_player(classic: Theme) -> None:
     with pytest.raises(ValueError, match="player must be 1 or 2"):
         stone_drawing(3, classic)
