@@ -8,6 +8,7 @@ How each mark looks is the theme's business (micropul_print.draw.theme).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from micropul_print.catalogue.model import (
@@ -68,11 +69,13 @@ def tile_face(tile: Tile, *, show_number: bool = True) -> Face:
 
 
 def tile_drawing(tile: Tile, theme: Theme, *, bleed: float = 0.0,
-                 show_number: bool = True) -> Drawing:
+                 show_number: bool = True, outline: bool = True) -> Drawing:
     """The tile's face, ``30 + 2 * bleed`` mm square with the cut square at
-    (bleed, bleed); with bleed the background runs to the drawing's edge."""
-    return face_drawing(tile_face(tile, show_number=show_number), theme,
-                        size=TILE_SIZE_MM, bleed=bleed)
+    (bleed, bleed); with bleed the background runs to the drawing's edge. The theme's
+    cut outline is drawn only without bleed, and not at all with ``outline`` False
+    (a picture of the face as cut from a print with bleed)."""
+    face = dataclasses.replace(tile_face(tile, show_number=show_number), outline=outline)
+    return face_drawing(face, theme, size=TILE_SIZE_MM, bleed=bleed)
 
 
 def back_drawing(theme: Theme, *, bleed: float = 0.0) -> Drawing:
