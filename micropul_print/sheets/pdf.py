@@ -53,10 +53,16 @@ def document_canvas(target: IO[bytes], layout: SheetLayout, info: DocumentInfo, 
     """A reproducible canvas of the layout's paper (backends.pdf.make_canvas) carrying
     the document's information and its viewer preferences: /PrintScaling /None, and
     /Duplex for ``duplex`` (the flip of a double-sided document; None: single-sided)."""
+    return sized_canvas(target, (layout.paper_width, layout.paper_height), info,
+                        duplex=duplex)
+
+
+def sized_canvas(target: IO[bytes], size: tuple[float, float], info: DocumentInfo, *,
+                 duplex: Flip | None = None) -> Canvas:
+    """document_canvas for a first page of ``size`` (width, height) mm."""
     from micropul_print.backends import pdf as backend
 
-    canvas = backend.make_canvas(target, (layout.paper_width * MM, layout.paper_height * MM),
-                                 info.title)
+    canvas = backend.make_canvas(target, (size[0] * MM, size[1] * MM), info.title)
     canvas.setAuthor(info.author)
     canvas.setSubject(info.subject)
     canvas.setCreator(info.creator)
@@ -77,30 +83,14 @@ def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
 
     page_h = plan.layout.paper_height
     buffer = io.BytesIO()
-    canvas = document_canvas(buffer, plan.layout, info, duplex=plan.options.flip)
-
-    uses: dict[Drawing, int] = {}
-    for page in plan.pages:
-        for placement in page.placements:
-            uses[placement.drawing] = uses.get(placement.drawing, 0) + 1
-    forms: dict[Drawing, str] = {}
+    canvas = document_canvas(buffer, plan.layout, info, duplex=plan.duplex)
+    painter = PlacementPainter(canvas, [pl.drawing for page in plan.pages
+                                        for pl in page.placements])
     for page in plan.pages:
         backend.draw(canvas, _underlay(page.placements, plan.layout.paper_width, page_h),
                      0.0, 0.0)
         for placement in page.placements:
-            if uses[placement.drawing] == 1:
-                _draw_clipped(canvas, backend, placement.drawing, placement.x, placement.y,
-                              page_h)
-                continue
-            name = forms.get(placement.drawing)
-            if name is None:
-                name = forms[placement.drawing] = f"D{len(forms)}"
-                _define_form(canvas, backend, name, placement.drawing, page_h)
-            # The form holds the drawing at the page's top-left: move it into place.
-            canvas.saveState()
-            canvas.translate(placement.x * MM, -placement.y * MM)
-            canvas.doForm(name)
-            canvas.restoreState()
+            painter.paint(placement, page_h)
         backend.draw(canvas, page.marks, 0.0, 0.0)
         if plan.options.bleed > 0:
             set_page_boxes(canvas, plan.layout.paper_width, page_h, page.trim,
@@ -108,6 +98,36 @@ def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+class PlacementPainter:
+    """Paints placed drawings on a canvas: a drawing placed once in place, one placed
+    more often as a form defined at its first use; each clipped to its rectangle."""
+
+    def __init__(self, canvas: Canvas, drawings: Sequence[Drawing]) -> None:
+        from micropul_print.backends import pdf as backend
+
+        self.canvas, self.backend = canvas, backend
+        self.uses: dict[Drawing, int] = {}
+        for drawing in drawings:
+            self.uses[drawing] = self.uses.get(drawing, 0) + 1
+        self.forms: dict[Drawing, str] = {}
+
+    def paint(self, placement: Placement, page_h: float) -> None:
+        """``placement`` on the current page, ``page_h`` mm high."""
+        canvas, drawing = self.canvas, placement.drawing
+        if self.uses.get(drawing, 0) <= 1:
+            _draw_clipped(canvas, self.backend, drawing, placement.x, placement.y, page_h)
+            return
+        name = self.forms.get(drawing)
+        if name is None:
+            name = self.forms[drawing] = f"D{len(self.forms)}"
+            _define_form(canvas, self.backend, name, drawing, page_h)
+        # The form holds the drawing at the page's top-left: move it into place.
+        canvas.saveState()
+        canvas.translate(placement.x * MM, -placement.y * MM)
+        canvas.doForm(name)
+        canvas.restoreState()
 
 
 def set_page_boxes(canvas: Canvas, page_w: float, page_h: float, trim: Box | None,
