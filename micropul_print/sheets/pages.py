@@ -152,9 +152,9 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
                                                        strict=False)]
         for start in range(0, len(cards), len(usable))
     ]
-    front_art = _with_footer(calibration_front(layout, options.flip), layout,
+    front_art = with_footer(calibration_front(layout, options.flip), layout,
                              f"{title} — calibration page, front")
-    back_art = _with_footer(calibration_back(layout, options.flip, options.back_offset),
+    back_art = with_footer(calibration_back(layout, options.flip, options.back_offset),
                             layout, f"{title} — calibration page, back")
     on_calibration: list[_Laid] = []
     if tokens:
@@ -190,13 +190,13 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
         back_label = f"{title} — backs, page {number}/{total}"
         used = {grid.slot(laid.slot) for laid in content}
         marks = grid_marks(layout, grid, used, footer=front_label, keep_out=keep_out)
-        front_marks = _with_footer(Drawing(width, height, tuple(marks)), layout, front_label)
+        front_marks = with_footer(Drawing(width, height, tuple(marks)), layout, front_label)
         if options.registration:
             front_marks = _with_registration(front_marks)
         pages.append(Page("front", front_label, fronts, front_marks,
                           _trim(grid, content, options, back=False)))
         pages.append(Page("back", back_label, backs,
-                          _with_footer(Drawing(width, height), layout, back_label),
+                          with_footer(Drawing(width, height), layout, back_label),
                           _trim(grid, content, options, back=True)))
     return SheetPlan(layout, grid, options, tuple(pages))
 
@@ -298,34 +298,36 @@ def _clear_slots(grid: Grid, layout: SheetLayout, front_art: Drawing, back_art: 
 # --- marks ----------------------------------------------------------------------------
 
 
-def footer_box(layout: SheetLayout, label: str) -> Box:
-    """Where the footer line prints (as _with_footer sets it)."""
+def footer_box(layout: SheetLayout, label: str, x: float | None = None) -> Box:
+    """Where the footer line prints, centred on ``x`` (default: the page's middle), as
+    with_footer sets it."""
     baseline = _footer_baseline(layout)
     width = text_width(label, layout.footer_size)
-    x = layout.paper_width / 2
+    x = layout.paper_width / 2 if x is None else x
     return Box(x - width / 2, baseline - layout.footer_size, x + width / 2,
                baseline + 0.22 * layout.footer_size)
 
 
 def grid_marks(layout: SheetLayout, grid: Grid, used: Collection[tuple[int, int]], *,
-               footer: str = "", keep_out: Sequence[Box] = (),
-               frame: Box | None = None) -> list[Primitive]:
+               footer: str = "", footer_x: float | None = None,
+               keep_out: Sequence[Box] = (), frame: Box | None = None,
+               cut_lines: bool = True) -> list[Primitive]:
     """Crop marks on the cut lines of the rows and columns holding pieces (slots
     ``used``), from just outside the grid's art out to ``frame`` (the paper inside its
-    margin): across no empty slot, and above the ``footer`` line where they would cross
-    it; none touching a ``keep_out`` zone. Without bleed, thin lines along the edges of
-    the slots in use as well."""
+    margin): across no empty slot, and above the ``footer`` line (centred on
+    ``footer_x``) where they would cross it; none touching a ``keep_out`` zone. Without
+    bleed (and with ``cut_lines``), thin lines along the edges of the slots in use."""
     marks = layout.crop_marks
     frame = frame or Box(layout.margin, layout.margin, layout.paper_width - layout.margin,
                          layout.paper_height - layout.margin)
     items: list[Primitive] = []
-    if layout.cut_lines and grid.bleed == 0:
+    if cut_lines and layout.cut_lines and grid.bleed == 0:
         items += _cut_lines(grid, used)
     gap = grid.bleed + marks.offset
     left, top = grid.left, grid.top
     right, bottom = grid.left + grid.width, grid.top + grid.height
     stop_above = layout.paper_height - layout.margin - layout.footer_band
-    avoid = footer_box(layout, footer).grown(FOOTER_CLEARANCE) if footer else None
+    avoid = footer_box(layout, footer, footer_x).grown(FOOTER_CLEARANCE) if footer else None
     columns = sorted({column for column, _row in used})
     rows = sorted({row for _column, row in used})
     xs = sorted({round(x, 9) for column in columns
@@ -388,10 +390,12 @@ def _footer_baseline(layout: SheetLayout) -> float:
     return layout.paper_height - layout.margin - (layout.footer_band - layout.footer_size) / 2
 
 
-def _with_footer(drawing: Drawing, layout: SheetLayout, label: str) -> Drawing:
-    """``drawing`` plus the footer line, centred in the band above the bottom margin."""
-    footer = Text(layout.paper_width / 2, _footer_baseline(layout), label, layout.footer_size,
-                  fill=FOOTER_COLOUR, anchor="middle")
+def with_footer(drawing: Drawing, layout: SheetLayout, label: str,
+                 x: float | None = None) -> Drawing:
+    """``drawing`` plus the footer line, in the band above the bottom margin, centred
+    on ``x`` (default: the page's middle)."""
+    footer = Text(layout.paper_width / 2 if x is None else x, _footer_baseline(layout), label,
+                  layout.footer_size, fill=FOOTER_COLOUR, anchor="middle")
     return Drawing(drawing.width, drawing.height, (*drawing.items, footer))
 
 
