@@ -47,11 +47,16 @@ def registered_plan(game: str, paper: str, bleed: float) -> SheetPlan:
                        options=SheetOptions(bleed=bleed, registration=True))
 
 
-def svg_cuts(svg: bytes) -> tuple[list[tuple[float, ...]], list[tuple[float, float, float]]]:
+Square = tuple[float, float, float, float]
+Circle = tuple[float, float, float]
+
+
+def svg_cuts(svg: bytes) -> tuple[list[Square], list[Circle]]:
     """Squares (x0, y0, x1, y1) and circles (cx, cy, r) of the cut-lines group, mm."""
     root = ET.fromstring(svg)
     (group,) = [g for g in root.iter(f"{SVG}g") if g.get("id") == "cut-lines"]
-    squares, circles = [], []
+    squares: list[Square] = []
+    circles: list[Circle] = []
     for path in group.iter(f"{SVG}path"):
         d = path.get("d", "")
         if match := SQUARE.fullmatch(d):
