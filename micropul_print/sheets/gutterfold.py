@@ -70,7 +70,8 @@ def plan_gutterfold(layout: SheetLayout, cards: Sequence[Card], card_width: floa
     """Lay ``cards`` (and then ``tokens`` in the free slots, or on a page of their own)
     on gutter-fold pages of ``layout``, which must be a gutter-fold layout (fold_gap
     set). Only ``options.bleed`` applies: there is no flip, offset or calibration page
-    (each page checks its own fold)."""
+    (each page checks its own fold), and no registration marks (cut files are made from
+    duplex sheets)."""
     if layout.fold_gap is None:
         raise ValueError(f"layout {layout.name!r} is not a gutter-fold layout (no fold gap)")
     check_drawings(cards, tokens, card_width, card_height, options.bleed)
@@ -92,7 +93,8 @@ def plan_gutterfold(layout: SheetLayout, cards: Sequence[Card], card_width: floa
             contents.append([(token, True) for token in tokens])
         else:
             raise ValueError(f"{len(tokens)} tokens do not fit on one page of {per_page} slots")
-    sheet_options = options._replace(calibration=False, back_offset=(0.0, 0.0))
+    sheet_options = options._replace(calibration=False, back_offset=(0.0, 0.0),
+                                     registration=False)
     pages: list[Page] = []
     total = len(contents)
     for number, content in enumerate(contents, 1):

@@ -112,3 +112,16 @@ def test_a_duplex_layout_is_refused() -> None:
     card = Card(Drawing(30.0, 30.0, (Rect(0, 0, 30, 30, fill="#ffffff"),)))
     with pytest.raises(ValueError, match="not a gutter-fold layout"):
         plan_gutterfold(load_layout("a4"), [card], 30.0, 30.0, "Game")
+
+
+def test_only_the_bleed_of_the_options_applies() -> None:
+    pieces = micropul_set(0.0)
+    folded = plan_gutterfold(load_layout("gutterfold-a4"), pieces.cards, 30.0, 30.0, "Game",
+                             options=SheetOptions(flip="short", back_offset=(1.0, 1.0),
+                                                  calibration=True, registration=True))
+    options = folded.plan.options
+    assert (options.calibration, options.registration, options.back_offset) == (
+        False, False, (0.0, 0.0))
+    assert folded.plan.duplex is None
+    assert [p.label for p in folded.plan.pages] == ["Game — gutter fold, page 1/2",
+                                                    "Game — gutter fold, page 2/2"]
