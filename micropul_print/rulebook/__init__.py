@@ -143,7 +143,7 @@ def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
 
 def booklet_path(catalogue: Catalogue, lang: str, paper: str) -> str:
     """Where a language's booklet goes, relative to the output directory:
-    ``rules/micropul-rules-<lang>-booklet-<paper>.pdf`` (Cellulae: ``cellulae/rules/``)."""
+    ``<output_dir>/<game>-rules-<lang>-booklet-<paper>.pdf`` beside the game's books."""
     return rulebook_path(catalogue, lang).removesuffix(".pdf") + f"-booklet-{paper}.pdf"
 
 

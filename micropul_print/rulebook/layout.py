@@ -735,8 +735,8 @@ def _shapes(items: Sequence[Primitive]) -> int:
 
 def cover_figure(blocks: Sequence[PageBlock]) -> FigureBlock | None:
     """The figure a booklet's cover shows, the most of the game at a glance: the
-    largest in tiles, and of those the one drawn with the most shapes (Micropul: the
-    closed group; Cellulae: the full board at the end of a game)."""
+    largest in tiles, and of those the one drawn with the most shapes (e.g. a whole
+    board at the end of a game)."""
     figures = [b for b in blocks if isinstance(b, FigureBlock)]
     if not figures:
         return None

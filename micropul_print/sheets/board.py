@@ -22,6 +22,7 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from micropul_print.draw.bounds import Box as Box  # where boards (its first users) found it
 from micropul_print.draw.face import mark_items
 from micropul_print.draw.primitives import Circle, Drawing, Group, Line, Primitive, Rect, Text
 from micropul_print.draw.theme import Hatch, MarkStyle
@@ -48,26 +49,6 @@ MAP_CELL = 6.0  # largest side of a cell of the assembly map, mm
 MAP_WIDTH = 40.0  # the map never takes more than this much of the header, mm
 
 _EPS = 1e-9
-
-
-class Box(NamedTuple):
-    """A rectangle by its left, top, right and bottom edges, mm."""
-
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-
-    @property
-    def width(self) -> float:
-        return self.x1 - self.x0
-
-    @property
-    def height(self) -> float:
-        return self.y1 - self.y0
-
-    def contains(self, x: float, y: float) -> bool:
-        return (self.x0 - _EPS <= x <= self.x1 + _EPS) and (self.y0 - _EPS <= y <= self.y1 + _EPS)
 
 
 class GlueStrip(NamedTuple):
@@ -356,7 +337,7 @@ def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo) -> bytes:
     mm = 72.0 / 25.4
     page_h = layout.paper_height
     buffer = io.BytesIO()
-    canvas = document_canvas(buffer, layout, info)
+    canvas = document_canvas(buffer, layout, info, duplex=None)  # boards: one side only
     for plan in plans:
         if plan.layout != layout:
             raise ValueError("every board of one PDF must use the same page layout")

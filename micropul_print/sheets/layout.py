@@ -12,10 +12,13 @@ import math
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from micropul_print.draw.bounds import Box
 from micropul_print.errors import Diagnostic, UserError
 
 LAYOUT_DIR = Path(__file__).parent / "layouts"
-LAYOUT_NAMES = ("a4", "letter")
+LAYOUT_NAMES = ("a4", "letter")  # duplex sheets
+# Gutter fold: fronts on the left half, backs on the right, folded along the middle.
+FOLD_LAYOUT_NAMES = ("gutterfold-a4", "gutterfold-letter")
 
 # The smallest margin every home printer can print inside.
 MIN_MARGIN = 5.0
@@ -39,6 +42,9 @@ class SheetLayout(NamedTuple):
     footer_size: float  # text size of the footer line
     footer_band: float  # height reserved for the footer at the bottom (and at the top)
     source: str = ""
+    # Gutter-fold layouts: kept free on each side of the fold (the page's vertical
+    # centre line) besides the room for crop marks; None for duplex layouts.
+    fold_gap: float | None = None
 
 
 class Grid(NamedTuple):
@@ -105,9 +111,11 @@ class Grid(NamedTuple):
 
 
 def plan_grid(layout: SheetLayout, card_width: float, card_height: float,
-              bleed: float = 0.0) -> Grid:
+              bleed: float = 0.0, *, area: Box | None = None) -> Grid:
     """The grid with the most cards per page that leaves the margin, the footer bands
-    and room for crop marks (outside the bleed) free; centred on the page.
+    and room for crop marks (outside the bleed) free; centred on the page, or in
+    ``area`` (the part of the page it and its marks may take; default: the paper less
+    its margin and footer bands).
 
     Raises UserError when not even one card fits.
     """
@@ -115,10 +123,14 @@ def plan_grid(layout: SheetLayout, card_width: float, card_height: float,
         raise ValueError("bleed must not be negative")
     gutter = max(layout.gutter, 2 * bleed)
     marks = layout.crop_marks
+    if area is None:
+        area = Box(layout.margin, layout.margin + layout.footer_band,
+                   layout.paper_width - layout.margin,
+                   layout.paper_height - layout.margin - layout.footer_band)
     # Each side needs the bleed, the gap before a mark and a mark of minimum length.
     room = bleed + marks.offset + marks.min_length
-    avail_w = layout.paper_width - 2 * layout.margin - 2 * room
-    avail_h = layout.paper_height - 2 * (layout.margin + layout.footer_band) - 2 * room
+    avail_w = area.width - 2 * room
+    avail_h = area.height - 2 * room
     # n cards need n * size + (n - 1) * gutter; the epsilon forgives float noise.
     columns = max(0, math.floor((avail_w + gutter) / (card_width + gutter) + 1e-9))
     rows = max(0, math.floor((avail_h + gutter) / (card_height + gutter) + 1e-9))
@@ -132,7 +144,7 @@ def plan_grid(layout: SheetLayout, card_width: float, card_height: float,
     return Grid(
         columns=columns, rows=rows, card_width=card_width, card_height=card_height,
         gutter=gutter, bleed=bleed,
-        left=(layout.paper_width - width) / 2, top=(layout.paper_height - height) / 2,
+        left=area.x0 + (area.width - width) / 2, top=area.y0 + (area.height - height) / 2,
         page_width=layout.paper_width, page_height=layout.paper_height,
     )
 
@@ -153,13 +165,13 @@ def load_layout(name_or_path: str | Path) -> SheetLayout:
     import yaml  # only the commands that lay out sheets need it
 
     path = Path(name_or_path)
-    if str(name_or_path) in LAYOUT_NAMES:
+    if str(name_or_path) in (*LAYOUT_NAMES, *FOLD_LAYOUT_NAMES):
         path = layout_path(str(name_or_path))
     source = str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        known = ", ".join(LAYOUT_NAMES)
+        known = ", ".join((*LAYOUT_NAMES, *FOLD_LAYOUT_NAMES))
         raise UserError([Diagnostic(source, 0, 0,
                                     f"cannot read page layout ({exc.strerror}); "
                                     f"known layouts: {known}")]) from None
@@ -214,6 +226,19 @@ def load_layout(name_or_path: str | Path) -> SheetLayout:
             problems.append(Diagnostic(source, *at(cut_node), "'cut_lines' must be true or false"))
         else:
             cut_lines = cut_node.value == "true"
+    fold_gap: float | None = None
+    fold_node = find("fold")
+    if fold_node is not None:
+        gap_node = find("fold.gap")
+        try:
+            fold_gap = (float(gap_node.value) if isinstance(gap_node, yaml.ScalarNode)
+                        else math.nan)
+        except ValueError:
+            fold_gap = math.nan
+        if not math.isfinite(fold_gap) or fold_gap < 0:
+            problems.append(Diagnostic(source, *at(gap_node or fold_node),
+                                       "'fold.gap' must be a non-negative number of "
+                                       "millimetres"))
     names = {}
     for key in ("name", "label"):
         node = find(key)
@@ -227,5 +252,5 @@ def load_layout(name_or_path: str | Path) -> SheetLayout:
         crop_marks=CropMarks(values["crop_marks.offset"], values["crop_marks.min_length"],
                              values["crop_marks.width"]),
         cut_lines=cut_lines, footer_size=values["footer.size"],
-        footer_band=values["footer.band"], source=source,
+        footer_band=values["footer.band"], source=source, fold_gap=fold_gap,
     )

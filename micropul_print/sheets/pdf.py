@@ -16,7 +16,9 @@ import io
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
+from micropul_print.draw.bounds import Box
 from micropul_print.draw.primitives import Drawing, Rect
+from micropul_print.sheets.duplex import Flip
 from micropul_print.sheets.layout import SheetLayout
 from micropul_print.sheets.pages import Placement, SheetPlan
 
@@ -40,19 +42,40 @@ class DocumentInfo(NamedTuple):
     creator: str = "micropul-print"
 
 
-def document_canvas(target: IO[bytes], layout: SheetLayout,
-                    info: DocumentInfo) -> PageCanvas:
+# How a viewer's print dialog should start for each way of printing: never scaled (the
+# default "fit to page" of most viewers shrinks a 30 mm tile by a few per cent), and
+# double-sided with the flip the backs were mirrored for, or single-sided.
+DUPLEX_NAMES = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", None: "Simplex"}
+
+
+def document_canvas(target: IO[bytes], layout: SheetLayout, info: DocumentInfo, *,
+                    duplex: Flip | None = None) -> PageCanvas:
     """A reproducible canvas of the layout's paper (backends.pdf.make_canvas) carrying
-    the document's information."""
+    the document's information and its viewer preferences: /PrintScaling /None, and
+    /Duplex for ``duplex`` (the flip of a double-sided document; None: single-sided)."""
+    return sized_canvas(target, (layout.paper_width, layout.paper_height), info,
+                        duplex=duplex)
+
+
+def sized_canvas(target: IO[bytes], size: tuple[float, float], info: DocumentInfo, *,
+                 duplex: Flip | None = None) -> PageCanvas:
+    """document_canvas for a first page of ``size`` (width, height) mm."""
     from micropul_print.backends import pdf as backend
 
-    canvas = backend.make_canvas(target, (layout.paper_width * MM, layout.paper_height * MM),
-                                 info.title)
+    canvas = backend.make_canvas(target, (size[0] * MM, size[1] * MM), info.title)
     canvas.setAuthor(info.author)
     canvas.setSubject(info.subject)
     canvas.setCreator(info.creator)
     canvas.setProducer(info.creator)
+    set_print_preferences(canvas, duplex)
     return canvas
+
+
+def set_print_preferences(canvas: PageCanvas, duplex: Flip | None) -> None:
+    """Ask viewers to print at actual size, double-sided with ``duplex``'s flip or
+    single-sided (None)."""
+    canvas.setViewerPreference("PrintScaling", "None")
+    canvas.setViewerPreference("Duplex", DUPLEX_NAMES[duplex])
 
 
 def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
@@ -60,34 +83,69 @@ def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
 
     page_h = plan.layout.paper_height
     buffer = io.BytesIO()
-    canvas = document_canvas(buffer, plan.layout, info)
-
-    uses: dict[Drawing, int] = {}
-    for page in plan.pages:
-        for placement in page.placements:
-            uses[placement.drawing] = uses.get(placement.drawing, 0) + 1
-    forms: dict[Drawing, str] = {}
+    canvas = document_canvas(buffer, plan.layout, info, duplex=plan.duplex)
+    painter = PlacementPainter(canvas, [pl.drawing for page in plan.pages
+                                        for pl in page.placements])
     for page in plan.pages:
         backend.draw(canvas, _underlay(page.placements, plan.layout.paper_width, page_h),
                      0.0, 0.0)
         for placement in page.placements:
-            if uses[placement.drawing] == 1:
-                _draw_clipped(canvas, backend, placement.drawing, placement.x, placement.y,
-                              page_h)
-                continue
-            name = forms.get(placement.drawing)
-            if name is None:
-                name = forms[placement.drawing] = f"D{len(forms)}"
-                _define_form(canvas, backend, name, placement.drawing, page_h)
-            # The form holds the drawing at the page's top-left: move it into place.
-            canvas.saveState()
-            canvas.translate(placement.x * MM, -placement.y * MM)
-            canvas.doForm(name)
-            canvas.restoreState()
+            painter.paint(placement, page_h)
         backend.draw(canvas, page.marks, 0.0, 0.0)
+        if plan.options.bleed > 0:
+            set_page_boxes(canvas, plan.layout.paper_width, page_h, page.trim,
+                           plan.options.bleed)
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+class PlacementPainter:
+    """Paints placed drawings on a canvas: a drawing placed once in place, one placed
+    more often as a form defined at its first use; each clipped to its rectangle."""
+
+    def __init__(self, canvas: PageCanvas, drawings: Sequence[Drawing]) -> None:
+        from micropul_print.backends import pdf as backend
+
+        self.canvas, self.backend = canvas, backend
+        self.uses: dict[Drawing, int] = {}
+        for drawing in drawings:
+            self.uses[drawing] = self.uses.get(drawing, 0) + 1
+        self.forms: dict[Drawing, str] = {}
+
+    def paint(self, placement: Placement, page_h: float) -> None:
+        """``placement`` on the current page, ``page_h`` mm high."""
+        canvas, drawing = self.canvas, placement.drawing
+        if self.uses.get(drawing, 0) <= 1:
+            _draw_clipped(canvas, self.backend, drawing, placement.x, placement.y, page_h)
+            return
+        name = self.forms.get(drawing)
+        if name is None:
+            name = self.forms[drawing] = f"D{len(self.forms)}"
+            _define_form(canvas, self.backend, name, drawing, page_h)
+        # The form holds the drawing at the page's top-left: move it into place.
+        canvas.saveState()
+        canvas.translate(placement.x * MM, -placement.y * MM)
+        canvas.doForm(name)
+        canvas.restoreState()
+
+
+def set_page_boxes(canvas: PageCanvas, page_w: float, page_h: float, trim: Box | None,
+                   bleed: float) -> None:
+    """The current page's /TrimBox (``trim``, mm from the top-left; None: the whole
+    page) and /BleedBox (the trim box ``bleed`` larger, inside the page), as print
+    shops' tools read them (PDF/X)."""
+    media = Box(0.0, 0.0, page_w, page_h)
+    trim = trim or media
+    art = trim.grown(bleed)
+    art = Box(max(art.x0, 0.0), max(art.y0, 0.0), min(art.x1, page_w), min(art.y1, page_h))
+    canvas.setTrimBox(_points(trim, page_h))
+    canvas.setBleedBox(_points(art, page_h))
+
+
+def _points(box: Box, page_h: float) -> tuple[float, float, float, float]:
+    """A box in mm from the top-left as PDF's [llx lly urx ury] in points."""
+    return (box.x0 * MM, (page_h - box.y1) * MM, box.x1 * MM, (page_h - box.y0) * MM)
 
 
 def _underlay(placements: Sequence[Placement], page_w: float, page_h: float) -> Drawing:

@@ -75,7 +75,7 @@ def test_sheet_options_reach_the_pdf(tmp_path: Path) -> None:
                  "--no-calibration", "--bleed", "3", "--duplex", "short",
                  "--back-offset", "0.5,-0.5", "--no-numbers"]) == 0
     assert len(sheet(plain).pages) == 4  # calibration + back, tiles + backs
-    assert len(sheet(plain, "letter").pages) == 6  # the stones need a sheet of their own
+    assert len(sheet(plain, "letter").pages) == 4  # the stones on the calibration sheet
     assert len(sheet(options).pages) == 4  # 35 tiles a page with 3 mm bleed: 2 sheets
     assert "fronts, page 1/2" in sheet(options).pages[0].extract_text()
     assert "calibration" in sheet(plain).pages[0].extract_text()

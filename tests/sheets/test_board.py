@@ -362,3 +362,9 @@ def test_boards_of_one_pdf_share_a_layout(plan: BoardPlan) -> None:
                        _big_drawing(150.0, 150.0), "Other")
     with pytest.raises(ValueError, match="same page layout"):
         render_board_pdf([plan, other], INFO)
+
+
+def test_board_pdf_asks_for_actual_size_single_sided(pdf: bytes) -> None:
+    root: Any = PdfReader(io.BytesIO(pdf)).trailer["/Root"]
+    preferences = {str(k): str(v) for k, v in root["/ViewerPreferences"].items()}
+    assert preferences == {"/PrintScaling": "/None", "/Duplex": "/Simplex"}

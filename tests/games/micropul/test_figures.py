@@ -28,7 +28,7 @@ def tile_art(tile: Tile) -> Drawing:
 
 
 def stone_art(player: int, diameter: float) -> Drawing:
-    return stone_drawing(player, THEME, diameter)
+    return stone_drawing(player, THEME, diameter, number=False)  # as MicropulArt draws it
 
 
 @pytest.fixture(scope="module")
