@@ -28,7 +28,9 @@ from micropul_print.yamlsource import (
     expect_mapping,
     expect_sequence,
     expect_text,
+    explain,
     join_choices,
+    number_value,
 )
 
 if TYPE_CHECKING:  # the loader imports this module to register it
@@ -149,12 +151,12 @@ def read_cellulae(header: CatalogueHeader, out: list[Diagnostic]) -> Catalogue |
 def _tile_size(node: YamlNode | None, out: list[Diagnostic]) -> float | None:
     if node is None:
         return None
-    value = node.value if isinstance(node, YamlScalar) and node.tag in ("int", "float") else None
-    if not isinstance(value, int | float) or isinstance(value, bool) or not 0 < value <= 200:
+    value = number_value(node)
+    if value is None or not 0 < value <= 200:  # .nan and .inf fail the comparison
         out.append(
             node.diagnostic(
                 f"'tile_size_mm' must be a length in millimetres above 0 and at most 200, "
-                f"got {describe(node)}"
+                f"got {describe(node)}{explain(node)}"
             )
         )
         return None
