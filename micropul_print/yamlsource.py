@@ -37,6 +37,7 @@ T = TypeVar("T")
 MAX_BYTES = 1024 * 1024  # refuse larger files before reading them
 MAX_NODES = 100_000  # nodes after expanding every alias
 MAX_DEPTH = 100  # nested lists/mappings
+MAX_PROBLEMS = 100  # the reader stops after this many problems: the rest is noise
 # Numbers: digits counted before any conversion, and a size every JSON reader keeps
 # exact (2**53 - 1), which also keeps integer keys from sharing a hash.
 MAX_NUMBER_DIGITS = 30
@@ -187,6 +188,13 @@ def _construct(tag: str, text: str) -> tuple[bool, ScalarValue, str]:
 # ---------------------------------------------------------------------------
 # Characters
 
+# YAML's printable characters: anything else may not appear in a file at all.
+_NOT_YAML = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# What escapes in double quotes can still put into a value, and this tool refuses:
+# control characters other than tab and line break, and halves of UTF-16 pairs.
+_NOT_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+# Line breaks as the YAML parsers count them, for positions we compute ourselves.
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _C0_NAMES = (
     "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "TAB", "LF", "VT", "FF",
     "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM",
@@ -212,6 +220,14 @@ def describe_character(char: str) -> str:
     else:
         name = unicodedata.name(char, "") or "an unassigned code point"
     return f"U+{code:04X} ({name})"
+
+
+def _where_in(file: str, text: str, index: int) -> Where:
+    """Where character ``index`` of ``text`` lies, counting lines as YAML does."""
+    line, start = 1, 0
+    for match in _LINE_BREAK.finditer(text, 0, index):
+        line, start = line + 1, match.end()
+    return Where(file, line, index - start + 1)
 
 
 @dataclass(frozen=True)
@@ -355,6 +371,8 @@ def _read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, str]:
         return None, "file not found"
     except PermissionError:
         return None, "cannot read file: permission denied"
+    except ValueError:  # a NUL in the name: no file can have it
+        return None, "cannot read file: its name holds a NUL character"
     except OSError as exc:
         return None, f"cannot read file: {(exc.strerror or str(exc)).lower()}"
     if len(data) > max_bytes:
@@ -387,20 +405,26 @@ def parse_yaml(
     return _Composer(file, max_nodes).compose(text)
 
 
+# Byte-order marks of the encodings YAML allows besides UTF-8 (UTF-32 first: its
+# little-endian mark begins with UTF-16's).
+_OTHER_BOMS = ((b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe\x00\x00", "UTF-32"),
+               (b"\xfe\xff", "UTF-16"), (b"\xff\xfe", "UTF-16"))
+
+
 def _decode(data: bytes, file: str) -> str | Diagnostic:
+    for bom, encoding in _OTHER_BOMS:
+        if data.startswith(bom):
+            return Diagnostic(file, 1, 1, f"file is {encoding} (it starts with a {encoding} "
+                                          "byte-order mark); save it as UTF-8")
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line_start = data.rfind(b"\n", 0, exc.start) + 1
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = len(data[line_start : exc.start].decode("utf-8")) + 1
-        return Diagnostic(
-            file,
-            line,
-            col,
+        before = data[: exc.start].decode("utf-8")  # valid: the error is the first one
+        where = _where_in(file, before, len(before))
+        return where.diagnostic(
             f"file is not valid UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded "
-            "(save the file as UTF-8)",
+            "(save the file as UTF-8)"
         )
 
 
@@ -451,6 +475,10 @@ class _Composer:
         self.spoiled = self.spoiled or spoils
 
     def compose(self, text: str) -> tuple[YamlNode | None, list[Diagnostic]]:
+        bad = _NOT_YAML.search(text)
+        if bad is not None:  # the parsers would refuse it without saying where
+            self.error(_where_in(self.file, text, bad.start()), _bad_character(bad.group()))
+            return None, self.diagnostics
         try:
             for event in yaml.parse(text, Loader=_Parser):
                 self.handle(event)
@@ -458,13 +486,18 @@ class _Composer:
             pass
         except yaml.MarkedYAMLError as exc:
             self.error(self.where(exc.problem_mark or exc.context_mark), _syntax_message(exc))
-        except yaml.YAMLError as exc:  # unmarked: e.g. a reader error on odd characters
-            self.error(Where(self.file, 0, 0), f"invalid YAML: {exc}")
+        except yaml.YAMLError as exc:  # unmarked; the check above leaves none we know of
+            reason = getattr(exc, "reason", None) or str(exc).split("\n")[0]
+            self.error(Where(self.file, 0, 0), f"invalid YAML: {reason}")
         if not self.diagnostics and self.documents == 0:
             self.error(Where(self.file, 0, 0), "file is empty (no YAML content)")
         return (None if self.spoiled else self.root), self.diagnostics
 
     def handle(self, event: yaml.Event) -> None:
+        if len(self.diagnostics) >= MAX_PROBLEMS:
+            self.error(self.where(event.start_mark),
+                       f"more than {MAX_PROBLEMS} problems; not reading further")
+            raise _Fatal
         if isinstance(event, yaml.DocumentStartEvent):
             self.documents += 1
             if self.documents > 1:
@@ -473,6 +506,11 @@ class _Composer:
                     "several YAML documents in one file (expected one; remove the '---' line)",
                 )
                 raise _Fatal
+            if event.version is not None and tuple(event.version) < (1, 2):
+                self.diagnostics.append(self.where(event.start_mark).diagnostic(
+                    "the file asks for YAML 1.1 ('%YAML 1.1'), but this tool reads YAML 1.2: "
+                    "yes, no, on, off, 1:00, 0b101 and 1_000 are text, 017 is 17; remove "
+                    "the line", Severity.WARNING))
         elif isinstance(event, yaml.ScalarEvent):
             self.scalar(event)
         elif isinstance(event, yaml.AliasEvent):
@@ -517,6 +555,14 @@ class _Composer:
                     self.error(where, f"{quoted(text)} is not a valid !!{short} value{why}")
                     short, value = "str", text
         node = YamlScalar(where, value, text, short, style)
+        odd = _NOT_TEXT.search(text)
+        if odd is not None:  # an escape in double quotes: YAML allows it, we do not
+            char = odd.group()
+            why = ("half of a UTF-16 pair is not a character" if char >= "\ud800" else
+                   "a value may hold tabs and line breaks, no other control character")
+            self.error(node.where_at(odd.start()),
+                       f"a text holds {describe_character(char)}, written as an escape "
+                       f"({why})", spoils=False)
         if event.anchor is not None:
             self.anchors[event.anchor] = (node, 1)
         self.add(node, 1)
@@ -605,6 +651,15 @@ class _Composer:
             return
         frame.keys_seen[identity] = node.where
         frame.items.append(node)
+
+
+def _bad_character(char: str) -> str:
+    message = f"{describe_character(char)} is not allowed in a YAML file"
+    if char == "\x00":
+        message += " (a file with NUL characters is often UTF-16 or not text: save it as UTF-8)"
+    elif char < "\xa0":
+        message += " (control characters cannot appear in YAML, not even in quotes)"
+    return message
 
 
 def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
