@@ -42,6 +42,11 @@ FACE_COLOURS = (WHITE, BLACK)
 # Cellulae's own top-level keys, beside the header keys every catalogue has; the
 # loader checks them (missing: error; unknown: warning) before calling the reader.
 CELLULAE_KEYS = ("author", "tile_size_mm", "boards")
+# Bounds that keep a check and a build short: the set check plays its games on every
+# board (a 99 x 99 board took 6 s, 1001 x 1001 over a minute), and a 25 x 25 board of
+# 30 mm tiles is already 75 cm across.
+MAX_BOARD_SIDE = 25
+MAX_TILES = 1000
 
 
 @dataclass(frozen=True)
@@ -206,6 +211,10 @@ def _board(node: YamlNode, out: list[Diagnostic]) -> BoardSize | None:
         if side < 3:
             out.append(side_node.diagnostic(f"board side {side} is too small (expected 3 or more)"))
             side = None
+        elif side > MAX_BOARD_SIDE:
+            out.append(side_node.diagnostic(
+                f"board side {side} is too large (expected at most {MAX_BOARD_SIDE})"))
+            side = None
         elif side % 2 == 0:
             out.append(
                 side_node.diagnostic(
@@ -240,6 +249,9 @@ def _tile_kind(node: YamlNode, out: list[Diagnostic]) -> tuple[int, tuple[CellFa
     count = None if count_node is None else expect_int(count_node, "'count'", out)
     if count is not None and count_node is not None and count < 1:
         out.append(count_node.diagnostic(f"'count' is {count} (expected 1 or more tiles)"))
+    elif count is not None and count_node is not None and count > MAX_TILES:
+        out.append(count_node.diagnostic(
+            f"'count' is {count} (expected at most {MAX_TILES} tiles)"))
     faces = _faces(mapping.get("faces"), out)
     if errors_in(out[before:]) or count is None or faces is None:
         return None
