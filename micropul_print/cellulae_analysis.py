@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from micropul_print.catalogue.cellulae import CellulaeCatalogue
-from micropul_print.errors import Diagnostic, UserError, errors_in, usable
+from micropul_print.errors import Diagnostic, UserError, errors_in, quoted, usable
 from micropul_print.rules.cellulae import BLACK, COLOURS, SKIP, Board, Move, Square
 from micropul_print.yamlsource import (
     Where,
@@ -137,7 +137,7 @@ def _colour(node: YamlNode, what: str, out: list[Diagnostic]) -> str | None:
     text = node.raw if isinstance(node, YamlScalar) else None
     if text in COLOURS:
         return text
-    shown = repr(text) if text is not None else describe(node)
+    shown = quoted(text) if text is not None else describe(node)
     out.append(node.diagnostic(f"{what} is {shown} (expected {join_choices(COLOURS)})"))
     return None
 

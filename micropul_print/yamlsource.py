@@ -571,17 +571,20 @@ class _Composer:
         shown = "!!" + tag[len(_YAML_TAG) :] if tag.startswith(_YAML_TAG) else tag
         self.error(
             where,
-            f"unsupported tag {shown!r} (only the standard tags {_STANDARD_TAGS} are allowed)",
+            f"unsupported tag {quoted(shown)} (only the standard tags {_STANDARD_TAGS} "
+            "are allowed)",
         )
 
     def alias(self, event: yaml.AliasEvent) -> None:
         where = self.where(event.start_mark)
         name: str = event.anchor or ""
         if name in self.open_anchors:
-            self.error(where, f"recursive alias '*{name}' (it refers to a value that contains it)")
+            self.error(where, f"recursive alias {quoted('*' + name)} (it refers to a value "
+                              "that contains it)")
             raise _Fatal
         if name not in self.anchors:
-            self.error(where, f"undefined alias '*{name}' (expected an anchor '&{name}' before it)")
+            self.error(where, f"undefined alias {quoted('*' + name)} (expected an anchor "
+                              f"{quoted('&' + name)} before it)")
             raise _Fatal
         node, size = self.anchors[name]
         self.count(size, where, alias=True)
@@ -642,7 +645,7 @@ class _Composer:
         if first is not None:
             self.error(
                 node.where,
-                f"duplicate key {node.raw!r} (already set at line {first.line}; "
+                f"duplicate key {quoted(node.raw)} (already set at line {first.line}; "
                 "each key may appear once)",
                 spoils=False,
             )
@@ -733,7 +736,7 @@ def check_keys(
         if key.raw not in known:
             found.append(
                 key.diagnostic(
-                    f"unknown key {key.raw!r} in {what} (expected {join_choices(known)})",
+                    f"unknown key {quoted(key.raw)} in {what} (expected {join_choices(known)})",
                     Severity.WARNING,
                 )
             )

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from micropul_print.catalogue.model import BLACK, WHITE, Catalogue
-from micropul_print.errors import Diagnostic, errors_in
+from micropul_print.errors import Diagnostic, errors_in, quoted
 from micropul_print.yamlsource import (
     Where,
     YamlMapping,
@@ -302,7 +302,7 @@ def _face(node: YamlNode, out: list[Diagnostic]) -> CellFace | None:
         if text in FACE_COLOURS:
             colour = text
         else:
-            shown = repr(text) if text is not None else describe(colour_node)
+            shown = quoted(text) if text is not None else describe(colour_node)
             out.append(
                 colour_node.diagnostic(
                     f"unknown face colour {shown} (expected {join_choices(FACE_COLOURS)})"

@@ -25,7 +25,7 @@ from micropul_print.catalogue.model import (
     Catalogue,
     Tile,
 )
-from micropul_print.errors import Diagnostic, UserError, errors_in, usable
+from micropul_print.errors import Diagnostic, UserError, errors_in, quoted, usable
 from micropul_print.yamlsource import (
     YamlMapping,
     YamlNode,
@@ -118,7 +118,7 @@ def _read(root: YamlNode, source: str, out: list[Diagnostic]) -> Catalogue | Non
         if schema is None:
             out.append(
                 game_node.diagnostic(
-                    f"unknown game {game!r} (expected {join_choices(list(GAMES))})"
+                    f"unknown game {quoted(game)} (expected {join_choices(list(GAMES))})"
                 )
             )
     game_keys = () if schema is None else schema.required_keys
@@ -303,9 +303,9 @@ def _row(node: YamlNode, out: list[Diagnostic]) -> tuple[str, str] | None:
     if "" in symbols or len(symbols) != 2:
         if "" not in symbols and all(len(s) == 1 for s in symbols):
             count = len(symbols)
-            problem = f"row {text!r} has {count} symbol{'' if count == 1 else 's'}"
+            problem = f"row {quoted(text)} has {count} symbol{'' if count == 1 else 's'}"
         else:
-            problem = f"row {text!r} is not two symbols separated by one space"
+            problem = f"row {quoted(text)} is not two symbols separated by one space"
         out.append(node.diagnostic(f"{problem} (expected 2, like 'W .')"))
         return None
     values: list[str] = []
@@ -315,7 +315,7 @@ def _row(node: YamlNode, out: list[Diagnostic]) -> tuple[str, str] | None:
         if value is None:
             out.append(
                 node.where_at(offset).diagnostic(
-                    f"unknown symbol {symbol!r} (expected one of {_SYMBOLS_TEXT})"
+                    f"unknown symbol {quoted(symbol)} (expected one of {_SYMBOLS_TEXT})"
                 )
             )
         else:
@@ -347,7 +347,7 @@ def _symbol(
     text = node.raw if isinstance(node, YamlScalar) else None
     value = None if text is None else symbols.get(text)
     if value is None:
-        shown = repr(text) if text is not None else describe(node)
+        shown = quoted(text) if text is not None else describe(node)
         out.append(
             node.diagnostic(f"unknown {what} {shown} (expected {join_choices(list(symbols))})")
         )
