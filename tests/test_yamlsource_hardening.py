@@ -87,6 +87,10 @@ EXPECTED = {
     "deeply_nested": [
         '{path}:2:106: error: lists and mappings are nested more than 100 levels deep',
     ],
+    "empty_tiles": [
+        "{path}:4:1: error: 'tiles' is empty (expected the tiles of the set, a start tile "
+        "among them)",
+    ],
     "id_decimal_over_4300_digits": [
         "{path}:8:9: error: 'id' must be a whole number, got "
         "'999999999999999999999999999999999999999999999999999999999999…' (4400 "
@@ -280,7 +284,7 @@ def command_for(path: Path, out: Path) -> list[str]:
         return ["position", str(path), "--game", "cellulae"]
     if name.startswith("theme_"):
         return ["build", "--theme", str(path), "--out", str(out)]
-    return ["catalogue", str(path), "--strict"]
+    return ["check", str(path), "--strict", "--games", "1"]
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))

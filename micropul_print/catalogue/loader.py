@@ -30,6 +30,7 @@ from micropul_print.yamlsource import (
     YamlMapping,
     YamlNode,
     YamlScalar,
+    YamlSequence,
     check_keys,
     describe,
     expect_bool,
@@ -160,6 +161,10 @@ MAX_MICROPUL_TILES = 200
 
 
 def _read_micropul(header: CatalogueHeader, out: list[Diagnostic]) -> Catalogue | None:
+    if not header.tiles and isinstance(header.root.get("tiles"), YamlSequence):
+        out.append(header.tiles_node.diagnostic(
+            "'tiles' is empty (expected the tiles of the set, a start tile among them)"))
+        return None
     if len(header.tiles) > MAX_MICROPUL_TILES:
         out.append(header.tiles_node.diagnostic(
             f"{len(header.tiles)} tiles are listed (expected at most {MAX_MICROPUL_TILES})"))
