@@ -117,22 +117,38 @@ turns:
 
 THEME = (THEMES_DIR / "classic.yaml").read_text(encoding="utf-8")
 
-# A line holding a value: "key: value" or "- value" (block style), value replaced whole.
+# A line holding a value: "key: value" or "- value" (block style), value replaced whole;
+# or a key whose value is the block below it ("tiles:"), replaced with that block.
 _SLOT = re.compile(r"^(\s*(?:- )?[\w-]+: |\s*- )(\S.*)$")
+_BLOCK = re.compile(r"^(\s*(?:- )?[\w-]+:)\s*(?:#.*)?$")
 
 
 def slots(document: str) -> list[int]:
     """The lines of ``document`` whose value can be replaced."""
-    return [n for n, line in enumerate(document.splitlines()) if _SLOT.match(line)]
+    return [n for n, line in enumerate(document.splitlines())
+            if _SLOT.match(line) or _BLOCK.match(line)]
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" -"))
 
 
 def with_values(document: str, values: dict[int, str]) -> str:
-    """``document`` with the value on each line of ``values`` (a slot) replaced."""
+    """``document`` with the value of each slot in ``values`` replaced (a block key's
+    whole block), last line first so that the line numbers hold."""
     lines = document.splitlines()
-    for line, value in values.items():
+    for line in sorted(values, reverse=True):
+        block = _BLOCK.match(lines[line])
+        if block is not None:
+            end = line + 1
+            while end < len(lines) and (not lines[end].strip()
+                                        or _indent(lines[end]) > _indent(lines[line])):
+                end += 1
+            lines[line:end] = [f"{block.group(1)} {values[line]}"]
+            continue
         match = _SLOT.match(lines[line])
         assert match is not None
-        lines[line] = match.group(1) + value
+        lines[line] = match.group(1) + values[line]
     return "\n".join(lines) + "\n"
 
 
@@ -271,6 +287,20 @@ def test_hostile_values_anywhere(
     read_text(reader, with_values(document, values))
 
 
+@pytest.mark.parametrize("name", ["catalogue", "cellulae catalogue"])
+def test_check_on_a_wrong_type_at_every_key(
+    name: str, micropul: Catalogue, cellulae: CellulaeCatalogue
+) -> None:
+    document, _ = readers(micropul, cellulae)[name]
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "input.yaml"
+        for line in slots(document):
+            for value in WRONG_TYPES:
+                path.write_text(with_values(document, {line: value}), encoding="utf-8")
+                code, stderr = run_cli(["check", str(path), "--games", "1"])
+                assert code in (0, 1) and "Traceback" not in stderr, (line, value)
+
+
 # --- the YAML reader alone ------------------------------------------------------------------
 
 _YAML_CHARACTERS = [*"[]{}:,-?!&*#'\"|>%@` \n\t\r0123456789abxyn.:_~\\",
@@ -328,7 +358,7 @@ def run_cli(argv: list[str]) -> tuple[int, str]:
 
 @pytest.mark.parametrize(
     ("name", "command"),
-    [("catalogue", ["catalogue"]), ("cellulae catalogue", ["catalogue"]),
+    [("catalogue", ["check", "--games", "1"]), ("cellulae catalogue", ["catalogue"]),
      ("position", ["position"]), ("cellulae position", ["position", "--game", "cellulae"])],
 )
 @CLI_SETTINGS
