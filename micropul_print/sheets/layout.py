@@ -164,6 +164,8 @@ def load_layout(name_or_path: str | Path) -> SheetLayout:
     is reported at once as a UserError with the file, line and column."""
     import yaml  # only the commands that lay out sheets need it
 
+    from micropul_print.yamlsource import read_number
+
     path = Path(name_or_path)
     if str(name_or_path) in (*LAYOUT_NAMES, *FOLD_LAYOUT_NAMES):
         path = layout_path(str(name_or_path))
@@ -205,10 +207,9 @@ def load_layout(name_or_path: str | Path) -> SheetLayout:
         if node is None:
             problems.append(Diagnostic(source, *at(root), f"missing key '{key}'"))
             continue
-        try:
-            number = float(node.value) if isinstance(node, yaml.ScalarNode) else math.nan
-        except ValueError:
-            number = math.nan
+        # The one reader of numbers (YAML 1.2, ASCII digits, bounded); None is no number.
+        value = read_number(node.value).value if isinstance(node, yaml.ScalarNode) else None
+        number = math.nan if value is None else float(value)
         if not math.isfinite(number) or number < 0:
             problems.append(Diagnostic(source, *at(node),
                                        f"'{key}' must be a non-negative number of millimetres"))
