@@ -142,6 +142,9 @@ class KitOptions(NamedTuple):
     flip: Flip = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
     calibration: bool = True
+    # The printer's scale in per cent (across, down): PDF sheets and boards are enlarged
+    # to make up for it (sheets.pdf.scale_page); image files are not.
+    scale: tuple[float, float] = (100.0, 100.0)
     langs: Sequence[str] | None = None  # None: every language each game's book has
     # Games whose kits are built, from their shipped catalogues except the game of
     # ``catalogue``, which stands in for its own; None: the game of ``catalogue``, or

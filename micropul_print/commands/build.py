@@ -47,6 +47,29 @@ def _offset(text: str) -> tuple[float, float]:
     return x, y
 
 
+MIN_SCALE, MAX_SCALE = 90.0, 110.0
+
+
+def _scale(text: str) -> tuple[float, float]:
+    """``X,Y`` or one value for both: the printer's scale in per cent, across and down
+    the page, as the calibration page reads it."""
+    parts = text.split(",")
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        values = []
+    if len(values) not in (1, 2):
+        raise argparse.ArgumentTypeError(
+            f"expected the printer's scale in per cent, X,Y or one value for both, such as "
+            f"97 or 97,98.5: {text!r}")
+    x, y = values[0], values[-1]
+    if not all(math.isfinite(v) and MIN_SCALE <= v <= MAX_SCALE for v in (x, y)):
+        raise argparse.ArgumentTypeError(
+            f"each scale must be between {MIN_SCALE:g} and {MAX_SCALE:g} per cent (a printer "
+            "further off is set to fit the page to the paper: print at 100 %)")
+    return x, y
+
+
 def _choices(allowed: tuple[str, ...], what: str) -> Callable[[str], tuple[str, ...]]:
     def parse(text: str) -> tuple[str, ...]:
         items = tuple(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
@@ -99,6 +122,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
                         help="shift every back page by X,Y mm (right, down) to correct a "
                              "printer's front/back drift, as read on the calibration page")
+    parser.add_argument("--scale", type=_scale, default=(100.0, 100.0), metavar="X[,Y]",
+                        help="the printer's scale in per cent across and down the page, as "
+                             "read on the calibration page (one value for both): every PDF "
+                             "page is enlarged to make up for it (default: 100)")
     parser.add_argument("--no-calibration", dest="calibration", action="store_false",
                         help="leave the calibration page (and its back) out of the sheets")
     parser.add_argument("--lang", type=_languages, default=None, metavar="L[,L...]",
@@ -132,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
         numbers=args.numbers,
         flip=args.duplex,
         back_offset=args.back_offset,
+        scale=args.scale,
         calibration=args.calibration,
         langs=args.lang,  # None: every language present
         parts=frozenset(args.only),

@@ -38,6 +38,9 @@ class SheetOptions(NamedTuple):
     flip: Flip = "long"  # which edge the printer turns the sheet over
     back_offset: tuple[float, float] = (0.0, 0.0)  # printer drift correction, mm
     calibration: bool = True  # lead with the calibration page and its back
+    # The printer's scale, per cent across and down the page, that the PDF enlarges
+    # every page to make up for (sheets/pdf.py); the calibration page reads it.
+    scale: tuple[float, float] = (100.0, 100.0)
 
 
 DEFAULT_OPTIONS = SheetOptions()

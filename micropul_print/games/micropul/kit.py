@@ -99,7 +99,8 @@ def _rulebooks_job(art: TileArt, output: OutputDir, langs: Sequence[str],
 
 def sheet_options(options: KitOptions) -> SheetOptions:
     return SheetOptions(bleed=options.bleed or 0.0, flip=options.flip,
-                        back_offset=options.back_offset, calibration=options.calibration)
+                        back_offset=options.back_offset, calibration=options.calibration,
+                        scale=options.scale)
 
 
 def sheet_file_name(game: str, paper: str) -> str:
