@@ -10,6 +10,7 @@ the two crosses coincide; any distance between them is the printer's drift, whic
 from __future__ import annotations
 
 from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Primitive, Rect, Text
+from micropul_print.sheets import vernier
 from micropul_print.sheets.duplex import Flip, back_point
 from micropul_print.sheets.layout import SheetLayout
 
@@ -25,7 +26,9 @@ TARGET_ARM = 10.0
 FLIP_WORDS = {"long": "long edge", "short": "short edge"}
 
 
-def calibration_front(layout: SheetLayout, flip: Flip) -> Drawing:
+def calibration_front(layout: SheetLayout, flip: Flip,
+                      offset: tuple[float, float] = (0.0, 0.0),
+                      scale: tuple[float, float] = (100.0, 100.0)) -> Drawing:
     width = layout.paper_width
     items: list[Primitive] = [
         Text(width / 2, 22.0, "Calibration page", 5.0, INK, "middle", "bold"),
@@ -49,6 +52,9 @@ def calibration_front(layout: SheetLayout, flip: Flip) -> Drawing:
         Text(TARGET_X, TARGET_Y + TARGET_ARM + 9.0, "its twin is printed on the back", 2.6,
              INK),
     ]
+    # The back-offset gauges and scale lines (the page was made with ``offset`` and
+    # ``scale``: its readings include them): sheets/vernier.py.
+    items.append(vernier.front_art(layout, flip, offset, scale))
     return Drawing(width, layout.paper_height, tuple(items))
 
 
@@ -66,6 +72,7 @@ def calibration_back(layout: SheetLayout, flip: Flip,
              "offset of the next build (--back-offset X,Y).", 3.2, INK),
     ]
     items += _cross(x, y, scale=True)
+    items.append(vernier.back_art(layout, flip, offset))  # the gauges' back halves
     return Drawing(width, height, tuple(items))
 
 

@@ -112,7 +112,8 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
     pages: list[Page] = []
     if options.calibration:
         pages.append(Page("front", f"{title} — calibration page, front", (),
-                          _with_footer(calibration_front(layout, options.flip),
+                          _with_footer(calibration_front(layout, options.flip,
+                                                         options.back_offset, options.scale),
                                        layout, f"{title} — calibration page, front")))
         pages.append(Page("back", f"{title} — calibration page, back", (),
                           _with_footer(calibration_back(layout, options.flip, options.back_offset),
