@@ -7,7 +7,14 @@ import math
 import sys
 from collections.abc import Callable
 
+from micropul_print.config import ConfigSpec
+from micropul_print.draw.theme import THEME_NAMES
+
 HELP = "build the print-and-play kit: tile images, duplex PDF sheets, boards, rulebooks"
+# Options the configuration file may set: all but --watch (a build that never ends
+# is asked for each time); paths in the file are relative to it (docs/configuration.md).
+CONFIG = ConfigSpec(exclude=frozenset({"watch"}),
+                    paths={"catalogue": (), "out": (), "theme": THEME_NAMES})
 
 PAPERS = ("a4", "letter")
 # Parts of the kit --only can pick; the default is all of them.

@@ -7,8 +7,12 @@ import argparse
 import sys
 
 from micropul_print import registry
+from micropul_print.config import ConfigSpec
 
 HELP = "validate the tile catalogue, check the set with the rules engine, simulate games"
+# Every option may be set in the configuration file; paths in the file are relative
+# to it (docs/configuration.md).
+CONFIG = ConfigSpec(paths={"catalogue": ()})
 
 
 def _count(text: str) -> int:
