@@ -37,7 +37,7 @@ from typing import ClassVar, NoReturn
 from micropul_print import __version__, config
 from micropul_print.errors import UserError, printable
 
-COMMANDS = ("check", "catalogue", "position", "build", "rulebook")
+COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "init")
 PROG = "micropul-print"
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
@@ -135,13 +135,13 @@ def configurable(name: str, parser: argparse.ArgumentParser,
     return options
 
 
-def configurable_commands(running: str) -> dict[str, config.CommandOptions]:
+def configurable_commands(running: str | None = None) -> dict[str, config.CommandOptions]:
     """The configurable options of every command that has a table in the configuration
-    file (the whole file is checked whichever command runs): the running command's from
-    its parser, the others' from parsers made for the purpose."""
+    file (the whole file is checked whichever command runs): the ``running`` command's
+    from its parser, the others' from parsers made for the purpose."""
     found: dict[str, config.CommandOptions] = {}
     for name in COMMANDS:
-        if name == running:
+        if name == running and name in _CONFIGURED:
             found[name] = _CONFIGURED[name]
             continue
         module = _load(name)
