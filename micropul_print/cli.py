@@ -37,7 +37,7 @@ from typing import ClassVar, NoReturn
 from micropul_print import __version__, config
 from micropul_print.errors import UserError, printable
 
-COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "init")
+COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "init", "calibrate")
 PROG = "micropul-print"
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
