@@ -173,11 +173,19 @@ def run(args: argparse.Namespace) -> int:
         strict=args.strict,
     )
 
-    def progress(message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
-
+    out = Path(args.out)
     try:
-        report = build_kit(Path(args.out), options, progress=None if args.quiet else progress)
+        if args.quiet:
+            report = build_kit(out, options)
+        elif sys.stderr.isatty():  # a live line per part, redrawn in place
+            from micropul_print.progress import LiveProgress
+
+            with LiveProgress(sys.stderr) as live:
+                report = build_kit(out, options, events=live)
+        else:  # a pipe or a log: a line per part as it ends, in a fixed order
+            from micropul_print.progress import LineProgress
+
+            report = build_kit(out, options, events=LineProgress(out, sys.stderr))
     except OSError as exc:  # an unwritable --out: the user's to fix, not a crash
         where = str(exc.filename or args.out)
         raise UserError([Diagnostic(where, 0, 0, f"cannot write: {exc.strerror or exc}")]) from None

@@ -359,6 +359,7 @@ def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo, *,
     page_h = layout.paper_height
     buffer = io.BytesIO()
     canvas = document_canvas(buffer, layout, info)
+    canvas.setViewerPreference("Duplex", "Simplex")  # boards are printed single-sided
     for plan in plans:
         if plan.layout != layout:
             raise ValueError("every board of one PDF must use the same page layout")

@@ -83,19 +83,22 @@ def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
     jobs: list[KitJob] = []
     if "png" in options.parts:
         jobs.append(KitJob("tile files", part({"png"}, ()), cost=2,
-                           imports=(*imports, *tile_imports)))
+                           imports=(*imports, *tile_imports), label="tiles"))
     elif "svg" in options.parts:
-        jobs.append(KitJob("tile files", part({"svg"}, ()), cost=1, imports=imports))
+        jobs.append(KitJob("tile files", part({"svg"}, ()), cost=1, imports=imports,
+                           label="tiles"))
     for layout in layouts:
         jobs.append(KitJob("sheets", part({"sheets"}, (layout.name,)), cost=1,
-                           imports=(*imports, *pdf_imports)))
+                           imports=(*imports, *pdf_imports), label=f"sheets {layout.name}"))
     if "rulebooks" in options.parts and langs:  # as Micropul's: one set, on the first paper
         paper = (options.papers[0],)
         rulebook_imports = (*pdf_imports, "micropul_print.rulebook",
                             "micropul_print.rulebook.layout")
         jobs.append(KitJob("rulebooks", part({"rulebooks"}, paper, langs), cost=4 * len(langs),
                            imports=(*imports, *rulebook_imports),
-                           pieces=[part({"rulebooks"}, paper, [lang]) for lang in langs]))
+                           pieces=[part({"rulebooks"}, paper, [lang]) for lang in langs],
+                           label="rulebooks",
+                           piece_labels=[f"rulebook {lang}" for lang in langs]))
     return jobs
 
 
