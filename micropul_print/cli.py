@@ -187,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(words)
         if args.command in _CONFIGURED:
             settings = config.resolve(args, args.command, configurable_commands(args.command))
+            setattr(args, config.SETTINGS, settings)  # for config.reload (build --watch)
             if args.show_config:
                 print(config.format_settings(args.command, config.config_path(args), settings))
                 return EXIT_OK

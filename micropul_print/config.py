@@ -18,6 +18,7 @@ problem of the file is reported at once, at the line and column of its key or va
 from __future__ import annotations
 
 import argparse
+import copy
 import difflib
 import re
 import tomllib
@@ -138,6 +139,22 @@ def config_path(args: argparse.Namespace, cwd: Path | None = None) -> Path | Non
         return Path(args.config_file)
     default = Path(CONFIG_NAME) if cwd is None else cwd / CONFIG_NAME
     return default if default.is_file() else None
+
+
+# Where main leaves the settings resolve returned, for :func:`reload`.
+SETTINGS = "config_settings"
+
+
+def reload(args: argparse.Namespace, command: str,
+           commands: Mapping[str, CommandOptions]) -> argparse.Namespace:
+    """``args`` with the configuration file read again (after it changed): what the
+    command line gave stays, everything else comes from the file as it is now."""
+    fresh = copy.copy(args)
+    for setting in getattr(args, SETTINGS, ()):
+        if setting.source != "command line":
+            setattr(fresh, commands[command].actions[setting.key].dest, UNSET)
+    setattr(fresh, SETTINGS, resolve(fresh, command, commands))
+    return fresh
 
 
 def resolve(args: argparse.Namespace, command: str,

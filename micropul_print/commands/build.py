@@ -6,9 +6,14 @@ import argparse
 import math
 import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
+
+if TYPE_CHECKING:
+    from micropul_print.kit import KitOptions, KitReport
 
 HELP = "build the print-and-play kit: tile images, duplex PDF sheets, boards, rulebooks"
 # Options the configuration file may set: all but --watch (a build that never ends
@@ -145,18 +150,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="treat catalogue and theme warnings as errors")
     parser.add_argument("--quiet", action="store_true",
                         help="print nothing but problems (no progress, no summary)")
+    parser.add_argument("--watch", action="store_true",
+                        help="build, then rebuild the parts affected whenever the catalogue, "
+                             "theme, configuration, a page layout or a rulebook language file "
+                             "changes, a line per rebuild, until Ctrl-C")
 
 
-def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
+def kit_options(args: argparse.Namespace) -> KitOptions:
+    """What the command line (and configuration) asks of the build."""
     from micropul_print import registry
-    from micropul_print.errors import Diagnostic, UserError
-    from micropul_print.kit import KitOptions, build_kit, format_summary
+    from micropul_print.kit import KitOptions
 
     games = (None if args.game is None else tuple(registry.game_names()) if args.game == "all"
              else (args.game,))
-    options = KitOptions(
+    return KitOptions(
         catalogue=Path(args.catalogue) if args.catalogue else None,
         games=games,
         theme=args.theme,
@@ -173,22 +180,39 @@ def run(args: argparse.Namespace) -> int:
         strict=args.strict,
     )
 
-    out = Path(args.out)
+
+def run(args: argparse.Namespace) -> int:
+    if args.watch:
+        from micropul_print.watch import watch
+
+        return watch(args, kit_options, build)
+    report = build(Path(args.out), kit_options(args), quiet=args.quiet)
+    if not args.quiet:
+        from micropul_print.kit import format_summary
+
+        print(format_summary(report))
+    return 0
+
+
+def build(out: Path, options: KitOptions, *, quiet: bool, keep_unmade: bool = False,
+          ) -> KitReport:
+    """Build into ``out``, showing progress on stderr unless ``quiet``."""
+    from micropul_print.errors import Diagnostic, UserError
+    from micropul_print.kit import build_kit
+
     try:
-        if args.quiet:
-            report = build_kit(out, options)
-        elif sys.stderr.isatty():  # a live line per part, redrawn in place
+        if quiet:
+            return build_kit(out, options, keep_unmade=keep_unmade)
+        if sys.stderr.isatty():  # a live line per part, redrawn in place
             from micropul_print.progress import LiveProgress
 
             with LiveProgress(sys.stderr) as live:
-                report = build_kit(out, options, events=live)
-        else:  # a pipe or a log: a line per part as it ends, in a fixed order
-            from micropul_print.progress import LineProgress
+                return build_kit(out, options, events=live, keep_unmade=keep_unmade)
+        # A pipe or a log: a line per part as it ends, in a fixed order.
+        from micropul_print.progress import LineProgress
 
-            report = build_kit(out, options, events=LineProgress(out, sys.stderr))
+        return build_kit(out, options, events=LineProgress(out, sys.stderr),
+                         keep_unmade=keep_unmade)
     except OSError as exc:  # an unwritable --out: the user's to fix, not a crash
-        where = str(exc.filename or args.out)
+        where = str(exc.filename or out)
         raise UserError([Diagnostic(where, 0, 0, f"cannot write: {exc.strerror or exc}")]) from None
-    if not args.quiet:
-        print(format_summary(report))
-    return 0
