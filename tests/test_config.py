@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -208,3 +209,11 @@ def test_keys_and_values_are_found_wherever_toml_allows_them() -> None:
 def test_settings_are_shown_as_toml() -> None:
     assert [toml_value(v) for v in (True, 3, 97.0, 1.5, (1.5, -0.5), "a\"b", frozenset("ba"))] \
         == ["true", "3", "97", "1.5", "[1.5, -0.5]", '"a\\"b"', '["a", "b"]']
+
+
+@pytest.mark.parametrize("command", ["build", "rulebook", "check"])
+def test_every_key_is_documented(command: str) -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "configuration.md").read_text(encoding="utf-8")
+    (row,) = [line for line in doc.splitlines() if line.startswith(f"| `[{command}]` |")]
+    assert sorted(key.strip("`") for key in re.findall(r"`[a-z-]+`", row)) == sorted(
+        keys_of(command).split(", "))
