@@ -47,6 +47,9 @@ SCALE_LABEL_EVERY = 2  # per cent
 X_SCALE_ZERO = (20.0, 254.0)  # the horizontal line, ticks below it
 Y_SCALE_ZERO = (14.0, 48.0)  # the vertical line, ticks left of it
 TEXT_AT = (68.0, 140.0)  # the instructions, left-aligned, one line every LINE_GAP
+# Right of this, between the instructions' top and the cross, the calibration page
+# keeps room for pieces (tokens laid on it when the tile pages have none): no art here.
+ART_RIGHT_LIMIT = 134.0
 LINE_GAP = 4.2
 TEXT_SIZE = 2.6
 LABEL_SIZE = 2.0
@@ -201,15 +204,15 @@ def instructions(offset: tuple[float, float], scale: tuple[float, float]) -> tup
     return (
         "Reading the gauges (printed double-sided at 100 %):",
         "Scale. Lay a ruler along the line \u201cscale X\u201d, its 0 on the",
-        "0 mark: the number at the ruler\u2019s 150 mm is X, the printer\u2019s",
-        "scale across the page (per cent). The line \u201cscale Y\u201d gives Y.",
+        "0 mark: the number at its 150 mm is X, the printer\u2019s scale",
+        "across the page (per cent). The line \u201cscale Y\u201d gives Y.",
         "Back offset. Hold the sheet against a light. In the gauge",
         "\u201coffset X\u201d, one pair of bars (front and back) makes one",
         "straight line: its number is X (mm). \u201coffset Y\u201d gives Y.",
         "Type the four numbers as read, then build again:",
         "micropul-print calibrate --offset X,Y --scale X,Y",
         f"(this page was made with --back-offset {number(offset[0])},{number(offset[1])}",
-        f"and --scale {number(scale[0])},{number(scale[1])}: the numbers already include them)",
+        f"and --scale {number(scale[0])},{number(scale[1])}; the numbers include them)",
     )
 
 

@@ -135,3 +135,20 @@ def test_the_calibration_page_says_which_number_goes_where() -> None:
                      for item in group.items if isinstance(item, Text))
     assert "micropul-print calibrate --offset X,Y --scale X,Y" in texts
     assert "--back-offset 0.5,0" in texts and "--scale 97,97" in texts
+
+
+def test_the_art_leaves_the_right_of_the_page_free_beside_the_rulers() -> None:
+    """Where the calibration page may carry pieces (right of the rulers, above the
+    cross), the gauges and their text draw nothing."""
+    from micropul_print.fonts import text_width
+
+    for paper in PAPERS:
+        art = vernier.front_art(load_layout(paper), "long", (-12.25, -12.25),
+                                (103.5, 103.5))
+        for item in art.items:
+            if isinstance(item, Line) and min(item.y1, item.y2) < 190:
+                assert max(item.x1, item.x2) <= vernier.ART_RIGHT_LIMIT
+            if isinstance(item, Text) and item.y < 190:
+                right = item.x + text_width(item.text, item.size, item.weight) * (
+                    {"start": 1.0, "middle": 0.5, "end": 0.0}[item.anchor])
+                assert right <= vernier.ART_RIGHT_LIMIT, item.text
