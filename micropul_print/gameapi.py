@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from micropul_print.rulebook.games import GameRulebook
     from micropul_print.sheets.layout import SheetLayout
 
+# A job tells how it goes by messages; one ending in "N/M" (``tile 7/48``) counts its
+# steps, which the build's progress line shows.
 Progress = Callable[[str], None]
 Flip = Literal["long", "short"]
 JSON = dict[str, Any]
@@ -141,6 +143,9 @@ class KitOptions(NamedTuple):
     flip: Flip = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
     calibration: bool = True
+    # The printer's scale in per cent (across, down): PDF sheets and boards are enlarged
+    # to make up for it (sheets.pdf.scale_page); image files are not.
+    scale: tuple[float, float] = (100.0, 100.0)
     langs: Sequence[str] | None = None  # None: every language each game's book has
     # Games whose kits are built, from their shipped catalogues except the game of
     # ``catalogue``, which stands in for its own; None: the game of ``catalogue``, or
@@ -163,12 +168,18 @@ class KitJob:
     imports: tuple[str, ...] = ()
     # The same work as smaller jobs (one per language...), to use in parallel.
     pieces: Sequence[Callable[[Progress], list[Path]]] = field(default=())
+    # What the build's progress line calls the job ("sheets a4"; default: its part),
+    # and each of its pieces ("rulebook en").
+    label: str = ""
+    piece_labels: Sequence[str] = ()
 
     def split(self) -> list[KitJob]:
         if not self.pieces:
             return [self]
         share = max(1, self.cost // len(self.pieces))
-        return [KitJob(self.part, run, share, self.imports) for run in self.pieces]
+        labels = list(self.piece_labels) or [self.label] * len(self.pieces)
+        return [KitJob(self.part, run, share, self.imports, label=label)
+                for run, label in zip(self.pieces, labels, strict=True)]
 
 
 @dataclass(frozen=True)

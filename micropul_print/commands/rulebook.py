@@ -7,8 +7,13 @@ import argparse
 import sys
 
 from micropul_print import registry
+from micropul_print.config import ConfigSpec
+from micropul_print.draw.theme import THEME_NAMES
 
 HELP = "build the rulebook PDFs (figures checked by the rules engine), or only --check them"
+# Every option may be set in the configuration file; paths in the file are relative
+# to it (docs/configuration.md).
+CONFIG = ConfigSpec(paths={"catalogue": (), "out": (), "theme": THEME_NAMES})
 
 PAPERS = ("a4", "letter")
 

@@ -325,11 +325,13 @@ def _header(layout: SheetLayout, split: BoardSplit, page: BoardPage) -> list[Pri
 # --- PDF ------------------------------------------------------------------------------
 
 
-def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo) -> bytes:
+def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo, *,
+                     scale: tuple[float, float] = (100.0, 100.0)) -> bytes:
     """The pages of one or more board plans (all on the same paper) as PDF bytes:
-    reproducible, Lato only, each part clipped to its window."""
+    reproducible, Lato only, each part clipped to its window; enlarged for a printer
+    printing at ``scale`` per cent (sheets.pdf.scale_page)."""
     from micropul_print.backends import pdf as backend
-    from micropul_print.sheets.pdf import document_canvas
+    from micropul_print.sheets.pdf import document_canvas, scale_page
 
     if not plans:
         raise ValueError("no board to render")
@@ -343,6 +345,7 @@ def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo) -> bytes:
             raise ValueError("every board of one PDF must use the same page layout")
         for page in plan.pages:
             window = page.part.window
+            scaled = scale_page(canvas, layout, scale)
             canvas.saveState()
             clip = canvas.beginPath()
             clip.rect(page.x * mm, (page_h - page.y - window.height) * mm, window.width * mm,
@@ -351,6 +354,8 @@ def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo) -> bytes:
             backend.draw(canvas, window_drawing(plan.drawing, window), page.x, page.y)
             canvas.restoreState()
             backend.draw(canvas, page.marks, 0.0, 0.0)
+            if scaled:
+                canvas.restoreState()
             canvas.showPage()
     canvas.save()
     return buffer.getvalue()

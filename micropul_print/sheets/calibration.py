@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from micropul_print.draw.bounds import Box
 from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Primitive, Rect, Text
+from micropul_print.sheets import vernier
 from micropul_print.sheets.duplex import Flip, back_point
 from micropul_print.sheets.layout import SheetLayout
 
@@ -34,7 +35,9 @@ def pieces_zone(layout: SheetLayout) -> Box:
                layout.paper_width - layout.margin, TARGET_Y - TARGET_ARM - PIECES_GAP)
 
 
-def calibration_front(layout: SheetLayout, flip: Flip) -> Drawing:
+def calibration_front(layout: SheetLayout, flip: Flip,
+                      offset: tuple[float, float] = (0.0, 0.0),
+                      scale: tuple[float, float] = (100.0, 100.0)) -> Drawing:
     width = layout.paper_width
     items: list[Primitive] = [
         Text(width / 2, 22.0, "Calibration page", 5.0, INK, "middle", "bold"),
@@ -58,6 +61,10 @@ def calibration_front(layout: SheetLayout, flip: Flip) -> Drawing:
         Text(TARGET_X, TARGET_Y + TARGET_ARM + 9.0, "its twin is printed on the back", 2.6,
              INK),
     ]
+    # The back-offset gauges and scale lines (the page was made with ``offset`` and
+    # ``scale``: its readings include them): sheets/vernier.py.
+    # Spread, not grouped: the page's pieces go where no single mark of it lies.
+    items += vernier.front_art(layout, flip, offset, scale).items
     return Drawing(width, layout.paper_height, tuple(items))
 
 
@@ -75,6 +82,7 @@ def calibration_back(layout: SheetLayout, flip: Flip,
              "offset of the next build (--back-offset X,Y).", 3.2, INK),
     ]
     items += _cross(x, y, scale=True)
+    items += vernier.back_art(layout, flip, offset).items  # the gauges' back halves
     return Drawing(width, height, tuple(items))
 
 

@@ -55,6 +55,9 @@ class SheetOptions(NamedTuple):
     # Print-and-cut: registration marks on every front page holding pieces (see
     # registration.py); the slots and marks their corners need stay empty.
     registration: bool = False
+    # The printer's scale, per cent across and down the page, that the PDF enlarges
+    # every page to make up for (sheets/pdf.py); the calibration page reads it.
+    scale: tuple[float, float] = (100.0, 100.0)
 
 
 DEFAULT_OPTIONS = SheetOptions()
@@ -152,7 +155,8 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
                                                        strict=False)]
         for start in range(0, len(cards), len(usable))
     ]
-    front_art = with_footer(calibration_front(layout, options.flip), layout,
+    front_art = with_footer(calibration_front(layout, options.flip, options.back_offset,
+                                              options.scale), layout,
                              f"{title} — calibration page, front")
     back_art = with_footer(calibration_back(layout, options.flip, options.back_offset),
                             layout, f"{title} — calibration page, back")

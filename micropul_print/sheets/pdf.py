@@ -87,6 +87,7 @@ def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
     painter = PlacementPainter(canvas, [pl.drawing for page in plan.pages
                                         for pl in page.placements])
     for page in plan.pages:
+        scaled = scale_page(canvas, plan.layout, plan.options.scale)
         backend.draw(canvas, _underlay(page.placements, plan.layout.paper_width, page_h),
                      0.0, 0.0)
         for placement in page.placements:
@@ -94,7 +95,9 @@ def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
         backend.draw(canvas, page.marks, 0.0, 0.0)
         if plan.options.bleed > 0:
             set_page_boxes(canvas, plan.layout.paper_width, page_h, page.trim,
-                           plan.options.bleed)
+                           plan.options.bleed, plan.options.scale)
+        if scaled:
+            canvas.restoreState()
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
@@ -131,12 +134,18 @@ class PlacementPainter:
 
 
 def set_page_boxes(canvas: PageCanvas, page_w: float, page_h: float, trim: Box | None,
-                   bleed: float) -> None:
+                   bleed: float, scale: tuple[float, float] = (100.0, 100.0)) -> None:
     """The current page's /TrimBox (``trim``, mm from the top-left; None: the whole
     page) and /BleedBox (the trim box ``bleed`` larger, inside the page), as print
-    shops' tools read them (PDF/X)."""
+    shops' tools read them (PDF/X). With a printer ``scale`` (scale_page), the boxes are
+    where the enlarged page puts the trim: the page boxes ignore the drawing transform."""
     media = Box(0.0, 0.0, page_w, page_h)
     trim = trim or media
+    if trim != media and scale != (100.0, 100.0):
+        cx, cy, fx, fy = page_w / 2, page_h / 2, 100.0 / scale[0], 100.0 / scale[1]
+        trim = Box(cx + (trim.x0 - cx) * fx, cy + (trim.y0 - cy) * fy,
+                   cx + (trim.x1 - cx) * fx, cy + (trim.y1 - cy) * fy)
+        bleed *= max(fx, fy)
     art = trim.grown(bleed)
     art = Box(max(art.x0, 0.0), max(art.y0, 0.0), min(art.x1, page_w), min(art.y1, page_h))
     canvas.setTrimBox(_points(trim, page_h))
@@ -146,6 +155,22 @@ def set_page_boxes(canvas: PageCanvas, page_w: float, page_h: float, trim: Box |
 def _points(box: Box, page_h: float) -> tuple[float, float, float, float]:
     """A box in mm from the top-left as PDF's [llx lly urx ury] in points."""
     return (box.x0 * MM, (page_h - box.y1) * MM, box.x1 * MM, (page_h - box.y0) * MM)
+
+
+def scale_page(canvas: PageCanvas, layout: SheetLayout, scale: tuple[float, float]) -> bool:
+    """Enlarge what the page paints next by 100 / ``scale`` (per cent, across and down)
+    about the page's centre, inside a saved graphics state to restore before the page
+    ends; True if it did. A printer that prints at ``scale`` % then puts everything at
+    its true size, and the centred card grid stays centred, so backs still lie behind
+    their fronts. At 100 % nothing is written: the same bytes as without."""
+    if scale == (100.0, 100.0):
+        return False
+    centre_x, centre_y = layout.paper_width * MM / 2, layout.paper_height * MM / 2
+    canvas.saveState()
+    canvas.translate(centre_x, centre_y)
+    canvas.scale(100.0 / scale[0], 100.0 / scale[1])
+    canvas.translate(-centre_x, -centre_y)
+    return True
 
 
 def _underlay(placements: Sequence[Placement], page_w: float, page_h: float) -> Drawing:

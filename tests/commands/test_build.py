@@ -44,7 +44,7 @@ def test_build_writes_the_contract_files_and_nothing_outside_out(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cwd", "kit"]
     assert list(workdir.iterdir()) == []
     captured = capsys.readouterr()
-    assert "writing" in captured.err
+    assert "micropul sheets a4: sheets/micropul-tiles-a4.pdf (" in captured.err  # a line a part
     assert f"wrote {len(written)} files" in captured.out
 
 

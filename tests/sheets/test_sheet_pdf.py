@@ -328,3 +328,32 @@ def test_with_bleed_every_page_has_trim_and_bleed_boxes(paper: str, flip: str) -
 def test_without_bleed_no_trim_or_bleed_box() -> None:
     reader = read(make_plan("a4"))
     assert all("/TrimBox" not in page and "/BleedBox" not in page for page in reader.pages)
+
+
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_scaled_sheets_measure_30_mm_after_the_printer_s_shrink(flip: str) -> None:
+    scale = (97.0, 98.5)  # what the printer does, across and down
+    reader = read(make_plan("a4", flip=flip, scale=scale, calibration=False))
+    width = float(reader.pages[0].mediabox.width)
+    height = float(reader.pages[0].mediabox.height)
+    for number in (0, 1):
+        tiles = [f for f in replay(reader, number).forms if f[3] - f[1] > 20 * PT_PER_MM]
+        assert len(tiles) == 48
+        for _name, x0, y0, x1, y1 in tiles:
+            # Enlarged in the file; the printer's 97 % x 98.5 % brings it back to 30 mm.
+            assert (x1 - x0) * scale[0] / 100 == pytest.approx(CUT_PT, abs=TOLERANCE_PT)
+            assert (y1 - y0) * scale[1] / 100 == pytest.approx(CUT_PT, abs=TOLERANCE_PT)
+        # Enlarged about the page's centre, so a centred grid stays centred (and backs
+        # stay behind their fronts): each tile is where it is at 100 %, moved outwards.
+        plain = [f for f in replay(read(make_plan("a4", flip=flip, calibration=False)),
+                                   number).forms if f[3] - f[1] > 20 * PT_PER_MM]
+        for (_n, x0, y0, x1, y1), (_p, px0, py0, px1, py1) in zip(tiles, plain, strict=True):
+            expected = ((px0 + px1) / 2 - width / 2) * 100 / scale[0] + width / 2
+            assert (x0 + x1) / 2 == pytest.approx(expected, abs=1e-3)
+            expected = ((py0 + py1) / 2 - height / 2) * 100 / scale[1] + height / 2
+            assert (y0 + y1) / 2 == pytest.approx(expected, abs=1e-3)
+
+
+def test_at_100_per_cent_the_pdf_is_the_pdf_without_a_scale() -> None:
+    assert render_pdf(make_plan("a4", scale=(100.0, 100.0)), INFO) == render_pdf(
+        make_plan("a4"), INFO)

@@ -74,7 +74,7 @@ def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
                 catalogue, theme, output, papers=papers, bleed=options.bleed,
                 dpi=options.dpi, flip=options.flip, back_offset=options.back_offset,
                 calibration=options.calibration, parts=frozenset(parts), progress=say,
-                langs=langs)
+                langs=langs, scale=options.scale)
         return run
 
     imports = ("micropul_print.games.cellulae.kit", "micropul_print.games.cellulae.faces")
@@ -83,19 +83,22 @@ def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
     jobs: list[KitJob] = []
     if "png" in options.parts:
         jobs.append(KitJob("tile files", part({"png"}, ()), cost=2,
-                           imports=(*imports, *tile_imports)))
+                           imports=(*imports, *tile_imports), label="tiles"))
     elif "svg" in options.parts:
-        jobs.append(KitJob("tile files", part({"svg"}, ()), cost=1, imports=imports))
+        jobs.append(KitJob("tile files", part({"svg"}, ()), cost=1, imports=imports,
+                           label="tiles"))
     for layout in layouts:
         jobs.append(KitJob("sheets", part({"sheets"}, (layout.name,)), cost=1,
-                           imports=(*imports, *pdf_imports)))
+                           imports=(*imports, *pdf_imports), label=f"sheets {layout.name}"))
     if "rulebooks" in options.parts and langs:  # as Micropul's: one set, on the first paper
         paper = (options.papers[0],)
         rulebook_imports = (*pdf_imports, "micropul_print.rulebook",
                             "micropul_print.rulebook.layout")
         jobs.append(KitJob("rulebooks", part({"rulebooks"}, paper, langs), cost=4 * len(langs),
                            imports=(*imports, *rulebook_imports),
-                           pieces=[part({"rulebooks"}, paper, [lang]) for lang in langs]))
+                           pieces=[part({"rulebooks"}, paper, [lang]) for lang in langs],
+                           label="rulebooks",
+                           piece_labels=[f"rulebook {lang}" for lang in langs]))
     return jobs
 
 
@@ -103,7 +106,8 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
                        papers: Sequence[str], bleed: float | None, dpi: int, flip: Flip,
                        back_offset: tuple[float, float], calibration: bool,
                        parts: frozenset[str], progress: Progress | None,
-                       langs: Sequence[str] | None = None) -> list[Path]:
+                       langs: Sequence[str] | None = None,
+                       scale: tuple[float, float] = (100.0, 100.0)) -> list[Path]:
     """Write the parts of the Cellulae kit named in ``parts`` (``svg``: the SVG faces;
     ``png``: SVG and PNG faces and the overview; ``sheets``: tile sheets and boards for
     each paper; ``rulebooks``: the rulebook in each of ``langs``, None meaning every
@@ -132,7 +136,7 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
     if "sheets" in parts:
         layouts = [load_layout(paper) for paper in papers]  # every problem before writing
         options = SheetOptions(bleed=bleed or 0.0, flip=flip, back_offset=back_offset,
-                               calibration=calibration)
+                               calibration=calibration, scale=scale)
         for layout in layouts:
             say(f"writing {out.path(tiles_pdf(layout.name))}")
             written.append(out.write_bytes(tiles_pdf(layout.name),
@@ -141,7 +145,7 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
                 relative = board_pdf(board.side, layout.name)
                 say(f"writing {out.path(relative)}")
                 written.append(out.write_bytes(relative, board_sheets_pdf(
-                    catalogue, theme, layout, board.side)))
+                    catalogue, theme, layout, board.side, scale=scale)))
     if "rulebooks" in parts:
         written += write_rulebooks(catalogue, theme, out, langs=langs,
                                    paper=papers[0] if papers else RULEBOOK_PAPER, progress=say)
@@ -234,8 +238,9 @@ def tile_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLay
 
 
 def board_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLayout,
-                     side: int) -> bytes:
-    """The ``side`` x ``side`` board at its true size, on as many pages as it needs."""
+                     side: int, *, scale: tuple[float, float] = (100.0, 100.0)) -> bytes:
+    """The ``side`` x ``side`` board at its true size, on as many pages as it needs
+    (enlarged for a printer printing at ``scale`` per cent)."""
     from micropul_print.games.cellulae.faces import board_drawing, grid_lines
     from micropul_print.sheets.board import plan_board, render_board_pdf
 
@@ -251,7 +256,7 @@ def board_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLa
                 f"{catalogue.tile_size_mm:g} mm, on {pages} {layout.label} "
                 f"page{'s' if pages > 1 else ''}",
     )
-    return render_board_pdf([plan], info)
+    return render_board_pdf([plan], info, scale=scale)
 
 
 def _author(catalogue: CellulaeCatalogue) -> str:

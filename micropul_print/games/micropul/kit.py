@@ -40,20 +40,21 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
     jobs: list[KitJob] = []
     if "png" in options.parts:  # the complete tile files: SVG, PNG and the overview
         jobs.append(KitJob("tile files", _tile_files_job(art, output, options), cost=6,
-                           imports=_TILE_IMPORTS))
+                           imports=_TILE_IMPORTS, label="tiles"))
     elif "svg" in options.parts:
         jobs.append(KitJob("tile files", _svg_files_job(art, output), cost=1,
-                           imports=_TILE_IMPORTS[:1]))
+                           imports=_TILE_IMPORTS[:1], label="tiles"))
     for layout in layouts:
         jobs.append(KitJob("sheets", _sheets_job(art, output, layout, sheet_options(options)),
-                           cost=1, imports=_PDF_IMPORTS))
+                           cost=1, imports=_PDF_IMPORTS, label=f"sheets {layout.name}"))
     if "rulebooks" in options.parts and langs:
         # Rulebook file names carry no paper: one set, on the first paper asked for. In
         # parallel, a job per language (each checks its own texts and the figures).
         jobs.append(KitJob("rulebooks", _rulebooks_job(art, output, langs, options.papers[0]),
                            cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
                            pieces=[_rulebooks_job(art, output, [lang], options.papers[0])
-                                   for lang in langs]))
+                                   for lang in langs],
+                           label="rulebooks", piece_labels=[f"rulebook {lang}" for lang in langs]))
     return jobs
 
 
@@ -99,7 +100,8 @@ def _rulebooks_job(art: TileArt, output: OutputDir, langs: Sequence[str],
 
 def sheet_options(options: KitOptions) -> SheetOptions:
     return SheetOptions(bleed=options.bleed or 0.0, flip=options.flip,
-                        back_offset=options.back_offset, calibration=options.calibration)
+                        back_offset=options.back_offset, calibration=options.calibration,
+                        scale=options.scale)
 
 
 def sheet_file_name(game: str, paper: str) -> str:
