@@ -209,6 +209,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: stopped (SIGTERM)", file=sys.stderr)
         return EXIT_TERMINATED
     except OSError as exc:
+        if exc.filename is not None:  # a file or folder the system refused: the user's to fix
+            where = printable(str(exc.filename))
+            print(f"{where}: error: cannot write or read it: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return EXIT_INVALID
         if exc.errno not in (errno.EPIPE, errno.ENOSPC, errno.EIO) and not isinstance(
                 exc, BrokenPipeError):
             return _internal_error(exc)

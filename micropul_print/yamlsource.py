@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import stat
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -355,14 +356,29 @@ def read_document(
     return (None if errors_in(diagnostics) else value), diagnostics
 
 
+def _not_a_file(mode: int) -> str:
+    """Why a file of ``mode`` is not read ("" for a regular file): a directory, a pipe
+    (opening one waits for a writer), a socket or a device (reading one may never end)."""
+    if stat.S_ISREG(mode):
+        return ""
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file"
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        return "is a pipe or socket, not a file"
+    return "is a device, not a file"
+
+
 def _read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, str]:
     try:
-        if path.is_dir():
-            return None, "is a directory, not a file"
-        if path.is_fifo() or path.is_socket():  # opening a pipe would wait for a writer
-            return None, "is a pipe or socket, not a file"
+        problem = _not_a_file(os.stat(path).st_mode)  # before opening: opening can hang
+        if problem:
+            return None, problem
         with path.open("rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
+            status = os.fstat(handle.fileno())  # the file opened, should it have changed
+            problem = _not_a_file(status.st_mode)
+            if problem:
+                return None, problem
+            size = status.st_size
             if size > max_bytes:
                 return None, _too_large(size, max_bytes)
             # Read one byte past the limit: devices and pipes report no size.
