@@ -93,7 +93,7 @@ def test_unknown_layout_and_broken_yaml_are_user_errors(tmp_path: Path) -> None:
         load_layout(tmp_path / "missing.yaml")
     broken = tmp_path / "broken.yaml"
     broken.write_text("paper: {width: 1\n")
-    with pytest.raises(UserError, match="not valid YAML"):
+    with pytest.raises(UserError, match="invalid YAML"):
         load_layout(broken)
 
 
