@@ -115,9 +115,11 @@ def plan_tile_sheets(art: TileArt, layout: SheetLayout, options: SheetOptions) -
     cards = [Card(front, back) for front in art.fronts(options.bleed)]
     tokens: list[Card] = []
     for player in faces.PLAYERS:
-        stone = faces.stone_drawing(player, art.theme, STONE_DIAMETER)
-        # Printed on both sides, so a cut stone shows its colour either way up.
-        tokens += [Card(stone, stone)] * STONES_PER_PLAYER
+        # Printed on both sides, so a cut stone shows its colour either way up; the
+        # front keeps its cut circle, cut round (registration cut files follow it).
+        front, back_side = faces.stone_faces(player, art.theme, STONE_DIAMETER,
+                                             bleed=options.bleed)
+        tokens += [Card(front, back_side, round=True)] * STONES_PER_PLAYER
     size = faces.TILE_SIZE_MM
     return plan_sheets(layout, cards, size, size, art.catalogue.name, tokens=tokens,
                        options=options)
