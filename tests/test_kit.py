@@ -160,7 +160,7 @@ def test_worker_processes_write_what_one_process_writes(tmp_path: Path) -> None:
     two = build_kit(tmp_path / "two", options._replace(jobs=2), progress=parallel.append)
     assert [p.relative_to(one.root) for p in one.files] == [
         p.relative_to(two.root) for p in two.files]
-    assert one.counts == two.counts == {"tile files": 99, "sheets": 1, "rulebooks": 2}
+    assert one.counts == two.counts == {"tile files": 99, "sheets": 1, "rulebooks": 4}
     for path in one.files:
         assert path.read_bytes() == (two.root / path.relative_to(one.root)).read_bytes()
     # Progress is told in the jobs' order, whichever worker finished first.

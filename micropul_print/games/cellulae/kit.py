@@ -12,6 +12,7 @@ docs/output-layout.md):
     cellulae/sheets/cellulae-tiles-<paper>.pdf          duplex tile sheets
     cellulae/sheets/cellulae-board-<side>-<paper>.pdf   each board, at its true size
     cellulae/rules/cellulae-rules-<lang>.pdf            the rulebook in each language
+    cellulae/rules/cellulae-rules-<lang>-booklet-<paper>.pdf   and its booklet
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ PNG_DIR = f"{ROOT}/tiles/png"
 OVERVIEW = f"{ROOT}/tiles/overview.png"
 SHEETS_DIR = f"{ROOT}/sheets"
 FACE_ORDER = (WHITE, BLACK)
-PARTS = frozenset({"svg", "png", "sheets", "rulebooks"})
+# The kit's parts, and the booklets (which a build makes with the rulebooks).
+PARTS = frozenset({"svg", "png", "sheets", "rulebooks", "booklets"})
 PNG_BLEED = 3.0  # bleed of the PNG files when none is given, as Micropul's
 OVERVIEW_DPI = 100
 OVERVIEW_GAP = 4.0  # mm, between the pictures of the overview
@@ -99,6 +101,12 @@ def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
                            pieces=[part({"rulebooks"}, paper, [lang]) for lang in langs],
                            label="rulebooks",
                            piece_labels=[f"rulebook {lang}" for lang in langs]))
+        if options.booklets:
+            jobs.append(KitJob("rulebooks", part({"booklets"}, paper, langs),
+                               cost=4 * len(langs), imports=(*imports, *rulebook_imports),
+                               pieces=[part({"booklets"}, paper, [lang]) for lang in langs],
+                               label="booklets",
+                               piece_labels=[f"booklet {lang}" for lang in langs]))
     return jobs
 
 
@@ -111,7 +119,8 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
     """Write the parts of the Cellulae kit named in ``parts`` (``svg``: the SVG faces;
     ``png``: SVG and PNG faces and the overview; ``sheets``: tile sheets and boards for
     each paper; ``rulebooks``: the rulebook in each of ``langs``, None meaning every
-    language of the Cellulae book) and return the paths written, in order.
+    language of the Cellulae book; ``booklets``: their booklets) and return the paths
+    written, in order.
 
     Rulebook file names carry no paper, as Micropul's: one set, on the first of
     ``papers`` (A4 when none is given).
@@ -149,18 +158,24 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
     if "rulebooks" in parts:
         written += write_rulebooks(catalogue, theme, out, langs=langs,
                                    paper=papers[0] if papers else RULEBOOK_PAPER, progress=say)
+    if "booklets" in parts:
+        written += write_rulebooks(catalogue, theme, out, langs=langs,
+                                   paper=papers[0] if papers else RULEBOOK_PAPER, progress=say,
+                                   booklet=True)
     return written
 
 
 def write_rulebooks(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir, *,
                     langs: Sequence[str] | None, paper: str,
-                    progress: Progress | None = None) -> list[Path]:
+                    progress: Progress | None = None, booklet: bool = False) -> list[Path]:
     """``cellulae/rules/cellulae-rules-<lang>.pdf`` for each of ``langs`` (None: every
-    language of the Cellulae book), on ``paper``; texts and figures checked first."""
-    from micropul_print.rulebook import available_languages, build_rulebooks
+    language of the Cellulae book), on ``paper``; texts and figures checked first.
+    ``booklet``: the booklets instead, ``cellulae-rules-<lang>-booklet-<paper>.pdf``."""
+    from micropul_print.rulebook import available_languages, build_booklets, build_rulebooks
 
     chosen = list(langs) if langs is not None else available_languages(catalogue.game)
-    return build_rulebooks(catalogue, theme, out, langs=chosen, paper=paper,
+    write = build_booklets if booklet else build_rulebooks
+    return write(catalogue, theme, out, langs=chosen, paper=paper,
                            progress=None if progress is None
                            else (lambda message: progress(f"writing {message}")))
 

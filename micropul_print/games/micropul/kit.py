@@ -4,7 +4,7 @@ stones, and the rulebooks. Files (a contract, listed in docs/output-layout.md):
 
     tiles/svg/tile-NN.svg, tile-back.svg; tiles/png/...; tiles/overview.png
     sheets/micropul-tiles-<paper>.pdf
-    rules/micropul-rules-<lang>.pdf
+    rules/micropul-rules-<lang>.pdf, rules/micropul-rules-<lang>-booklet-<paper>.pdf
 """
 
 from __future__ import annotations
@@ -55,6 +55,13 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
                            pieces=[_rulebooks_job(art, output, [lang], options.papers[0])
                                    for lang in langs],
                            label="rulebooks", piece_labels=[f"rulebook {lang}" for lang in langs]))
+        if options.booklets:
+            jobs.append(KitJob(
+                "rulebooks", _rulebooks_job(art, output, langs, options.papers[0], booklet=True),
+                cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
+                pieces=[_rulebooks_job(art, output, [lang], options.papers[0], booklet=True)
+                        for lang in langs],
+                label="booklets", piece_labels=[f"booklet {lang}" for lang in langs]))
     return jobs
 
 
@@ -87,14 +94,14 @@ def _sheets_job(art: TileArt, output: OutputDir, layout: SheetLayout,
     return lambda say: [write_sheets(art, output, layout, options, progress=say)]
 
 
-def _rulebooks_job(art: TileArt, output: OutputDir, langs: Sequence[str],
-                   paper: str) -> Callable[[Progress], list[Path]]:
+def _rulebooks_job(art: TileArt, output: OutputDir, langs: Sequence[str], paper: str, *,
+                   booklet: bool = False) -> Callable[[Progress], list[Path]]:
     def run(say: Progress) -> list[Path]:
-        from micropul_print.rulebook import build_rulebooks
+        from micropul_print.rulebook import build_booklets, build_rulebooks
 
-        return list(build_rulebooks(art.catalogue, art.theme, output, langs=langs,
-                                    paper=paper,
-                                    progress=lambda message: say(f"writing {message}")))
+        write = build_booklets if booklet else build_rulebooks
+        return list(write(art.catalogue, art.theme, output, langs=langs, paper=paper,
+                          progress=lambda message: say(f"writing {message}")))
     return run
 
 
