@@ -35,6 +35,8 @@ JSON = dict[str, Any]
 
 # The parts of a kit a build can ask for; every game makes the ones it has.
 KIT_PARTS = frozenset({"svg", "png", "sheets", "rulebooks"})
+# The ways the sheets part can lay out the tiles (KitOptions.sheet_layouts).
+SHEET_LAYOUTS = ("duplex", "gutter-fold")
 
 
 @runtime_checkable
@@ -156,6 +158,9 @@ class KitOptions(NamedTuple):
     # error.
     games: Sequence[str] | None = None
     parts: frozenset[str] = KIT_PARTS
+    # How the sheets part prints the tiles, one file per paper each: "duplex" (double-
+    # sided sheets), "gutter-fold" (fronts and backs side by side, folded and glued).
+    sheet_layouts: Sequence[str] = ("duplex",)
     strict: bool = False
     jobs: int | None = None  # worker processes; None: one per CPU; 1: all in this process
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
+from micropul_print.gameapi import SHEET_LAYOUTS
 
 if TYPE_CHECKING:
     from micropul_print.kit import KitOptions, KitReport
@@ -111,6 +112,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or a theme YAML file (default: classic)")
     parser.add_argument("--paper", choices=(*PAPERS, "all"), default="all",
                         help="paper of the PDF sheets and rulebooks (default: all)")
+    parser.add_argument("--layout", choices=(*SHEET_LAYOUTS, "all"), default="duplex",
+                        help="how the tile sheets are printed: duplex (double-sided), "
+                             "gutter-fold (single-sided, fronts and backs side by side, to "
+                             "fold and glue: sheets/<game>-tiles-gutterfold-<paper>.pdf), or "
+                             "all (default: duplex)")
     parser.add_argument("--bleed", type=_bleed, metavar="MM",
                         help="art beyond the cut line, in mm, on the sheets and the PNG files "
                              "(default: 0 on sheets, for home printing; 3 on the PNG files)")
@@ -170,6 +176,7 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
         calibration=args.calibration,
         langs=args.lang,  # None: every language present
         parts=frozenset(args.only),
+        sheet_layouts=SHEET_LAYOUTS if args.layout == "all" else (args.layout,),
         strict=args.strict,
     )
 

@@ -246,3 +246,21 @@ def test_each_game_writes_its_rulebooks_in_the_languages_asked(
     err = capsys.readouterr().err
     assert "argument --lang: unknown language 'xx'; choose from en,de,es,fr,it,pl" in err
     assert not (tmp_path / "a").exists()
+
+
+def test_layout_gutter_fold_writes_fold_sheets_for_both_games_and_papers(
+        tmp_path: Path) -> None:
+    assert main(["build", "--game", "all", "--only", "sheets", "--layout", "gutter-fold",
+                 "--out", str(tmp_path), "--quiet"]) == 0
+    written = files_under(tmp_path)
+    folds = {"sheets/micropul-tiles-gutterfold-a4.pdf": 2,
+             "sheets/micropul-tiles-gutterfold-letter.pdf": 3,
+             "cellulae/sheets/cellulae-tiles-gutterfold-a4.pdf": 3,
+             "cellulae/sheets/cellulae-tiles-gutterfold-letter.pdf": 4}  # output-layout.md
+    assert set(folds) <= written
+    assert not {"sheets/micropul-tiles-a4.pdf", "cellulae/sheets/cellulae-tiles-a4.pdf"} & written
+    assert "cellulae/sheets/cellulae-board-5-a4.pdf" in written  # boards are no tiles
+    for name, pages in folds.items():
+        reader = PdfReader(tmp_path / name)
+        assert len(reader.pages) == pages, name
+        assert "/Simplex" in str(reader.trailer["/Root"]["/ViewerPreferences"])

@@ -11,6 +11,7 @@ docs/output-layout.md):
     cellulae/tiles/overview.png                         both faces and the set-up on 5 x 5
     cellulae/sheets/cellulae-tiles-<paper>.pdf          duplex tile sheets
     cellulae/sheets/cellulae-board-<side>-<paper>.pdf   each board, at its true size
+    cellulae/sheets/cellulae-tiles-gutterfold-<paper>.pdf   with --layout gutter-fold
     cellulae/rules/cellulae-rules-<lang>.pdf            the rulebook in each language
     cellulae/rules/cellulae-rules-<lang>-booklet-<paper>.pdf   and its booklet
 """
@@ -40,7 +41,9 @@ OVERVIEW = f"{ROOT}/tiles/overview.png"
 SHEETS_DIR = f"{ROOT}/sheets"
 FACE_ORDER = (WHITE, BLACK)
 # The kit's parts, and the booklets (which a build makes with the rulebooks).
-PARTS = frozenset({"svg", "png", "sheets", "rulebooks", "booklets"})
+# "boards": the sheets part's boards alone (the tiles printed another way);
+# "gutterfold": the tiles on gutter-fold sheets.
+PARTS = frozenset({"svg", "png", "sheets", "rulebooks", "booklets", "boards", "gutterfold"})
 PNG_BLEED = 3.0  # bleed of the PNG files when none is given, as Micropul's
 OVERVIEW_DPI = 100
 OVERVIEW_GAP = 4.0  # mm, between the pictures of the overview
@@ -56,6 +59,10 @@ def tile_file(colour: str) -> str:
 
 def tiles_pdf(paper: str) -> str:
     return f"{SHEETS_DIR}/cellulae-tiles-{paper}.pdf"
+
+
+def gutterfold_pdf(paper: str) -> str:
+    return f"{SHEETS_DIR}/cellulae-tiles-gutterfold-{paper}.pdf"
 
 
 def board_pdf(side: int, paper: str) -> str:
@@ -89,9 +96,15 @@ def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
     elif "svg" in options.parts:
         jobs.append(KitJob("tile files", part({"svg"}, ()), cost=1, imports=imports,
                            label="tiles"))
-    for layout in layouts:
-        jobs.append(KitJob("sheets", part({"sheets"}, (layout.name,)), cost=1,
-                           imports=(*imports, *pdf_imports), label=f"sheets {layout.name}"))
+    duplex = "duplex" in options.sheet_layouts
+    for layout in layouts:  # the boards go with the duplex sheets, or alone
+        jobs.append(KitJob("sheets", part({"sheets" if duplex else "boards"}, (layout.name,)),
+                           cost=1, imports=(*imports, *pdf_imports),
+                           label=f"{'sheets' if duplex else 'boards'} {layout.name}"))
+        if "gutter-fold" in options.sheet_layouts:
+            jobs.append(KitJob("sheets", part({"gutterfold"}, (layout.name,)), cost=1,
+                               imports=(*imports, *pdf_imports),
+                               label=f"gutter fold {layout.name}"))
     if "rulebooks" in options.parts and langs:  # as Micropul's: one set, on the first paper
         paper = (options.papers[0],)
         rulebook_imports = (*pdf_imports, "micropul_print.rulebook",
@@ -118,6 +131,7 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
                        scale: tuple[float, float] = (100.0, 100.0)) -> list[Path]:
     """Write the parts of the Cellulae kit named in ``parts`` (``svg``: the SVG faces;
     ``png``: SVG and PNG faces and the overview; ``sheets``: tile sheets and boards for
+    each paper; ``boards``: the boards alone; ``gutterfold``: gutter-fold tile sheets for
     each paper; ``rulebooks``: the rulebook in each of ``langs``, None meaning every
     language of the Cellulae book; ``booklets``: their booklets) and return the paths
     written, in order.
@@ -142,19 +156,25 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
         say(f"writing {out.path(PNG_DIR)}/*.png and {out.path(OVERVIEW)}")
         written += write_tile_pngs(catalogue, theme, out, dpi=dpi,
                                    bleed=PNG_BLEED if bleed is None else bleed)
-    if "sheets" in parts:
+    options = SheetOptions(bleed=bleed or 0.0, flip=flip, back_offset=back_offset,
+                           calibration=calibration, scale=scale)
+    if "sheets" in parts or "boards" in parts:
         layouts = [load_layout(paper) for paper in papers]  # every problem before writing
-        options = SheetOptions(bleed=bleed or 0.0, flip=flip, back_offset=back_offset,
-                               calibration=calibration, scale=scale)
         for layout in layouts:
-            say(f"writing {out.path(tiles_pdf(layout.name))}")
-            written.append(out.write_bytes(tiles_pdf(layout.name),
-                                           tile_sheets_pdf(catalogue, theme, layout, options)))
+            if "sheets" in parts:
+                say(f"writing {out.path(tiles_pdf(layout.name))}")
+                written.append(out.write_bytes(
+                    tiles_pdf(layout.name), tile_sheets_pdf(catalogue, theme, layout, options)))
             for board in catalogue.boards:
                 relative = board_pdf(board.side, layout.name)
                 say(f"writing {out.path(relative)}")
                 written.append(out.write_bytes(relative, board_sheets_pdf(
                     catalogue, theme, layout, board.side, scale=scale)))
+    if "gutterfold" in parts:
+        for paper in papers:
+            say(f"writing {out.path(gutterfold_pdf(paper))}")
+            written.append(out.write_bytes(gutterfold_pdf(paper), gutterfold_sheets_pdf(
+                catalogue, theme, paper, options)))
     if "rulebooks" in parts:
         written += write_rulebooks(catalogue, theme, out, langs=langs,
                                    paper=papers[0] if papers else RULEBOOK_PAPER, progress=say)
@@ -250,6 +270,27 @@ def tile_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLay
                 f"back, duplex sheets for {layout.label} paper",
     )
     return render_pdf(plan, info)
+
+
+def gutterfold_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, paper: str,
+                          options: SheetOptions) -> bytes:
+    """The tiles on gutter-fold sheets (black faces beside the white, to fold behind)."""
+    from micropul_print.sheets.gutterfold import plan_gutterfold
+
+    layout = load_layout(f"gutterfold-{paper}")
+    faces = face_drawings(catalogue, theme, bleed=options.bleed)
+    size = catalogue.tile_size_mm
+    fold = plan_gutterfold(layout, [Card(faces[WHITE], faces[BLACK])] * catalogue.tile_total,
+                           size, size, catalogue.name,
+                           options=SheetOptions(bleed=options.bleed, scale=options.scale))
+    info = DocumentInfo(
+        title=f"{catalogue.name} — tiles to fold, {layout.label}",
+        author=_author(catalogue),
+        subject=f"Print-and-play tiles of {catalogue.name}: {catalogue.tile_total} tiles of "
+                f"{size:g} mm, white faces on the left half and black on the right, "
+                f"gutter-fold sheets for {layout.label} paper",
+    )
+    return render_pdf(fold.plan, info)
 
 
 def board_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLayout,

@@ -3,7 +3,7 @@ tile files (SVG, PNG, overview), the duplex sheets of each paper with the player
 stones, and the rulebooks. Files (a contract, listed in docs/output-layout.md):
 
     tiles/svg/tile-NN.svg, tile-back.svg; tiles/png/...; tiles/overview.png
-    sheets/micropul-tiles-<paper>.pdf
+    sheets/micropul-tiles-<paper>.pdf (and -gutterfold-<paper>.pdf with --layout)
     rules/micropul-rules-<lang>.pdf, rules/micropul-rules-<lang>-booklet-<paper>.pdf
 """
 
@@ -44,9 +44,17 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
     elif "svg" in options.parts:
         jobs.append(KitJob("tile files", _svg_files_job(art, output), cost=1,
                            imports=_TILE_IMPORTS[:1], label="tiles"))
+    duplex = "duplex" in options.sheet_layouts
     for layout in layouts:
-        jobs.append(KitJob("sheets", _sheets_job(art, output, layout, sheet_options(options)),
-                           cost=1, imports=_PDF_IMPORTS, label=f"sheets {layout.name}"))
+        if duplex:
+            jobs.append(KitJob("sheets", _sheets_job(art, output, layout,
+                                                     sheet_options(options)),
+                               cost=1, imports=_PDF_IMPORTS, label=f"sheets {layout.name}"))
+        if "gutter-fold" in options.sheet_layouts:
+            jobs.append(KitJob("sheets", _gutterfold_job(art, output, layout.name,
+                                                         sheet_options(options)),
+                               cost=1, imports=_PDF_IMPORTS,
+                               label=f"gutter fold {layout.name}"))
     if "rulebooks" in options.parts and langs:
         # Rulebook file names carry no paper: one set, on the first paper asked for. In
         # parallel, a job per language (each checks its own texts and the figures).
@@ -94,6 +102,11 @@ def _sheets_job(art: TileArt, output: OutputDir, layout: SheetLayout,
     return lambda say: [write_sheets(art, output, layout, options, progress=say)]
 
 
+def _gutterfold_job(art: TileArt, output: OutputDir, paper: str,
+                    options: SheetOptions) -> Callable[[Progress], list[Path]]:
+    return lambda say: [write_gutterfold(art, output, paper, options, progress=say)]
+
+
 def _rulebooks_job(art: TileArt, output: OutputDir, langs: Sequence[str], paper: str, *,
                    booklet: bool = False) -> Callable[[Progress], list[Path]]:
     def run(say: Progress) -> list[Path]:
@@ -118,18 +131,23 @@ def sheet_file_name(game: str, paper: str) -> str:
 def plan_tile_sheets(art: TileArt, layout: SheetLayout, options: SheetOptions) -> SheetPlan:
     """The Micropul side of the sheets: the faces with the common back, 30 mm cut, and
     the players' stones as tokens. The sheet layer itself knows none of this."""
-    back = art.back(options.bleed)  # one drawing behind every card
-    cards = [Card(front, back) for front in art.fronts(options.bleed)]
+    cards, tokens = tile_pieces(art, options.bleed)
+    size = faces.TILE_SIZE_MM
+    return plan_sheets(layout, cards, size, size, art.catalogue.name, tokens=tokens,
+                       options=options)
+
+
+def tile_pieces(art: TileArt, bleed: float) -> tuple[list[Card], list[Card]]:
+    """The cards (each face with the common back) and the tokens (the stones)."""
+    back = art.back(bleed)  # one drawing behind every card
+    cards = [Card(front, back) for front in art.fronts(bleed)]
     tokens: list[Card] = []
     for player in faces.PLAYERS:
         # Printed on both sides, so a cut stone shows its colour either way up; the
         # front keeps its cut circle, cut round (registration cut files follow it).
-        front, back_side = faces.stone_faces(player, art.theme, STONE_DIAMETER,
-                                             bleed=options.bleed)
+        front, back_side = faces.stone_faces(player, art.theme, STONE_DIAMETER, bleed=bleed)
         tokens += [Card(front, back_side, round=True)] * STONES_PER_PLAYER
-    size = faces.TILE_SIZE_MM
-    return plan_sheets(layout, cards, size, size, art.catalogue.name, tokens=tokens,
-                       options=options)
+    return cards, tokens
 
 
 def write_sheets(art: TileArt, output: OutputDir, layout: SheetLayout, options: SheetOptions,
@@ -149,3 +167,34 @@ def write_sheets(art: TileArt, output: OutputDir, layout: SheetLayout, options: 
                 f"of {plan.grid.card_width:g} mm, duplex sheets for {layout.label} paper",
     )
     return output.write_bytes(relative, render_pdf(plan, info))
+
+
+def gutterfold_file_name(game: str, paper: str) -> str:
+    return f"{game}-tiles-gutterfold-{paper}.pdf"
+
+
+def write_gutterfold(art: TileArt, output: OutputDir, paper: str, options: SheetOptions,
+                     *, progress: Progress | None = None) -> Path:
+    """Write ``sheets/<game>-tiles-gutterfold-<paper>.pdf``: fronts and their backs side
+    by side, to fold (sheets/gutterfold.py); returns its path."""
+    from micropul_print.sheets.gutterfold import plan_gutterfold
+    from micropul_print.sheets.layout import load_layout
+    from micropul_print.sheets.pdf import DocumentInfo, render_pdf
+
+    catalogue = art.catalogue
+    relative = Path("sheets") / gutterfold_file_name(catalogue.game, paper)
+    if progress:
+        progress(f"writing {output.path(relative)}")
+    layout = load_layout(f"gutterfold-{paper}")
+    cards, tokens = tile_pieces(art, options.bleed)
+    size = faces.TILE_SIZE_MM
+    fold = plan_gutterfold(layout, cards, size, size, catalogue.name, tokens=tokens,
+                           options=SheetOptions(bleed=options.bleed, scale=options.scale))
+    info = DocumentInfo(
+        title=f"{catalogue.name} — tiles to fold, {layout.label}",
+        author=AUTHOR,
+        subject=f"Print-and-play tiles of {catalogue.name}: {len(catalogue.tiles)} tiles "
+                f"of {size:g} mm, gutter-fold sheets for {layout.label} paper, printed "
+                "single-sided, folded and glued",
+    )
+    return output.write_bytes(relative, render_pdf(fold.plan, info))
