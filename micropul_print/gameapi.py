@@ -161,6 +161,9 @@ class KitOptions(NamedTuple):
     # How the sheets part prints the tiles, one file per paper each: "duplex" (double-
     # sided sheets), "gutter-fold" (fronts and backs side by side, folded and glued).
     sheet_layouts: Sequence[str] = ("duplex",)
+    # Print and cut: the duplex tile sheets carry registration marks, and a cut file
+    # (SVG) is written for each of their front pages holding pieces.
+    cut_files: bool = False
     strict: bool = False
     jobs: int | None = None  # worker processes; None: one per CPU; 1: all in this process
 

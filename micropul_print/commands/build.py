@@ -117,6 +117,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "gutter-fold (single-sided, fronts and backs side by side, to "
                              "fold and glue: sheets/<game>-tiles-gutterfold-<paper>.pdf), or "
                              "all (default: duplex)")
+    parser.add_argument("--cut-files", action="store_true",
+                        help="for print-and-cut machines (Silhouette): registration marks on "
+                             "the duplex tile sheets, and a cut file of each front page, "
+                             "sheets/<game>-cut-<paper>-page<N>.svg")
     parser.add_argument("--bleed", type=_bleed, metavar="MM",
                         help="art beyond the cut line, in mm, on the sheets and the PNG files "
                              "(default: 0 on sheets, for home printing; 3 on the PNG files)")
@@ -176,6 +180,7 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
         calibration=args.calibration,
         langs=args.lang,  # None: every language present
         parts=frozenset(args.only),
+        cut_files=args.cut_files,
         sheet_layouts=SHEET_LAYOUTS if args.layout == "all" else (args.layout,),
         strict=args.strict,
     )

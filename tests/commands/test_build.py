@@ -264,3 +264,19 @@ def test_layout_gutter_fold_writes_fold_sheets_for_both_games_and_papers(
         reader = PdfReader(tmp_path / name)
         assert len(reader.pages) == pages, name
         assert b"/Duplex /Simplex" in (tmp_path / name).read_bytes()  # single-sided
+
+
+def test_cut_files_beside_sheets_with_registration_marks(tmp_path: Path) -> None:
+    assert main(["build", "--game", "all", "--only", "sheets", "--paper", "a4", "--cut-files",
+                 "--out", str(tmp_path), "--quiet"]) == 0
+    written = files_under(tmp_path)
+    # A4 with marks holds 51 a page: Micropul's 48 tiles on page 3, its stones (3 slots
+    # too few) on the calibration page; Cellulae's 81 tiles on pages 3 and 5.
+    assert {name for name in written if name.endswith(".svg")} == {
+        "sheets/micropul-cut-a4-page1.svg", "sheets/micropul-cut-a4-page3.svg",
+        "cellulae/sheets/cellulae-cut-a4-page3.svg", "cellulae/sheets/cellulae-cut-a4-page5.svg"}
+    pages = len(PdfReader(tmp_path / "sheets/micropul-tiles-a4.pdf").pages)
+    assert pages == 4
+    svg = (tmp_path / "sheets/micropul-cut-a4-page3.svg").read_text(encoding="utf-8")
+    assert 'width="210mm"' in svg and 'id="registration-marks"' in svg
+    assert svg.count("<path") >= 48  # a cut path per tile (and the marks')

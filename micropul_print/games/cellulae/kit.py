@@ -12,6 +12,7 @@ docs/output-layout.md):
     cellulae/sheets/cellulae-tiles-<paper>.pdf          duplex tile sheets
     cellulae/sheets/cellulae-board-<side>-<paper>.pdf   each board, at its true size
     cellulae/sheets/cellulae-tiles-gutterfold-<paper>.pdf   with --layout gutter-fold
+    cellulae/sheets/cellulae-cut-<paper>-page<N>.svg    with --cut-files
     cellulae/rules/cellulae-rules-<lang>.pdf            the rulebook in each language
     cellulae/rules/cellulae-rules-<lang>-booklet-<paper>.pdf   and its booklet
 """
@@ -61,6 +62,23 @@ def tiles_pdf(paper: str) -> str:
     return f"{SHEETS_DIR}/cellulae-tiles-{paper}.pdf"
 
 
+def cut_file(paper: str, page: int) -> str:
+    from micropul_print.sheets.cutfile import cut_file_name
+
+    return f"{SHEETS_DIR}/{cut_file_name(ROOT, paper, page)}"
+
+
+def write_cut_files(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir,
+                    layout: SheetLayout, options: SheetOptions) -> list[Path]:
+    """``cellulae/sheets/cellulae-cut-<paper>-page<N>.svg`` for each front page of the
+    tile sheets holding tiles (``options`` with registration marks, as they were made)."""
+    from micropul_print.sheets.cutfile import cut_pages
+
+    plan = plan_tile_sheets(catalogue, theme, layout, options)
+    return [out.write_bytes(cut_file(layout.name, page.number), page.svg)
+            for page in cut_pages(plan, f"{catalogue.name} — tiles, {layout.label}")]
+
+
 def gutterfold_pdf(paper: str) -> str:
     return f"{SHEETS_DIR}/cellulae-tiles-gutterfold-{paper}.pdf"
 
@@ -83,7 +101,7 @@ def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
                 catalogue, theme, output, papers=papers, bleed=options.bleed,
                 dpi=options.dpi, flip=options.flip, back_offset=options.back_offset,
                 calibration=options.calibration, parts=frozenset(parts), progress=say,
-                langs=langs, scale=options.scale)
+                langs=langs, scale=options.scale, cut_files=options.cut_files)
         return run
 
     imports = ("micropul_print.games.cellulae.kit", "micropul_print.games.cellulae.faces")
@@ -128,13 +146,17 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
                        back_offset: tuple[float, float], calibration: bool,
                        parts: frozenset[str], progress: Progress | None,
                        langs: Sequence[str] | None = None,
-                       scale: tuple[float, float] = (100.0, 100.0)) -> list[Path]:
+                       scale: tuple[float, float] = (100.0, 100.0),
+                       cut_files: bool = False) -> list[Path]:
     """Write the parts of the Cellulae kit named in ``parts`` (``svg``: the SVG faces;
     ``png``: SVG and PNG faces and the overview; ``sheets``: tile sheets and boards for
     each paper; ``boards``: the boards alone; ``gutterfold``: gutter-fold tile sheets for
     each paper; ``rulebooks``: the rulebook in each of ``langs``, None meaning every
     language of the Cellulae book; ``booklets``: their booklets) and return the paths
     written, in order.
+
+    ``cut_files``: the tile sheets carry registration marks, and a cut file is written
+    for each of their front pages holding pieces.
 
     Rulebook file names carry no paper, as Micropul's: one set, on the first of
     ``papers`` (A4 when none is given).
@@ -159,12 +181,15 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
     options = SheetOptions(bleed=bleed or 0.0, flip=flip, back_offset=back_offset,
                            calibration=calibration, scale=scale)
     if "sheets" in parts or "boards" in parts:
+        marked = options._replace(registration=cut_files)
         layouts = [load_layout(paper) for paper in papers]  # every problem before writing
         for layout in layouts:
             if "sheets" in parts:
                 say(f"writing {out.path(tiles_pdf(layout.name))}")
                 written.append(out.write_bytes(
-                    tiles_pdf(layout.name), tile_sheets_pdf(catalogue, theme, layout, options)))
+                    tiles_pdf(layout.name), tile_sheets_pdf(catalogue, theme, layout, marked)))
+                if cut_files:
+                    written += write_cut_files(catalogue, theme, out, layout, marked)
             for board in catalogue.boards:
                 relative = board_pdf(board.side, layout.name)
                 say(f"writing {out.path(relative)}")

@@ -4,6 +4,7 @@ stones, and the rulebooks. Files (a contract, listed in docs/output-layout.md):
 
     tiles/svg/tile-NN.svg, tile-back.svg; tiles/png/...; tiles/overview.png
     sheets/micropul-tiles-<paper>.pdf (and -gutterfold-<paper>.pdf with --layout)
+    sheets/micropul-cut-<paper>-page<N>.svg (with --cut-files)
     rules/micropul-rules-<lang>.pdf, rules/micropul-rules-<lang>-booklet-<paper>.pdf
 """
 
@@ -99,7 +100,12 @@ def _svg_files_job(art: TileArt, output: OutputDir) -> Callable[[Progress], list
 
 def _sheets_job(art: TileArt, output: OutputDir, layout: SheetLayout,
                 options: SheetOptions) -> Callable[[Progress], list[Path]]:
-    return lambda say: [write_sheets(art, output, layout, options, progress=say)]
+    def run(say: Progress) -> list[Path]:
+        paths = [write_sheets(art, output, layout, options, progress=say)]
+        if options.registration:  # planned with the marks the cut files line up on
+            paths += write_cut_files(art, output, layout, options, progress=say)
+        return paths
+    return run
 
 
 def _gutterfold_job(art: TileArt, output: OutputDir, paper: str,
@@ -121,7 +127,7 @@ def _rulebooks_job(art: TileArt, output: OutputDir, langs: Sequence[str], paper:
 def sheet_options(options: KitOptions) -> SheetOptions:
     return SheetOptions(bleed=options.bleed or 0.0, flip=options.flip,
                         back_offset=options.back_offset, calibration=options.calibration,
-                        scale=options.scale)
+                        registration=options.cut_files, scale=options.scale)
 
 
 def sheet_file_name(game: str, paper: str) -> str:
@@ -198,3 +204,20 @@ def write_gutterfold(art: TileArt, output: OutputDir, paper: str, options: Sheet
                 "single-sided, folded and glued",
     )
     return output.write_bytes(relative, render_pdf(fold.plan, info))
+
+
+def write_cut_files(art: TileArt, output: OutputDir, layout: SheetLayout,
+                    options: SheetOptions, *, progress: Progress | None = None) -> list[Path]:
+    """Write ``sheets/<game>-cut-<paper>-page<N>.svg`` for each front page of the tile
+    sheets holding pieces (sheets/cutfile.py); ``options`` must ask for registration
+    marks, as the sheets were printed with."""
+    from micropul_print.sheets.cutfile import cut_file_name, cut_pages
+
+    catalogue = art.catalogue
+    if progress:
+        progress(f"writing {output.path(Path('sheets'))}/{catalogue.game}-cut-{layout.name}"
+                 "-page*.svg")
+    plan = plan_tile_sheets(art, layout, options)
+    return [output.write_bytes(Path("sheets") / cut_file_name(catalogue.game, layout.name,
+                                                              page.number), page.svg)
+            for page in cut_pages(plan, f"{catalogue.name} — tiles, {layout.label}")]
