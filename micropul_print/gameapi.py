@@ -164,6 +164,9 @@ class KitOptions(NamedTuple):
     # Print and cut: the duplex tile sheets carry registration marks, and a cut file
     # (SVG) is written for each of their front pages holding pieces.
     cut_files: bool = False
+    # Reprint: the sheets part also writes duplex sheets of these card numbers only (a
+    # game whose cards have no numbers raises UsageError); None: no reprint.
+    tiles: tuple[int, ...] | None = None
     strict: bool = False
     jobs: int | None = None  # worker processes; None: one per CPU; 1: all in this process
 

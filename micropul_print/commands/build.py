@@ -40,6 +40,15 @@ def _bleed(text: str) -> float:
     return value
 
 
+def _tile_numbers(text: str) -> tuple[int, ...]:
+    from micropul_print.sheets.reprint import parse_numbers
+
+    try:
+        return parse_numbers(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _offset(text: str) -> tuple[float, float]:
     parts = text.split(",")
     try:
@@ -121,6 +130,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="for print-and-cut machines (Silhouette): registration marks on "
                              "the duplex tile sheets, and a cut file of each front page, "
                              "sheets/<game>-cut-<paper>-page<N>.svg")
+    parser.add_argument("--tiles", type=_tile_numbers, default=None, metavar="N[,N-M...]",
+                        help="also write duplex sheets of these tiles only, to replace lost "
+                             "or damaged ones: sheets/<game>-reprint-<paper>.pdf (the "
+                             "numbers of the catalogue's tiles, e.g. 7,12,31 or 7-9)")
     parser.add_argument("--bleed", type=_bleed, metavar="MM",
                         help="art beyond the cut line, in mm, on the sheets and the PNG files "
                              "(default: 0 on sheets, for home printing; 3 on the PNG files)")
@@ -181,6 +194,7 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
         langs=args.lang,  # None: every language present
         parts=frozenset(args.only),
         cut_files=args.cut_files,
+        tiles=args.tiles,
         sheet_layouts=SHEET_LAYOUTS if args.layout == "all" else (args.layout,),
         strict=args.strict,
     )

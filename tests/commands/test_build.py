@@ -280,3 +280,37 @@ def test_cut_files_beside_sheets_with_registration_marks(tmp_path: Path) -> None
     svg = (tmp_path / "sheets/micropul-cut-a4-page3.svg").read_text(encoding="utf-8")
     assert 'width="210mm"' in svg and 'id="registration-marks"' in svg
     assert svg.count("<path") >= 48  # a cut path per tile (and the marks')
+
+
+def test_tiles_writes_a_reprint_of_those_tiles_only(tmp_path: Path) -> None:
+    assert main(["build", "--only", "sheets", "--tiles", "7,12,31", "--no-calibration",
+                 "--out", str(tmp_path), "--quiet"]) == 0
+    assert files_under(tmp_path) == {
+        "sheets/micropul-tiles-a4.pdf", "sheets/micropul-tiles-letter.pdf",
+        "sheets/micropul-reprint-a4.pdf", "sheets/micropul-reprint-letter.pdf"}
+    reader = PdfReader(tmp_path / "sheets/micropul-reprint-a4.pdf")
+    assert len(reader.pages) == 2  # the three fronts, then their backs
+    assert reader.metadata is not None
+    assert reader.metadata.title == "Micropul — tiles 7, 12, 31, A4"
+
+
+def test_unknown_tile_numbers_are_located_errors_before_anything_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "--only", "sheets", "--tiles", "7,49,50",
+                 "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert [line.split(": error: ")[1] for line in err] == [
+        "no tile 49 in this set (its tiles are numbered 1 to 48)",
+        "no tile 50 in this set (its tiles are numbered 1 to 48)"]
+    assert all(line.split(":")[0].endswith("micropul.yaml") for line in err)
+    assert not (tmp_path / "o").exists()
+
+
+def test_tiles_of_a_game_without_numbers_is_a_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "--game", "cellulae", "--only", "sheets", "--tiles", "3",
+                 "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err == (
+        "micropul-print build: error: argument --tiles: the Cellulae tiles have no numbers "
+        "(they are all alike): leave --tiles out for this game\n")
+    assert not (tmp_path / "o").exists()

@@ -107,6 +107,11 @@ def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
     imports = ("micropul_print.games.cellulae.kit", "micropul_print.games.cellulae.faces")
     tile_imports = ("micropul_print.backends.svg", "micropul_print.backends.png")
     pdf_imports = ("micropul_print.backends.pdf", "micropul_print.sheets.pdf")
+    if options.tiles is not None and "sheets" in options.parts:
+        from micropul_print.gameapi import UsageError
+
+        raise UsageError(f"argument --tiles: the {catalogue.name} tiles have no numbers "
+                         "(they are all alike): leave --tiles out for this game")
     jobs: list[KitJob] = []
     if "png" in options.parts:
         jobs.append(KitJob("tile files", part({"png"}, ()), cost=2,

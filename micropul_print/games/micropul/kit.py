@@ -5,6 +5,7 @@ stones, and the rulebooks. Files (a contract, listed in docs/output-layout.md):
     tiles/svg/tile-NN.svg, tile-back.svg; tiles/png/...; tiles/overview.png
     sheets/micropul-tiles-<paper>.pdf (and -gutterfold-<paper>.pdf with --layout)
     sheets/micropul-cut-<paper>-page<N>.svg (with --cut-files)
+    sheets/micropul-reprint-<paper>.pdf (with --tiles)
     rules/micropul-rules-<lang>.pdf, rules/micropul-rules-<lang>-booklet-<paper>.pdf
 """
 
@@ -46,6 +47,11 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
         jobs.append(KitJob("tile files", _svg_files_job(art, output), cost=1,
                            imports=_TILE_IMPORTS[:1], label="tiles"))
     duplex = "duplex" in options.sheet_layouts
+    if options.tiles is not None and layouts:  # every unknown number before any writing
+        from micropul_print.sheets.reprint import choose
+
+        choose(tile_pieces(art, options.bleed or 0.0)[0],  # drawn once: TileArt keeps them
+               [tile.id for tile in catalogue.tiles], options.tiles, source=catalogue.source)
     for layout in layouts:
         if duplex:
             jobs.append(KitJob("sheets", _sheets_job(art, output, layout,
@@ -56,6 +62,10 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
                                                          sheet_options(options)),
                                cost=1, imports=_PDF_IMPORTS,
                                label=f"gutter fold {layout.name}"))
+        if options.tiles is not None:
+            jobs.append(KitJob("sheets", _reprint_job(art, output, layout, options.tiles,
+                                                      sheet_options(options)),
+                               cost=1, imports=_PDF_IMPORTS, label=f"reprint {layout.name}"))
     if "rulebooks" in options.parts and langs:
         # Rulebook file names carry no paper: one set, on the first paper asked for. In
         # parallel, a job per language (each checks its own texts and the figures).
@@ -106,6 +116,11 @@ def _sheets_job(art: TileArt, output: OutputDir, layout: SheetLayout,
             paths += write_cut_files(art, output, layout, options, progress=say)
         return paths
     return run
+
+
+def _reprint_job(art: TileArt, output: OutputDir, layout: SheetLayout, wanted: Sequence[int],
+                 options: SheetOptions) -> Callable[[Progress], list[Path]]:
+    return lambda say: [write_reprint(art, output, layout, wanted, options, progress=say)]
 
 
 def _gutterfold_job(art: TileArt, output: OutputDir, paper: str,
@@ -221,3 +236,32 @@ def write_cut_files(art: TileArt, output: OutputDir, layout: SheetLayout,
     return [output.write_bytes(Path("sheets") / cut_file_name(catalogue.game, layout.name,
                                                               page.number), page.svg)
             for page in cut_pages(plan, f"{catalogue.name} — tiles, {layout.label}")]
+
+
+def reprint_file_name(game: str, paper: str) -> str:
+    return f"{game}-reprint-{paper}.pdf"
+
+
+def write_reprint(art: TileArt, output: OutputDir, layout: SheetLayout, wanted: Sequence[int],
+                  options: SheetOptions, *, progress: Progress | None = None) -> Path:
+    """Write ``sheets/<game>-reprint-<paper>.pdf``: duplex sheets of the tiles numbered
+    ``wanted`` only, with their backs (sheets/reprint.py); returns its path."""
+    from micropul_print.sheets.pdf import DocumentInfo, render_pdf
+    from micropul_print.sheets.reprint import plan_reprint, reprint_title
+
+    catalogue = art.catalogue
+    relative = Path("sheets") / reprint_file_name(catalogue.game, layout.name)
+    if progress:
+        progress(f"writing {output.path(relative)}")
+    options = options._replace(registration=False)  # no cut files for a reprint
+    cards, _stones = tile_pieces(art, options.bleed)
+    size = faces.TILE_SIZE_MM
+    plan = plan_reprint(layout, cards, [tile.id for tile in catalogue.tiles], wanted, size,
+                        size, catalogue.name, source=catalogue.source, options=options)
+    info = DocumentInfo(
+        title=f"{reprint_title(catalogue.name, wanted)}, {layout.label}",
+        author=AUTHOR,
+        subject=f"Reprint of {len(wanted)} tile{'s' if len(wanted) != 1 else ''} of "
+                f"{catalogue.name}, duplex sheets for {layout.label} paper",
+    )
+    return output.write_bytes(relative, render_pdf(plan, info))
