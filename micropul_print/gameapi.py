@@ -167,6 +167,9 @@ class KitOptions(NamedTuple):
     # Reprint: the sheets part also writes duplex sheets of these card numbers only (a
     # game whose cards have no numbers raises UsageError); None: no reprint.
     tiles: tuple[int, ...] | None = None
+    # The sheets part also writes a file for a print shop: each different piece alone on
+    # a page with 3 mm bleed, front then back, TrimBox and BleedBox set.
+    print_shop: bool = False
     strict: bool = False
     jobs: int | None = None  # worker processes; None: one per CPU; 1: all in this process
 

@@ -134,6 +134,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also write duplex sheets of these tiles only, to replace lost "
                              "or damaged ones: sheets/<game>-reprint-<paper>.pdf (the "
                              "numbers of the catalogue's tiles, e.g. 7,12,31 or 7-9)")
+    parser.add_argument("--print-shop", action="store_true",
+                        help="also write sheets/<game>-tiles-print-shop.pdf for a print shop: "
+                             "each tile alone on a page with 3 mm bleed, front then back, "
+                             "with trim and bleed boxes")
     parser.add_argument("--bleed", type=_bleed, metavar="MM",
                         help="art beyond the cut line, in mm, on the sheets and the PNG files "
                              "(default: 0 on sheets, for home printing; 3 on the PNG files)")
@@ -195,6 +199,7 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
         parts=frozenset(args.only),
         cut_files=args.cut_files,
         tiles=args.tiles,
+        print_shop=args.print_shop,
         sheet_layouts=SHEET_LAYOUTS if args.layout == "all" else (args.layout,),
         strict=args.strict,
     )

@@ -314,3 +314,21 @@ def test_tiles_of_a_game_without_numbers_is_a_usage_error(
         "micropul-print build: error: argument --tiles: the Cellulae tiles have no numbers "
         "(they are all alike): leave --tiles out for this game\n")
     assert not (tmp_path / "o").exists()
+
+
+def test_print_shop_file_has_one_face_a_page_with_its_trim_and_bleed_boxes(
+        tmp_path: Path) -> None:
+    assert main(["build", "--game", "all", "--only", "sheets", "--paper", "a4",
+                 "--print-shop", "--out", str(tmp_path), "--quiet"]) == 0
+    written = files_under(tmp_path)
+    assert {"sheets/micropul-tiles-print-shop.pdf",
+            "cellulae/sheets/cellulae-tiles-print-shop.pdf"} <= written
+    mm = 72 / 25.4
+    for name, pages in (("sheets/micropul-tiles-print-shop.pdf", 96),
+                        ("cellulae/sheets/cellulae-tiles-print-shop.pdf", 2)):
+        reader = PdfReader(tmp_path / name)
+        assert len(reader.pages) == pages, name  # each tile's front, then its back
+        page = reader.pages[0]
+        assert round(float(page.mediabox.width) / mm, 3) == 36.0  # 30 mm and 3 mm bleed
+        assert [round(float(v) / mm, 3) for v in page.trimbox] == [3.0, 3.0, 33.0, 33.0]
+        assert [round(float(v) / mm, 3) for v in page.bleedbox] == [0.0, 0.0, 36.0, 36.0]

@@ -13,6 +13,7 @@ docs/output-layout.md):
     cellulae/sheets/cellulae-board-<side>-<paper>.pdf   each board, at its true size
     cellulae/sheets/cellulae-tiles-gutterfold-<paper>.pdf   with --layout gutter-fold
     cellulae/sheets/cellulae-cut-<paper>-page<N>.svg    with --cut-files
+    cellulae/sheets/cellulae-tiles-print-shop.pdf       with --print-shop
     cellulae/rules/cellulae-rules-<lang>.pdf            the rulebook in each language
     cellulae/rules/cellulae-rules-<lang>-booklet-<paper>.pdf   and its booklet
 """
@@ -44,7 +45,9 @@ FACE_ORDER = (WHITE, BLACK)
 # The kit's parts, and the booklets (which a build makes with the rulebooks).
 # "boards": the sheets part's boards alone (the tiles printed another way);
 # "gutterfold": the tiles on gutter-fold sheets.
-PARTS = frozenset({"svg", "png", "sheets", "rulebooks", "booklets", "boards", "gutterfold"})
+# "print-shop": the tile alone with the shop's bleed, white face then black.
+PARTS = frozenset({"svg", "png", "sheets", "rulebooks", "booklets", "boards", "gutterfold",
+                   "print-shop"})
 PNG_BLEED = 3.0  # bleed of the PNG files when none is given, as Micropul's
 OVERVIEW_DPI = 100
 OVERVIEW_GAP = 4.0  # mm, between the pictures of the overview
@@ -77,6 +80,32 @@ def write_cut_files(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir,
     plan = plan_tile_sheets(catalogue, theme, layout, options)
     return [out.write_bytes(cut_file(layout.name, page.number), page.svg)
             for page in cut_pages(plan, f"{catalogue.name} — tiles, {layout.label}")]
+
+
+PRINT_SHOP_PDF = f"{SHEETS_DIR}/cellulae-tiles-print-shop.pdf"
+
+
+def print_shop_pdf(catalogue: CellulaeCatalogue, theme: Theme) -> bytes:
+    """The tile for a print shop: its white face with the shop's bleed on one page, its
+    black face on the next. Every tile is alike, so one pair: the shop prints it
+    ``tile_total`` times."""
+    from micropul_print.sheets.printshop import (
+        SHOP_BLEED,
+        plan_print_shop,
+        render_print_shop_pdf,
+    )
+
+    faces = face_drawings(catalogue, theme, bleed=SHOP_BLEED)
+    size = catalogue.tile_size_mm
+    plan = plan_print_shop([Card(faces[WHITE], faces[BLACK])], size, size,
+                           names=[f"tile (print {catalogue.tile_total})"])
+    info = DocumentInfo(
+        title=f"{catalogue.name} — tiles for a print shop",
+        author=_author(catalogue),
+        subject=f"The tile of {catalogue.name}, {size:g} mm with {SHOP_BLEED:g} mm bleed, "
+                f"white face then black: print {catalogue.tile_total}",
+    )
+    return render_print_shop_pdf(plan, info)
 
 
 def gutterfold_pdf(paper: str) -> str:
@@ -128,6 +157,9 @@ def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
             jobs.append(KitJob("sheets", part({"gutterfold"}, (layout.name,)), cost=1,
                                imports=(*imports, *pdf_imports),
                                label=f"gutter fold {layout.name}"))
+    if options.print_shop and layouts:
+        jobs.append(KitJob("sheets", part({"print-shop"}, ()), cost=1,
+                           imports=(*imports, *pdf_imports), label="print shop"))
     if "rulebooks" in options.parts and langs:  # as Micropul's: one set, on the first paper
         paper = (options.papers[0],)
         rulebook_imports = (*pdf_imports, "micropul_print.rulebook",
@@ -156,9 +188,9 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
     """Write the parts of the Cellulae kit named in ``parts`` (``svg``: the SVG faces;
     ``png``: SVG and PNG faces and the overview; ``sheets``: tile sheets and boards for
     each paper; ``boards``: the boards alone; ``gutterfold``: gutter-fold tile sheets for
-    each paper; ``rulebooks``: the rulebook in each of ``langs``, None meaning every
-    language of the Cellulae book; ``booklets``: their booklets) and return the paths
-    written, in order.
+    each paper; ``print-shop``: the print shop's file; ``rulebooks``: the rulebook in
+    each of ``langs``, None meaning every language of the Cellulae book; ``booklets``:
+    their booklets) and return the paths written, in order.
 
     ``cut_files``: the tile sheets carry registration marks, and a cut file is written
     for each of their front pages holding pieces.
@@ -205,6 +237,9 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
             say(f"writing {out.path(gutterfold_pdf(paper))}")
             written.append(out.write_bytes(gutterfold_pdf(paper), gutterfold_sheets_pdf(
                 catalogue, theme, paper, options)))
+    if "print-shop" in parts:
+        say(f"writing {out.path(PRINT_SHOP_PDF)}")
+        written.append(out.write_bytes(PRINT_SHOP_PDF, print_shop_pdf(catalogue, theme)))
     if "rulebooks" in parts:
         written += write_rulebooks(catalogue, theme, out, langs=langs,
                                    paper=papers[0] if papers else RULEBOOK_PAPER, progress=say)

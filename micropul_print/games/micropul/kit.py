@@ -6,6 +6,7 @@ stones, and the rulebooks. Files (a contract, listed in docs/output-layout.md):
     sheets/micropul-tiles-<paper>.pdf (and -gutterfold-<paper>.pdf with --layout)
     sheets/micropul-cut-<paper>-page<N>.svg (with --cut-files)
     sheets/micropul-reprint-<paper>.pdf (with --tiles)
+    sheets/micropul-tiles-print-shop.pdf (with --print-shop)
     rules/micropul-rules-<lang>.pdf, rules/micropul-rules-<lang>-booklet-<paper>.pdf
 """
 
@@ -66,6 +67,9 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
             jobs.append(KitJob("sheets", _reprint_job(art, output, layout, options.tiles,
                                                       sheet_options(options)),
                                cost=1, imports=_PDF_IMPORTS, label=f"reprint {layout.name}"))
+    if options.print_shop and layouts:  # the sheets part, on no paper of ours
+        jobs.append(KitJob("sheets", lambda say: [write_print_shop(art, output, progress=say)],
+                           cost=1, imports=_PDF_IMPORTS, label="print shop"))
     if "rulebooks" in options.parts and langs:
         # Rulebook file names carry no paper: one set, on the first paper asked for. In
         # parallel, a job per language (each checks its own texts and the figures).
@@ -265,3 +269,36 @@ def write_reprint(art: TileArt, output: OutputDir, layout: SheetLayout, wanted: 
                 f"{catalogue.name}, duplex sheets for {layout.label} paper",
     )
     return output.write_bytes(relative, render_pdf(plan, info))
+
+
+def print_shop_file_name(game: str) -> str:
+    return f"{game}-tiles-print-shop.pdf"
+
+
+def write_print_shop(art: TileArt, output: OutputDir, *,
+                     progress: Progress | None = None) -> Path:
+    """Write ``sheets/<game>-tiles-print-shop.pdf``: each tile alone on a page with the
+    shop's bleed, then its back (sheets/printshop.py); the stones are cut from the
+    sheets. Returns its path."""
+    from micropul_print.sheets.pdf import DocumentInfo
+    from micropul_print.sheets.printshop import (
+        SHOP_BLEED,
+        plan_print_shop,
+        render_print_shop_pdf,
+    )
+
+    catalogue = art.catalogue
+    relative = Path("sheets") / print_shop_file_name(catalogue.game)
+    if progress:
+        progress(f"writing {output.path(relative)}")
+    cards, _stones = tile_pieces(art, SHOP_BLEED)
+    size = faces.TILE_SIZE_MM
+    plan = plan_print_shop(cards, size, size,
+                           names=[f"tile {tile.id}" for tile in catalogue.tiles])
+    info = DocumentInfo(
+        title=f"{catalogue.name} — tiles for a print shop",
+        author=AUTHOR,
+        subject=f"{len(catalogue.tiles)} tiles of {catalogue.name}, {size:g} mm with "
+                f"{SHOP_BLEED:g} mm bleed, one face a page, each front followed by its back",
+    )
+    return output.write_bytes(relative, render_print_shop_pdf(plan, info))
