@@ -35,6 +35,8 @@ JSON = dict[str, Any]
 
 # The parts of a kit a build can ask for; every game makes the ones it has.
 KIT_PARTS = frozenset({"svg", "png", "sheets", "rulebooks"})
+# The ways the sheets part can lay out the tiles (KitOptions.sheet_layouts).
+SHEET_LAYOUTS = ("duplex", "gutter-fold")
 
 
 @runtime_checkable
@@ -147,12 +149,27 @@ class KitOptions(NamedTuple):
     # to make up for it (sheets.pdf.scale_page); image files are not.
     scale: tuple[float, float] = (100.0, 100.0)
     langs: Sequence[str] | None = None  # None: every language each game's book has
+    # The rulebooks part also writes each language's booklet (two pages up, to fold), on
+    # the first paper, as the books are.
+    booklets: bool = True
     # Games whose kits are built, from their shipped catalogues except the game of
     # ``catalogue``, which stands in for its own; None: the game of ``catalogue``, or
     # the first registered game without one. A ``catalogue`` of a game left out is an
     # error.
     games: Sequence[str] | None = None
     parts: frozenset[str] = KIT_PARTS
+    # How the sheets part prints the tiles, one file per paper each: "duplex" (double-
+    # sided sheets), "gutter-fold" (fronts and backs side by side, folded and glued).
+    sheet_layouts: Sequence[str] = ("duplex",)
+    # Print and cut: the duplex tile sheets carry registration marks, and a cut file
+    # (SVG) is written for each of their front pages holding pieces.
+    cut_files: bool = False
+    # Reprint: the sheets part also writes duplex sheets of these card numbers only (a
+    # game whose cards have no numbers raises UsageError); None: no reprint.
+    tiles: tuple[int, ...] | None = None
+    # The sheets part also writes a file for a print shop: each different piece alone on
+    # a page with 3 mm bleed, front then back, TrimBox and BleedBox set.
+    print_shop: bool = False
     strict: bool = False
     jobs: int | None = None  # worker processes; None: one per CPU; 1: all in this process
 

@@ -38,8 +38,8 @@ class Recorder:
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_each_job_is_told_as_it_goes(tmp_path: Path, jobs: int) -> None:
     recorder = Recorder()
-    build_kit(tmp_path, KitOptions(dpi=30, langs=("en", "it"), papers=("a4",), jobs=jobs),
-              events=recorder)
+    build_kit(tmp_path, KitOptions(dpi=30, langs=("en", "it"), papers=("a4",), jobs=jobs,
+                                   booklets=False), events=recorder)
     assert recorder.labels == ["micropul tiles", "micropul sheets a4", "micropul rulebook en",
                                "micropul rulebook it"]
     for index in range(len(recorder.labels)):
@@ -71,8 +71,10 @@ def test_a_pipe_gets_one_line_per_part_and_what_to_print(tmp_path: Path) -> None
     assert [re.sub(r" \(\d+\.\d s\)$", "", line) for line in result.stderr.splitlines()] == [
         "micropul sheets a4: sheets/micropul-tiles-a4.pdf",
         "micropul rulebook en: rules/micropul-rules-en.pdf",
+        "micropul booklet en: rules/micropul-rules-en-booklet-a4.pdf",
         "cellulae sheets a4: 4 files",
-        "cellulae rulebook en: cellulae/rules/cellulae-rules-en.pdf"]
+        "cellulae rulebook en: cellulae/rules/cellulae-rules-en.pdf",
+        "cellulae booklet en: cellulae/rules/cellulae-rules-en-booklet-a4.pdf"]
     summary = result.stdout.splitlines()
     assert summary[1:] == [
         'to print, at 100 % ("Actual size"; never "Fit to page" or "Shrink to fit"):',

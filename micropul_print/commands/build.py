@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
+from micropul_print.gameapi import SHEET_LAYOUTS
 
 if TYPE_CHECKING:
     from micropul_print.kit import KitOptions, KitReport
@@ -37,6 +38,15 @@ def _bleed(text: str) -> float:
     if not math.isfinite(value) or not 0 <= value <= MAX_BLEED:
         raise argparse.ArgumentTypeError(f"bleed must be between 0 and {MAX_BLEED:g} mm")
     return value
+
+
+def _tile_numbers(text: str) -> tuple[int, ...]:
+    from micropul_print.sheets.reprint import parse_numbers
+
+    try:
+        return parse_numbers(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _offset(text: str) -> tuple[float, float]:
@@ -111,6 +121,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or a theme YAML file (default: classic)")
     parser.add_argument("--paper", choices=(*PAPERS, "all"), default="all",
                         help="paper of the PDF sheets and rulebooks (default: all)")
+    parser.add_argument("--layout", choices=(*SHEET_LAYOUTS, "all"), default="duplex",
+                        help="how the tile sheets are printed: duplex (double-sided), "
+                             "gutter-fold (single-sided, fronts and backs side by side, to "
+                             "fold and glue: sheets/<game>-tiles-gutterfold-<paper>.pdf), or "
+                             "all (default: duplex)")
+    parser.add_argument("--cut-files", action="store_true",
+                        help="for print-and-cut machines (Silhouette): registration marks on "
+                             "the duplex tile sheets, and a cut file of each front page, "
+                             "sheets/<game>-cut-<paper>-page<N>.svg")
+    parser.add_argument("--tiles", type=_tile_numbers, default=None, metavar="N[,N-M...]",
+                        help="also write duplex sheets of these tiles only, to replace lost "
+                             "or damaged ones: sheets/<game>-reprint-<paper>.pdf (the "
+                             "numbers of the catalogue's tiles, e.g. 7,12,31 or 7-9)")
+    parser.add_argument("--print-shop", action="store_true",
+                        help="also write sheets/<game>-tiles-print-shop.pdf for a print shop: "
+                             "each tile alone on a page with 3 mm bleed, front then back, "
+                             "with trim and bleed boxes")
     parser.add_argument("--bleed", type=_bleed, metavar="MM",
                         help="art beyond the cut line, in mm, on the sheets and the PNG files "
                              "(default: 0 on sheets, for home printing; 3 on the PNG files)")
@@ -170,6 +197,10 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
         calibration=args.calibration,
         langs=args.lang,  # None: every language present
         parts=frozenset(args.only),
+        cut_files=args.cut_files,
+        tiles=args.tiles,
+        print_shop=args.print_shop,
+        sheet_layouts=SHEET_LAYOUTS if args.layout == "all" else (args.layout,),
         strict=args.strict,
     )
 
