@@ -12,6 +12,9 @@ record format of docs/contracts.md)::
 
 Hidden from every player: the order of the core and which tiles lie face down in each
 supply (face-down tiles are unknown to their owner too); hands are face up.
+
+Pieces (for ``analyse``'s per-piece statistics) are the tiles, by number: every tile but
+the start tile, which the set-up puts on the table.
 """
 
 from __future__ import annotations
@@ -106,6 +109,13 @@ class MicropulState:
 
     def move_from_json(self, data: JSON) -> Move:
         return move_from_json(data)
+
+    def pieces(self) -> tuple[str, ...]:
+        start = self.game.tiles.catalogue.start_tile.id
+        return tuple(str(tid) for tid in self.game.tiles.tile_ids if tid != start)
+
+    def piece_of(self, move: Move) -> str | None:
+        return str(move.tile) if isinstance(move, Place) else None
 
 
 def move_from_json(data: Any) -> Move:
