@@ -23,7 +23,7 @@ from types import ModuleType
 from micropul_print import __version__
 from micropul_print.errors import UserError
 
-COMMANDS = ("check", "catalogue", "position", "build", "rulebook")
+COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "analyse", "play", "replay")
 
 
 def _load(name: str) -> ModuleType | None:

@@ -34,8 +34,11 @@ Move = Action
 class MicropulState:
     """A game of Micropul for 1 (solitaire) or 2 players; seats are 0-based."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, played: int = 0) -> None:
         self.game = game
+        # Moves played through this state: the engine's own count leaves out the move
+        # that ends a game by emptying the core.
+        self.played = played
 
     @classmethod
     def new(cls, catalogue: Catalogue | TileSet, *, players: int = 2,
@@ -54,11 +57,12 @@ class MicropulState:
 
     def play(self, move: Move) -> None:
         self.game.push(move)  # IllegalActionError (a ValueError) when not legal
+        self.played += 1
 
     def copy(self) -> MicropulState:
         # The tile tables are immutable and large: shared, not copied.
         tiles = self.game.tiles
-        return MicropulState(copy.deepcopy(self.game, {id(tiles): tiles}))
+        return MicropulState(copy.deepcopy(self.game, {id(tiles): tiles}), self.played)
 
     def determinized(self, seed: int) -> MicropulState:
         state = self.copy()
@@ -97,7 +101,7 @@ class MicropulState:
         return None if outcome is None else outcome.reason
 
     def turn(self) -> int:
-        return self.game.turns
+        return self.played
 
     def move_to_json(self, move: Move) -> JSON:
         if isinstance(move, Place):
