@@ -22,6 +22,7 @@ from types import ModuleType
 
 from micropul_print import __version__
 from micropul_print.errors import UserError
+from micropul_print.gameapi import UsageError
 
 COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "analyse", "play", "replay")
 
@@ -76,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         for diagnostic in exc.diagnostics:
             print(diagnostic, file=sys.stderr)
         return 1
+    except UsageError as exc:  # a value argparse could not judge alone
+        print(f"micropul-print {args.command}: error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("micropul-print: interrupted", file=sys.stderr)
         return 130

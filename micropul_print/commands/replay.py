@@ -29,6 +29,8 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.lab.record import read_record, replay
 
     read = read_record(args.record)
+    for warning in read.warnings:
+        print(warning, file=sys.stderr)
     record = read.record
     try:
         game = registry.get(record.game)

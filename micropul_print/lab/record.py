@@ -48,7 +48,7 @@ class GameRecord:
     variant: str
     bots: tuple[str, ...]  # one per seat; their number is the number of players
     moves: tuple[JSON, ...]
-    result: JSON  # scores, returns, end, turns
+    result: JSON  # scores, returns, end, turns ({} when a record leaves it out)
 
     @property
     def players(self) -> int:
@@ -116,6 +116,7 @@ class ReadRecord:
     move_nodes: tuple[YamlNode, ...]
     result_node: YamlNode | None
     source: str
+    warnings: tuple[Diagnostic, ...] = ()  # unknown keys
 
 
 def read_record(path: str | Path) -> ReadRecord:
@@ -126,12 +127,13 @@ def read_record(path: str | Path) -> ReadRecord:
     file = str(path)
     if not isinstance(root, YamlMapping):
         raise UserError([*diagnostics, root.diagnostic("a game record is a JSON object")])
-    diagnostics += check_keys(root, "the game record", KEYS)
     values = {key.raw: _plain(node) for key, node in root.entries}
-    if values.get("format") != FORMAT:
+    if values.get("format") != FORMAT:  # not one: its other keys are not ours to judge
         at = root.get("format") or root
-        diagnostics.append(at.diagnostic(f"not a game record: 'format' must be {FORMAT!r}"))
-    elif values.get("version") != VERSION:
+        raise UserError([*diagnostics, at.diagnostic(f"not a game record: 'format' must be "
+                                                     f"{FORMAT!r}")])
+    diagnostics += check_keys(root, "the game record", KEYS[:-1], ("result",))
+    if values.get("version") != VERSION:
         at = root.get("version") or root
         diagnostics.append(at.diagnostic(f"game record version {values.get('version')!r} "
                                          f"is not supported (this tool reads {VERSION})"))
@@ -167,7 +169,7 @@ def read_record(path: str | Path) -> ReadRecord:
     assert isinstance(moves_node, YamlSequence)
     record = GameRecord(game, catalogue, seed, variant, tuple(bots), tuple(moves),
                         result or {})
-    return ReadRecord(record, moves_node.items, root.get("result"), file)
+    return ReadRecord(record, moves_node.items, root.get("result"), file, tuple(diagnostics))
 
 
 def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:

@@ -418,7 +418,9 @@ class _Charts:
             for j in range(size):
                 cell = points[i][j]
                 text = "–" if cell is None else f"{cell['value'] * 100:.0f} %"
-                axes.text(j, i, text, ha="center", va="center", color="#212529")
+                dark = cell is not None and abs(cell["value"] - 0.5) > 0.3
+                axes.text(j, i, text, ha="center", va="center",
+                          color="#ffffff" if dark else "#212529")
         axes.set_xticks(range(size), bots)
         axes.set_yticks(range(size), bots)
         axes.set_title("Points of row against column")
@@ -442,15 +444,20 @@ class _Charts:
         top, bottom = figure.subplots(2, 1, sharex=True)
         names = [row["piece"] for row in rows]
         places = range(len(rows))
-        for axes, key, label in ((top, "played", "played in (share of games)"),
-                                 (bottom, "points", "its player's points")):
+        # Alone, a player's points say little (a finished game may always count as won):
+        # the final score of the games the piece was played in says more.
+        second = (("points", "its player's points") if section["players"] > 1
+                  else ("final_score", "final score when played"))
+        for axes, (key, label) in ((top, ("played", "played in (share of games)")),
+                                   (bottom, second)):
             values = [row[key]["value"] for row in rows]
             low = [row[key]["value"] - row[key]["low"] for row in rows]
             high = [row[key]["high"] - row[key]["value"] for row in rows]
             axes.bar(places, values, yerr=[low, high], color=self.COLOURS[0], alpha=0.8,
                      error_kw={"elinewidth": 0.7, "ecolor": "#495057"})
             axes.set_ylabel(label)
-            axes.set_ylim(0, 1)
+            if key != "final_score":
+                axes.set_ylim(0, 1)
         bottom.set_xticks(list(places), names, rotation=90, fontsize=7)
         bottom.set_xlabel("piece")
         top.set_title("Each piece (95 % intervals)")
