@@ -107,7 +107,9 @@ def _on_cluster(the_plan: Plan, catalogue: Any,
                                  the_plan.parts[batch.part], batch, pure=False): index
                    for index, batch in enumerate(the_plan.batches)}
         try:
-            for future in as_completed(futures):  # type: ignore[no-untyped-call]
+            # The client's loop: as_completed would otherwise look for a default client.
+            finished = as_completed(list(futures), loop=client.loop)  # type: ignore[no-untyped-call]
+            for future in finished:
                 yield futures[future], future.result()
         finally:
             client.cancel(list(futures))  # type: ignore[no-untyped-call]
