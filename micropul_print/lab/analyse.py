@@ -1,6 +1,6 @@
 """Self-play analysis of a catalogue, written once against the common engine shape.
 
-What is played (:func:`plan`): for each variant of the game (Cellulae's boards...) and
+What is played (:func:`plan`): for each variant of the game (its board sizes...) and
 each player count it takes (``Game.player_counts``), a *section*: with two players,
 every ordered pairing of the bots (both seat orders, and each bot against itself);
 alone (a solitaire mode), each bot; each *part* (a variant, and a bot in each seat)

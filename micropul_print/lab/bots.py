@@ -15,9 +15,10 @@ same seed and the same game give the same moves. From weakest to strongest:
   (random or greedy moves) and evaluates where it stands (:func:`evaluate`: the
   result, or the lead on the search's own scale). Its budget is a number of
   iterations (nodes added), so its games are reproducible; a time budget is offered
-  too. By default there is no rollout: in these games a random rollout's noise
-  drowns the lead it ends on (on Cellulae's 5 x 5 board, 100 nodes with 10-move
-  random rollouts won 15 % of their games against greedy, without rollouts 90 %).
+  too. By default there is no rollout: in the shipped games a random rollout's noise
+  drowns the lead it ends on (on the smallest board of the board game, 100 nodes with
+  10-move random rollouts won 15 % of their games against greedy, without rollouts
+  90 %: docs/analysis.md).
 
 A bot is named on the command line by a spec: ``random``, ``greedy``,
 ``lookahead`` or ``lookahead:OPTION:OPTION...`` with options ``N`` (node budget,
