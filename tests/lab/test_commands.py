@@ -202,3 +202,18 @@ def test_play_needs_as_many_bots_as_players(tmp_path: Path) -> None:
     result = run(tmp_path, "play", "--game", "cellulae", "--bots", "greedy")
     assert result.returncode == 2
     assert "Cellulae is played by 2 players: give as many bots, not 1" in result.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["analyse", "--players", "1", "--games", "2", "--bots", "greedy", "--jobs", "1"],
+    ["play", "--bots", "random,random"]])
+def test_analyse_and_play_import_no_drawing_library(argv: list[str]) -> None:
+    code = (
+        "import sys; from micropul_print.cli import main; "
+        f"assert main({argv!r}) == 0; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in "
+        "{'reportlab', 'svgwrite', 'PIL', 'matplotlib'}]; "
+        "assert not bad, bad"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
