@@ -115,10 +115,13 @@ def _section_lines(section: JSON) -> list[str]:
                            for row in section["ladder"])
         lines.append(f"  ladder (Elo): {ladder}")
     else:
+        # A game that counts every finished solitaire game as won: nothing to say.
+        always = all(row["won"]["value"] == 1.0 for row in section["bots"])
         for row in section["bots"]:
             par = ", ".join(f"{p['percentile']} % {p['score']['value']:g}" for p in row["par"])
-            lines.append(f"  {row['bot']}: score {_show(row['scores']['mean'])}, won "
-                         f"{_pct(row['won'])}; par: {par}")
+            won = "" if always else f", won {_pct(row['won'])}"
+            lines.append(f"  {row['bot']}: score {_show(row['scores']['mean'])}{won}; "
+                         f"par: {par}")
     if section["pieces"]:
         rows = sorted(section["pieces"], key=lambda row: row["played"]["value"])
         least = ", ".join(f"{r['piece']} {r['played']['value'] * 100:.0f} %" for r in rows[:3])
