@@ -190,10 +190,15 @@ class LookaheadBot:
                else done == 0 or time.perf_counter() < deadline):
             self._iterate(root, state.determinized(rng.getrandbits(64)), rng, bounds)
             done += 1
-        # The most visited move; the legal order breaks ties.
-        best = max(range(len(moves)), key=lambda i: (
-            root.children[moves[i]].visits if moves[i] in root.children else -1, -i))
-        return moves[best]
+        # The most visited move; among equals (with more moves than nodes, most were
+        # visited once), the best mean reward, then the legal order.
+        def rank(i: int) -> tuple[int, float, int]:
+            child = root.children.get(moves[i])
+            if child is None:
+                return -1, 0.0, -i
+            return child.visits, child.reward / child.visits, -i
+
+        return moves[max(range(len(moves)), key=rank)]
 
     def _iterate(self, root: _Node, state: GameState, rng: random.Random,
                  bounds: _Bounds) -> None:

@@ -119,5 +119,5 @@ def test_greedy_beats_random_significantly() -> None:
 
 def test_lookahead_beats_greedy_significantly() -> None:
     # Cellulae's 5 x 5 board: the cheapest game in which a search has something to find.
-    points = _points("cellulae", "lookahead", "greedy", 8, variant="5")
+    points = _points("cellulae", "lookahead", "greedy", 12, variant="5")
     assert points.low > 0.5, points
