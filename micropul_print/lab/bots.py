@@ -17,8 +17,8 @@ same seed and the same game give the same moves. From weakest to strongest:
   iterations (nodes added), so its games are reproducible; a time budget is offered
   too. By default there is no rollout: in the shipped games a random rollout's noise
   drowns the lead it ends on (on the smallest board of the board game, 100 nodes with
-  10-move random rollouts won 15 % of their games against greedy, without rollouts
-  90 %: docs/analysis.md).
+  10-move random rollouts took 10 % of the points against greedy, without rollouts
+  83 %: docs/analysis.md).
 
 A bot is named on the command line by a spec: ``random``, ``greedy``,
 ``lookahead`` or ``lookahead:OPTION:OPTION...`` with options ``N`` (node budget,
