@@ -38,7 +38,8 @@ from micropul_print import __version__, config
 from micropul_print.errors import UserError, printable
 from micropul_print.gameapi import UsageError
 
-COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "init", "calibrate")
+COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "init", "calibrate",
+            "analyse", "play", "replay")
 PROG = "micropul-print"
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70

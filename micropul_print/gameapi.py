@@ -22,6 +22,7 @@ from micropul_print.errors import Diagnostic
 
 if TYPE_CHECKING:
     from micropul_print.catalogue.loader import CatalogueHeader
+    from micropul_print.draw.primitives import Drawing
     from micropul_print.draw.theme import Theme
     from micropul_print.outputs import OutputDir
     from micropul_print.rulebook.games import GameRulebook
@@ -73,7 +74,9 @@ class GameState(Protocol):
     """One engine shape for every game (after OpenSpiel's ``State``): the bots, the
     analysis and the replays are written once against it.
 
-    Players are numbered from 0 in seat order. Randomness (shuffles, draws from a
+    Players are numbered from 0 in seat order. Moves are hashable values (tuples,
+    frozen dataclasses) that compare equal when they are the same move: searches keep
+    them as dictionary keys. Randomness (shuffles, draws from a
     face-down pile) comes from the state's own seeded generator, so the same seed and
     the same moves give the same game; :meth:`copy` keeps that generator, and
     :meth:`determinized` gives a state that keeps what the player to move can see and
@@ -130,6 +133,22 @@ class GameState(Protocol):
 
     def move_from_json(self, data: JSON) -> Any:
         """The move a JSON object describes; ValueError if it describes none."""
+        ...
+
+
+@runtime_checkable
+class PieceState(Protocol):
+    """Optional members of a :class:`GameState` whose moves put distinct pieces in play
+    (numbered tiles, cards): with them, ``analyse`` reports how often each piece is
+    played, when, and how its player fares. A game of identical pieces leaves them
+    out."""
+
+    def pieces(self) -> tuple[str, ...]:
+        """Every piece a move can put in play in this game, in the set's order."""
+        ...
+
+    def piece_of(self, move: Any) -> str | None:
+        """The piece ``move`` puts in play (one of :meth:`pieces`), or None."""
         ...
 
 
@@ -307,6 +326,24 @@ class Game(Protocol):
         """A game set up from the catalogue, ready for its first move (``players``:
         None for the game's usual count; ``variant``: one of :meth:`variants`, None for
         the first)."""
+        ...
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The numbers of players :meth:`new_state` takes, the usual one first (e.g.
+        ``(2, 1)``: two players, or solitaire)."""
+        ...
+
+
+@runtime_checkable
+class DrawsStates(Protocol):
+    """An optional member of a :class:`Game`: a picture of any state of its engine, for
+    ``replay``. A game without it can be played and analysed, not replayed."""
+
+    def state_drawing(self, catalogue: Any, theme: Theme, state: Any) -> Drawing:
+        """The state as one Drawing (primitives in mm): the pieces in play as the
+        players see them, whatever each player holds, and anything that decides the
+        score. No title nor scores line: ``replay`` adds those."""
         ...
 
 
