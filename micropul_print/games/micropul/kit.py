@@ -7,7 +7,7 @@ stones, and the rulebooks. Files (a contract, listed in docs/output-layout.md):
     sheets/micropul-cut-<paper>-page<N>.svg (with --cut-files)
     sheets/micropul-reprint-<paper>.pdf (with --tiles)
     sheets/micropul-tiles-print-shop.pdf (with --print-shop)
-    rules/micropul-rules-<lang>.pdf, rules/micropul-rules-<lang>-booklet-<paper>.pdf
+    rules/micropul-rules-<lang>-<paper>.pdf, rules/micropul-rules-<lang>-booklet-<paper>.pdf
 """
 
 from __future__ import annotations
@@ -71,20 +71,23 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
         jobs.append(KitJob("sheets", lambda say: [write_print_shop(art, output, progress=say)],
                            cost=1, imports=_PDF_IMPORTS, label="print shop"))
     if "rulebooks" in options.parts and langs:
-        # Rulebook file names carry no paper: one set, on the first paper asked for. In
-        # parallel, a job per language (each checks its own texts and the figures).
-        jobs.append(KitJob("rulebooks", _rulebooks_job(art, output, langs, options.papers[0]),
-                           cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
-                           pieces=[_rulebooks_job(art, output, [lang], options.papers[0])
-                                   for lang in langs],
-                           label="rulebooks", piece_labels=[f"rulebook {lang}" for lang in langs]))
-        if options.booklets:
+        # The rulebooks follow the sheets' papers. In parallel, a job per language and
+        # paper (each checks its own texts; the figures are checked once, before).
+        for paper in options.papers:
             jobs.append(KitJob(
-                "rulebooks", _rulebooks_job(art, output, langs, options.papers[0], booklet=True),
+                "rulebooks", _rulebooks_job(art, output, langs, paper),
                 cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
-                pieces=[_rulebooks_job(art, output, [lang], options.papers[0], booklet=True)
-                        for lang in langs],
-                label="booklets", piece_labels=[f"booklet {lang}" for lang in langs]))
+                pieces=[_rulebooks_job(art, output, [lang], paper) for lang in langs],
+                label=f"rulebooks {paper}",
+                piece_labels=[f"rulebook {lang} {paper}" for lang in langs]))
+            if options.booklets:
+                jobs.append(KitJob(
+                    "rulebooks", _rulebooks_job(art, output, langs, paper, booklet=True),
+                    cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
+                    pieces=[_rulebooks_job(art, output, [lang], paper, booklet=True)
+                            for lang in langs],
+                    label=f"booklets {paper}",
+                    piece_labels=[f"booklet {lang} {paper}" for lang in langs]))
     return jobs
 
 
