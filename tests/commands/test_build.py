@@ -272,6 +272,7 @@ def test_cut_files_beside_sheets_with_registration_marks(tmp_path: Path) -> None
     # A4 with marks holds 51 a page: Micropul's 48 tiles on page 3, its stones (3 slots
     # too few) on the calibration page; Cellulae's 81 tiles on pages 3 and 5.
     assert {name for name in written if name.endswith(".svg")} == {
+        "sheets/micropul-cut-a4.svg", "cellulae/sheets/cellulae-cut-a4.svg",
         "sheets/micropul-cut-a4-page1.svg", "sheets/micropul-cut-a4-page3.svg",
         "cellulae/sheets/cellulae-cut-a4-page3.svg", "cellulae/sheets/cellulae-cut-a4-page5.svg"}
     pages = len(PdfReader(tmp_path / "sheets/micropul-tiles-a4.pdf").pages)

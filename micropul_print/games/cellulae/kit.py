@@ -12,7 +12,7 @@ docs/output-layout.md):
     cellulae/sheets/cellulae-tiles-<paper>.pdf          duplex tile sheets
     cellulae/sheets/cellulae-board-<side>-<paper>.pdf   each board, at its true size
     cellulae/sheets/cellulae-tiles-gutterfold-<paper>.pdf   with --layout gutter-fold
-    cellulae/sheets/cellulae-cut-<paper>-page<N>.svg    with --cut-files
+    cellulae/sheets/cellulae-cut-<paper>.svg, -page<N>.svg   with --cut-files
     cellulae/sheets/cellulae-tiles-print-shop.pdf       with --print-shop
     cellulae/rules/cellulae-rules-<lang>-<paper>.pdf    the rulebook in each language
     cellulae/rules/cellulae-rules-<lang>-booklet-<paper>.pdf   and its booklet
@@ -73,13 +73,17 @@ def cut_file(paper: str, page: int) -> str:
 
 def write_cut_files(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir,
                     layout: SheetLayout, options: SheetOptions) -> list[Path]:
-    """``cellulae/sheets/cellulae-cut-<paper>-page<N>.svg`` for each front page of the
+    """``cellulae/sheets/cellulae-cut-<paper>.svg`` (a layer per page) and
+    ``cellulae/sheets/cellulae-cut-<paper>-page<N>.svg`` for each front page of the
     tile sheets holding tiles (``options`` with registration marks, as they were made)."""
-    from micropul_print.sheets.cutfile import cut_pages
+    from micropul_print.sheets.cutfile import cut_document, cut_document_name, cut_pages
 
     plan = plan_tile_sheets(catalogue, theme, layout, options)
-    return [out.write_bytes(cut_file(layout.name, page.number), page.svg)
-            for page in cut_pages(plan, f"{catalogue.name} — tiles, {layout.label}")]
+    title = f"{catalogue.name} — tiles, {layout.label}"
+    written = [out.write_bytes(f"{SHEETS_DIR}/{cut_document_name(ROOT, layout.name)}",
+                               cut_document(plan, title))]
+    return written + [out.write_bytes(cut_file(layout.name, page.number), page.svg)
+                      for page in cut_pages(plan, title)]
 
 
 PRINT_SHOP_PDF = f"{SHEETS_DIR}/cellulae-tiles-print-shop.pdf"

@@ -4,7 +4,7 @@ stones, and the rulebooks. Files (a contract, listed in docs/output-layout.md):
 
     tiles/svg/tile-NN.svg, tile-back.svg; tiles/png/...; tiles/overview.png
     sheets/micropul-tiles-<paper>.pdf (and -gutterfold-<paper>.pdf with --layout)
-    sheets/micropul-cut-<paper>-page<N>.svg (with --cut-files)
+    sheets/micropul-cut-<paper>.svg and -page<N>.svg (with --cut-files)
     sheets/micropul-reprint-<paper>.pdf (with --tiles)
     sheets/micropul-tiles-print-shop.pdf (with --print-shop)
     rules/micropul-rules-<lang>-<paper>.pdf, rules/micropul-rules-<lang>-booklet-<paper>.pdf
@@ -230,19 +230,29 @@ def write_gutterfold(art: TileArt, output: OutputDir, paper: str, options: Sheet
 
 def write_cut_files(art: TileArt, output: OutputDir, layout: SheetLayout,
                     options: SheetOptions, *, progress: Progress | None = None) -> list[Path]:
-    """Write ``sheets/<game>-cut-<paper>-page<N>.svg`` for each front page of the tile
-    sheets holding pieces (sheets/cutfile.py); ``options`` must ask for registration
-    marks, as the sheets were printed with."""
-    from micropul_print.sheets.cutfile import cut_file_name, cut_pages
+    """Write ``sheets/<game>-cut-<paper>.svg`` (a layer per page) and
+    ``sheets/<game>-cut-<paper>-page<N>.svg`` for each front page of the tile sheets
+    holding pieces (sheets/cutfile.py); ``options`` must ask for registration marks, as
+    the sheets were printed with."""
+    from micropul_print.sheets.cutfile import (
+        cut_document,
+        cut_document_name,
+        cut_file_name,
+        cut_pages,
+    )
 
     catalogue = art.catalogue
     if progress:
         progress(f"writing {output.path(Path('sheets'))}/{catalogue.game}-cut-{layout.name}"
-                 "-page*.svg")
+                 "*.svg")
     plan = plan_tile_sheets(art, layout, options)
-    return [output.write_bytes(Path("sheets") / cut_file_name(catalogue.game, layout.name,
-                                                              page.number), page.svg)
-            for page in cut_pages(plan, f"{catalogue.name} — tiles, {layout.label}")]
+    title = f"{catalogue.name} — tiles, {layout.label}"
+    written = [output.write_bytes(Path("sheets") / cut_document_name(catalogue.game, layout.name),
+                                  cut_document(plan, title))]
+    return written + [
+        output.write_bytes(Path("sheets") / cut_file_name(catalogue.game, layout.name,
+                                                          page.number), page.svg)
+        for page in cut_pages(plan, title)]
 
 
 def reprint_file_name(game: str, paper: str) -> str:
