@@ -28,9 +28,15 @@ tiles:
 def test_the_shipped_set_passes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--games", "20", "--seed", "3"]) == 0
     out, err = capsys.readouterr()
-    assert err == ""  # no progress for a short run that is not on a terminal
+    # No progress for a short run that is not on a terminal; the set's notices, located.
+    assert [line.split(": ", 1)[1] for line in err.splitlines()] == [
+        "notice: tile 36 is the same as tile 35 (line 155) turned 90 degrees",
+        "notice: tile 42 is the same as tile 41 (line 175) turned 180 degrees",
+        "notice: tile 46 is the same as tile 45 (line 188) turned 180 degrees",
+    ]
+    assert "micropul.yaml:159:5: notice: tile 36" in err
+    assert out.splitlines()[1] == "official set (Micropul 1.2.1)"
     assert "catalysts that can be activated: 46 of 46" in out
-    assert "notice: tiles 35 and 36 are identical up to rotation" in out
     assert "20 two-player games (random policy, seeds 3..22)" in out
     assert "20 solitaire games" in out
     assert out.endswith("check passed\n")
@@ -49,10 +55,15 @@ def test_a_set_with_problems_fails(tmp_path: Path, capsys: pytest.CaptureFixture
     path = tmp_path / "small.yaml"
     path.write_text(SMALL_SET, encoding="utf-8")
     assert main(["check", str(path), "--games", "5"]) == 1
-    out = capsys.readouterr().out
-    assert f"{path}: error: tile 3 has no colour-swapped twin in the set" in out
-    assert f"{path}: error: tile 3: the one-dot catalyst at br can never be activated" in out
-    assert out.endswith("check failed: 2 problem(s) with the set\n")
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [
+        f"{path}:8:5: notice: tile 2 is the same as tile 1 (line 5) turned 180 degrees",
+        f"{path}:10:5: notice: tile 3 has no colour-swapped twin in the set",
+        f"{path}:10:5: error: tile 3: the one-dot catalyst at br can never be activated",
+    ]
+    assert out.splitlines()[1] == (
+        "variant of Micropul 1.2.1: 3 tiles changed, 0 tiles added, 45 tiles removed")
+    assert out.endswith("check failed: 1 problem(s) with the set\n")
     assert "games (random policy" not in out
 
 

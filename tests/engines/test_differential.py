@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from micropul_print.errors import Severity
 from micropul_print.games.cellulae import rules as cellulae
 from micropul_print.games.micropul import setcheck
 from micropul_print.games.micropul.model import (
@@ -196,14 +197,16 @@ def test_set_facts_are_the_reference_facts(catalogue: Catalogue, tiles: int, see
     facts, ref_facts = vars(setcheck.set_facts(tried)), vars(ref_setcheck.set_facts(tried))
     # One change on purpose: a tile identical to several earlier ones is noted with the
     # first of them only (the reference noted every pair: quadratic in a large set).
+    # Those notes are worded anew (tests/games/micropul/test_setcheck.py checks them):
+    # the pairs are compared here, the other diagnostics word for word.
     repeated = {b for _, b, _ in ref_facts["same_up_to_rotation"]}
     ref_facts["same_up_to_rotation"] = [
         pair for pair in ref_facts["same_up_to_rotation"] if pair[0] not in repeated
     ]
     ref_facts["diagnostics"] = [
-        d for d in ref_facts["diagnostics"]
-        if "identical up to rotation" not in d.message or int(d.message.split()[1]) not in repeated
+        d for d in ref_facts["diagnostics"] if "identical up to rotation" not in d.message
     ]
+    facts["diagnostics"] = [d for d in facts["diagnostics"] if d.severity != Severity.NOTICE]
     assert facts == ref_facts
     for tile in tried.tiles:
         positions = [None] if tile.big else [q for q, v in enumerate(tile.quadrants)

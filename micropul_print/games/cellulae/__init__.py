@@ -68,6 +68,7 @@ class CellulaeGame:
 
     def check(self, catalogue: CellulaeCatalogue, *, games: int, seed: int, strict: bool,
               progress: Callable[[int, int], None] | None) -> CheckReport:
+        from micropul_print.catalogue.loader import read_catalogue
         from micropul_print.games.cellulae.check import check_cellulae
 
         total = self.simulated_games(catalogue, games)
@@ -76,8 +77,8 @@ class CellulaeGame:
             if progress is not None:
                 progress(done, total)
 
-        report, ok = check_cellulae(catalogue, games, seed, step)
-        return CheckReport(tuple(report.rstrip("\n").split("\n")), ok=ok)
+        official, _ = read_catalogue(self.shipped_catalogue())
+        return check_cellulae(catalogue, games, seed, step, official)
 
     def analyse_position(self, path: str, catalogue: CellulaeCatalogue, legal: str | None, *,
                          strict: bool) -> tuple[JSON, list[Diagnostic]]:

@@ -58,6 +58,8 @@ class CellFace:
 class BoardSize:
     side: int  # squares along each edge (odd)
     tiles: int  # tiles the board needs: one per square
+    # (line, column) of its entry, for the set check's messages ((0, 0): unknown)
+    at: tuple[int, int] = field(default=(0, 0), compare=False, repr=False)
 
     @property
     def label(self) -> str:
@@ -79,6 +81,10 @@ class CellulaeCatalogue:
     tile_total: int = 0  # tiles in the printed set
     boards: tuple[BoardSize, ...] = ()  # by side, smallest first
     tile_size_mm: float = 30.0
+    # (line, column) of top-level keys (name, author, tile_size_mm, boards, tile_count),
+    # for the set check's messages; a key absent: unknown.
+    key_at: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False,
+                                               repr=False)
 
     def face(self, colour: str) -> CellFace:
         return next(face for face in self.faces if face.colour == colour)
@@ -150,7 +156,15 @@ def read_cellulae(header: CatalogueHeader, out: list[Diagnostic]) -> CellulaeCat
         tile_total=total,
         boards=tuple(sorted(boards, key=lambda board: board.side)),
         tile_size_mm=size,
+        key_at={key: (node.line, node.col) for key in _LOCATED
+                if (node := root.key_node(key) if key == "boards" else root.get(key))},
     )
+
+
+# The top-level keys whose place the catalogue keeps (CellulaeCatalogue.key_at): their
+# values, but the 'boards' key itself (where a removed board is reported, as a removed
+# Micropul tile is at 'tiles').
+_LOCATED = ("name", "author", "tile_size_mm", "boards", "tile_count")
 
 
 def _tile_size(node: YamlNode | None, out: list[Diagnostic]) -> float | None:
@@ -232,7 +246,7 @@ def _board(node: YamlNode, out: list[Diagnostic]) -> BoardSize | None:
         )
     if errors_in(out[before:]) or side is None or tiles is None:
         return None
-    return BoardSize(side, tiles)
+    return BoardSize(side, tiles, (node.line, node.col))
 
 
 def _tile_kind(node: YamlNode, out: list[Diagnostic]) -> tuple[int, tuple[CellFace, ...]] | None:

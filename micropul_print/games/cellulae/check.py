@@ -13,6 +13,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from micropul_print.errors import Diagnostic, printable, quoted
+from micropul_print.gameapi import CheckReport
 from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
 from micropul_print.games.cellulae.rules import (
     BLACK,
@@ -95,27 +97,109 @@ def simulate_cellulae(
     )
 
 
-def set_lines(catalogue: CellulaeCatalogue) -> tuple[list[str], list[str]]:
-    """What the set is, and the problems found with it (each a sentence)."""
+# The official set: the catalogue shipped with the package.
+OFFICIAL_NAME = "Cellulae"
+# How many differences from the official set the report lists before "... and N more".
+DIFFERENCES_SHOWN = 10
+
+
+def claims_official(catalogue: CellulaeCatalogue) -> bool:
+    """Whether the catalogue says it is the official set: its name is the official
+    set's (``name: Cellulae``, in any case)."""
+    return catalogue.name.strip().casefold() == OFFICIAL_NAME.casefold()
+
+
+def compare_with_official(
+    catalogue: CellulaeCatalogue, official: CellulaeCatalogue
+) -> list[tuple[str, tuple[int, int]]]:
+    """How the set differs from the official one, each with where it is in the file:
+    the author, the number and size of the tiles, the marks of the faces, the boards
+    (a removed board: at 'boards')."""
+    at = catalogue.key_at.get
+    found: list[tuple[str, tuple[int, int]]] = []
+    if catalogue.author != official.author:
+        found.append((f"author {quoted(catalogue.author)}, official "
+                      f"{quoted(official.author)}", at("author", (0, 0))))
+    if catalogue.tile_total != official.tile_total:
+        found.append((f"{catalogue.tile_total} tiles, official {official.tile_total}",
+                      at("tile_count", (0, 0))))
+    if catalogue.tile_size_mm != official.tile_size_mm:
+        found.append((f"tiles of {catalogue.tile_size_mm:g} mm, official "
+                      f"{official.tile_size_mm:g} mm", at("tile_size_mm", (0, 0))))
+    for face in catalogue.faces:
+        mark = official.face(face.colour).mark
+        if face.mark != mark:
+            where = (face.mark_where.line, face.mark_where.col) if face.mark_where else (0, 0)
+            found.append((f"{face.colour} face marked {quoted(face.mark)}, official "
+                          f"{quoted(mark)}", where))
+    for board in catalogue.boards:
+        if board.side not in official.sides:
+            found.append((f"board {board.label} added", board.at))
+    for board in official.boards:
+        if board.side not in catalogue.sides:
+            found.append((f"board {board.label} removed", at("boards", (0, 0))))
+    return found
+
+
+def official_lines(
+    catalogue: CellulaeCatalogue, official: CellulaeCatalogue
+) -> tuple[list[str], list[Diagnostic]]:
+    """The report's lines on what the set is (the official set, or a variant and what
+    differs, each at its place), and an error if the set is named after the official
+    set and differs from it."""
+    differences = compare_with_official(catalogue, official)
+    title = f"{official.name} by {official.author}"
+    if not differences:
+        return [f"official set ({title})"], []
+    claimed = claims_official(catalogue)
+    source = catalogue.source or "catalogue"
+    count = len(differences)
+    ways = "1 way" if count == 1 else f"{count} ways"
+    what = (f"not the official set ({title}) it is named after" if claimed
+            else f"variant of {title}")
+    lines = [f"{what}: it differs in {ways}"]
+    for text, (line, col) in differences[:DIFFERENCES_SHOWN]:
+        where = f"{source}:{line}:{col}" if line else source
+        lines.append(printable(f"  {where}: {text}"))
+    if count > DIFFERENCES_SHOWN:
+        lines.append(f"  ... and {count - DIFFERENCES_SHOWN} more")
+    if not claimed:
+        return lines, []
+    line, col = catalogue.key_at.get("name", (0, 0))
+    return lines, [Diagnostic(
+        source, line, col,
+        f"the set is named {quoted(catalogue.name)} like the official set ({title}) but "
+        f"differs from it in {ways} (listed in the report): give a variant a name of its own",
+    )]
+
+
+def set_lines(catalogue: CellulaeCatalogue) -> tuple[list[str], list[Diagnostic]]:
+    """What the set is, and the problems found with it, each at its board. (The reader
+    already refuses a set too small for a board; the check keeps the fact for sets made
+    in code.) Cellulae has one kind of tile and each board once, so nothing can repeat."""
+    source = catalogue.source or "catalogue"
     white, black = catalogue.face(WHITE), catalogue.face(BLACK)
     lines = [
         f"{catalogue.name} by {catalogue.author}: {catalogue.tile_total} tiles of "
         f"{catalogue.tile_size_mm:g} mm, white face ({white.mark}) and black face ({black.mark})",
     ]
-    problems: list[str] = []
+    problems: list[Diagnostic] = []
     for board_size in catalogue.boards:
+        line, col = board_size.at
         short = board_size.tiles - catalogue.tile_total
         covered = short <= 0
         enough = "the set has enough" if covered else f"the set is {short} short"
         lines.append(f"board {board_size.label}: {board_size.tiles} tiles, {enough}")
         if not covered:
-            problems.append(f"the set has too few tiles for the {board_size.label} board")
+            problems.append(Diagnostic(
+                source, line, col,
+                f"the set has too few tiles for the {board_size.label} board"))
         start = Board(board_size.side)
         for colour in COLOURS:
             if not start.replications(colour):
-                problems.append(
-                    f"on the {board_size.label} board {colour} cannot replicate from the start"
-                )
+                problems.append(Diagnostic(
+                    source, line, col,
+                    f"on the {board_size.label} board {colour} cannot replicate from the start"))
     return lines, problems
 
 
@@ -152,14 +236,22 @@ def check_cellulae(
     games: int,
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
-) -> tuple[str, bool]:
-    """The report of the ``check`` command for a Cellulae set, and whether it passed.
+    official: CellulaeCatalogue | None = None,
+) -> CheckReport:
+    """The report of the ``check`` command for a Cellulae set: its lines, its problems
+    as diagnostics at their place in the file, and whether it passed.
 
+    The set is compared with ``official`` (the shipped catalogue; None: not compared).
     ``games`` random games are played on each board the catalogue offers; ``progress``
     is called with the games played so far over all boards."""
     lines = [f"catalogue {catalogue.source}: valid (Cellulae, {catalogue.tile_total} tiles)"]
-    facts, problems = set_lines(catalogue)
+    problems: list[Diagnostic] = []
+    if official is not None:
+        what, problems = official_lines(catalogue, official)
+        lines += what
+    facts, found = set_lines(catalogue)
     lines += facts
+    problems += found
     done = 0
     for board_size in catalogue.boards:
         offset = done
@@ -171,18 +263,23 @@ def check_cellulae(
         sim = simulate_cellulae(board_size.side, games, seed, step)
         done += games
         lines += format_simulation(sim)
-        problems += sim.problems
-    lines += [f"problem: {problem}" for problem in problems]
+        line, col = board_size.at
+        problems += [Diagnostic(catalogue.source or "catalogue", line, col, problem)
+                     for problem in sim.problems]
     ok = not problems
     lines.append("check passed" if ok else f"check failed: {len(problems)} problem(s)")
-    return "\n".join(lines) + "\n", ok
+    diagnostics = tuple(sorted(problems, key=lambda d: (d.line, d.col)))
+    return CheckReport(tuple(lines), diagnostics, ok=ok)
 
 
 __all__ = [
     "CellulaeSimulation",
     "check_cellulae",
+    "claims_official",
+    "compare_with_official",
     "format_simulation",
     "most_turns",
+    "official_lines",
     "set_lines",
     "simulate_cellulae",
 ]

@@ -70,22 +70,31 @@ class MicropulGame:
 
     def check(self, catalogue: Catalogue, *, games: int, seed: int, strict: bool,
               progress: Callable[[int, int], None] | None) -> CheckReport:
+        from micropul_print.catalogue.loader import read_catalogue
         from micropul_print.errors import errors_in
         from micropul_print.games.micropul.setcheck import (
+            compare_with_official,
+            comparison_problems,
+            format_comparison,
             format_facts,
             format_simulation,
             set_facts,
             simulate,
         )
 
+        official, _ = read_catalogue(self.shipped_catalogue())
+        comparison = compare_with_official(catalogue, official)
         lines = [f"catalogue {catalogue.source}: valid ({len(catalogue.tiles)} tiles)"]
+        lines += format_comparison(catalogue, comparison)
         facts = set_facts(catalogue)
         lines += format_facts(facts)
-        lines += [str(diagnostic) for diagnostic in facts.diagnostics]
-        failed = errors_in(facts.diagnostics, strict)
+        # Problems go to stderr at their place in the file, in file order.
+        found = comparison_problems(catalogue, comparison) + facts.diagnostics
+        diagnostics = tuple(sorted(found, key=lambda d: (d.line, d.col)))
+        failed = errors_in(diagnostics, strict)
         if failed:
             lines.append(f"check failed: {len(failed)} problem(s) with the set")
-            return CheckReport(tuple(lines), ok=False)
+            return CheckReport(tuple(lines), diagnostics, ok=False)
         total = self.simulated_games(catalogue, games)
         for done_before, players in ((0, 2), (games, 1)):
             def step(done: int, before: int = done_before) -> None:
@@ -94,7 +103,7 @@ class MicropulGame:
 
             lines += format_simulation(simulate(catalogue, games, seed, players, step))
         lines.append("check passed")
-        return CheckReport(tuple(lines))
+        return CheckReport(tuple(lines), diagnostics)
 
     def analyse_position(self, path: str, catalogue: Catalogue, legal: str | None, *,
                          strict: bool) -> tuple[JSON, list[Diagnostic]]:

@@ -23,6 +23,8 @@ QUADRANT_VALUES = (WHITE, BLACK, DOT, DOUBLE, PLUS, EMPTY)
 # Quadrant positions, clockwise from the top-left (also the order of Tile.quadrants).
 TL, TR, BR, BL = 0, 1, 2, 3
 QUADRANT_NAMES = ("tl", "tr", "br", "bl")
+# The catalogue's symbol for each quadrant value (docs/catalogue.md), to quote faces.
+SYMBOLS = {WHITE: "W", BLACK: "B", DOT: "1", DOUBLE: "2", PLUS: "P", EMPTY: "."}
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,14 @@ class Tile:
         swap = {WHITE: BLACK, BLACK: WHITE}
         return tuple(swap.get(q, q) for q in self.quadrants)  # type: ignore[return-value]
 
+    def face_text(self) -> str:
+        """The face as messages quote it: its rows in catalogue symbols."""
+        if self.big is not None:
+            kind = {DOT: "one-dot", DOUBLE: "two-dot", PLUS: "plus"}[self.big.catalyst]
+            return f"a big {self.big.colour} micropul with a {kind} catalyst"
+        tl, tr, br, bl = (SYMBOLS[q] for q in self.quadrants)
+        return f"'{tl} {tr}' above '{bl} {br}'"
+
 
 @dataclass(frozen=True)
 class Catalogue:
@@ -63,6 +73,12 @@ class Catalogue:
     _by_id: dict[int, Tile] = field(default_factory=dict, compare=False, repr=False)
     # (line, column) of the file's game key, for messages about the game (0, 0: unknown)
     game_at: tuple[int, int] = field(default=(0, 0), compare=False, repr=False)
+    # Where each tile's entry and the 'tiles' and 'name' keys are, for the set check's
+    # messages (absent or (0, 0): unknown, e.g. a catalogue made in code).
+    tile_at: dict[int, tuple[int, int]] = field(default_factory=dict, compare=False,
+                                                repr=False)
+    tiles_at: tuple[int, int] = field(default=(0, 0), compare=False, repr=False)
+    name_at: tuple[int, int] = field(default=(0, 0), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self._by_id.update({t.id: t for t in self.tiles})

@@ -56,12 +56,14 @@ def read_micropul(header: CatalogueHeader, out: list[Diagnostic]) -> Catalogue |
             f"{len(header.tiles):,} tiles are listed (expected at most {MAX_MICROPUL_TILES:,})"))
         return None
     tiles: list[Tile] = []
+    tile_at: dict[int, tuple[int, int]] = {}
     seen: dict[int, YamlNode] = {}
     starts: list[tuple[Tile | None, YamlNode]] = []  # tiles marked 'start: true'
     for entry in header.tiles:
         tile, start_node = _micropul_tile(entry, seen, out)
         if tile is not None:
             tiles.append(tile)
+            tile_at[tile.id] = (entry.line, entry.col)
         if start_node is not None:
             starts.append((tile, start_node))
     listed = len(header.tiles)
@@ -92,7 +94,7 @@ def read_micropul(header: CatalogueHeader, out: list[Diagnostic]) -> Catalogue |
             out.append(
                 starts[0][1].diagnostic(
                     f"start tile {first_start.id} must have two white and two black micropul, "
-                    f"got {_face_text(first_start)}"
+                    f"got {first_start.face_text()}"
                 )
             )
     if header.name is None or errors_in(out):
@@ -103,7 +105,14 @@ def read_micropul(header: CatalogueHeader, out: list[Diagnostic]) -> Catalogue |
         tiles=tuple(sorted(tiles, key=lambda t: t.id)),
         source=header.source,
         game_at=header.game_at,
+        tile_at=tile_at,
+        tiles_at=(header.tiles_node.line, header.tiles_node.col),
+        name_at=_at(header.root.get("name")),
     )
+
+
+def _at(node: YamlNode | None) -> tuple[int, int]:
+    return (0, 0) if node is None else (node.line, node.col)
 
 
 def _micropul_tile(
@@ -244,12 +253,3 @@ def _symbol(
             node.diagnostic(f"unknown {what} {shown} (expected {join_choices(list(symbols))})")
         )
     return value
-
-
-def _face_text(tile: Tile) -> str:
-    if tile.big is not None:
-        return f"a big {tile.big.colour} micropul"
-    symbol = {value: key for key, value in _QUADRANT_SYMBOLS.items()}
-    tl, tr, br, bl = (symbol[q] for q in tile.quadrants)
-    return f"'{tl} {tr}' above '{bl} {br}'"
-

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from micropul_print.errors import Diagnostic, Severity
+from micropul_print.errors import Diagnostic, Severity, printable, quoted
 from micropul_print.games.micropul.model import (
     BLACK,
     CATALYSTS,
@@ -38,6 +38,13 @@ from micropul_print.games.micropul.rules.tiles import (
     tileset,
 )
 
+# The official set: the catalogue shipped with the package, of this version of the game.
+OFFICIAL_NAME = "Micropul"
+OFFICIAL_VERSION = "1.2.1"
+OFFICIAL = f"{OFFICIAL_NAME} {OFFICIAL_VERSION}"
+# How many differences from the official set the report lists before "... and N more".
+DIFFERENCES_SHOWN = 10
+
 CATALYST_NAMES = {DOT: "one-dot catalyst", DOUBLE: "two-dot catalyst", PLUS: "plus catalyst"}
 
 
@@ -58,9 +65,10 @@ def _rotations(quadrants: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [tuple(quadrants[(i - step) % 4] for i in range(4)) for step in range(4)]
 
 
-def _key(tile: Tile) -> tuple[object, ...]:
-    """What makes two faces the same picture (a big tile's catalyst included)."""
-    return (tile.big.catalyst if tile.big else None, tile.quadrants)
+def _canonical(tile: Tile) -> tuple[object, ...]:
+    """The same for two tiles exactly when one is the other turned: a big tile's
+    catalyst, and the least of the face's four rotations."""
+    return (tile.big.catalyst if tile.big else None, min(_rotations(tile.quadrants)))
 
 
 def _tile_colour(tile: Tile) -> str:
@@ -72,15 +80,26 @@ def _tile_colour(tile: Tile) -> str:
     return WHITE if counts[WHITE] > counts[BLACK] else BLACK
 
 
+def claims_official(catalogue: Catalogue) -> bool:
+    """Whether the catalogue says it is the official set: its name is the official
+    set's (``name: Micropul``, in any case). Only then must it hold the facts of the
+    official set (its colour pairing), and differ from it in nothing."""
+    return catalogue.name.strip().casefold() == OFFICIAL_NAME.casefold()
+
+
 def set_facts(catalogue: Catalogue) -> SetFacts:
-    """Count symbols and check the set: colour swaps, identical tiles, every tile able to
-    attach, every catalyst able to activate. Problems are diagnostics (file: the
-    catalogue; no line: they concern the set as a whole)."""
+    """Count symbols and check the set: colour swaps, tiles repeated (up to rotation),
+    every tile able to attach, every catalyst able to activate. Problems are diagnostics
+    at the tile they concern (file: the catalogue). The colour pairing is a fact of the
+    official set: errors when the catalogue claims to be it (claims_official), notices
+    for a variant."""
     source = catalogue.source or "catalogue"
     out: list[Diagnostic] = []
+    pairing = Severity.ERROR if claims_official(catalogue) else Severity.NOTICE
 
-    def report(message: str, severity: Severity = Severity.ERROR) -> None:
-        out.append(Diagnostic(source, 0, 0, message, severity))
+    def report(message: str, severity: Severity = Severity.ERROR, tile: int = 0) -> None:
+        line, col = catalogue.tile_at.get(tile, (0, 0))
+        out.append(Diagnostic(source, line, col, message, severity))
 
     symbols: Counter[str] = Counter()
     big: Counter[str] = Counter()
@@ -110,7 +129,7 @@ def set_facts(catalogue: Catalogue) -> SetFacts:
     for tile in catalogue.tiles:
         swap = (tile.big.catalyst if tile.big else None, tile.colour_swapped())
         if not faces.get(swap):
-            report(f"tile {tile.id} has no colour-swapped twin in the set")
+            report(f"tile {tile.id} has no colour-swapped twin in the set", pairing, tile.id)
     swap_pairs = 0
     for tile in catalogue.tiles:
         if tile.id % 2 == 0 or tile.id + 1 not in catalogue:
@@ -123,33 +142,41 @@ def set_facts(catalogue: Catalogue) -> SetFacts:
             report(
                 f"tiles {tile.id} and {twin.id} are not colour swaps of each other "
                 "(the official numbering pairs tiles 2k-1 and 2k)",
-                Severity.WARNING,
+                pairing,
+                twin.id,
             )
 
-    # Tiles identical up to rotation: allowed (35 and 36 in the official set), noted:
-    # each tile with the first tile of its class (same picture up to rotation), so a
-    # large generated set gets one notice per repeated tile, not one per pair.
+    # Tiles identical up to rotation: allowed (35 and 36 in the official set: one
+    # physical tile, whichever way it is turned), noted at the later tile, naming the
+    # first tile of its class, so that a large generated set gets one notice per
+    # repeated tile, not one per pair. Found by canonical face in a dict: linear.
     same: list[tuple[int, int, int]] = []
     first_of: dict[tuple[object, ...], Tile] = {}
     for tile in catalogue.tiles:
-        picture = (tile.big.catalyst if tile.big else None, tile.big is None)
-        first = first_of.setdefault((*picture, min(_rotations(tile.quadrants))), tile)
+        first = first_of.setdefault(_canonical(tile), tile)
         if first is tile:
             continue
         rotation = next(r for r in ROTATIONS if first.rotated(r) == tile.quadrants)
         same.append((first.id, tile.id, rotation))
     same.sort()
     for a, b, rotation in same:
+        line = catalogue.tile_at.get(a, (0, 0))[0]
+        at = f" (line {line})" if line else ""
         report(
-            f"tiles {a} and {b} are identical up to rotation "
-            f"(tile {a} turned {rotation} degrees is tile {b})",
+            f"tile {b} is an exact duplicate of tile {a}{at}"
+            if rotation == 0
+            else f"tile {b} is the same as tile {a}{at} turned {rotation} degrees",
             Severity.NOTICE,
+            b,
         )
 
     attachable = _attachable(catalogue)
     for tile in catalogue.tiles:
         if tile.id not in attachable:
-            report(f"tile {tile.id} cannot be placed legally next to any other tile of the set")
+            report(
+                f"tile {tile.id} cannot be placed legally next to any other tile of the set",
+                tile=tile.id,
+            )
 
     helped: list[str] = []
     for tile in catalogue.tiles:
@@ -163,7 +190,8 @@ def set_facts(catalogue: Catalogue) -> SetFacts:
             example = activation_example(catalogue, tile, position)
             if example is None:
                 report(
-                    f"tile {tile.id}: the {CATALYST_NAMES[kind]} at {where} can never be activated"
+                    f"tile {tile.id}: the {CATALYST_NAMES[kind]} at {where} can never be activated",
+                    tile=tile.id,
                 )
             elif len(example) > 2:
                 helped.append(f"{tile.id} {where}")
@@ -179,6 +207,110 @@ def set_facts(catalogue: Catalogue) -> SetFacts:
         catalysts_needing_third_tile=helped,
         diagnostics=out,
     )
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One way a set differs from the official set, at the tile it concerns (a removed
+    tile: at the catalogue's 'tiles' key)."""
+
+    tile: int
+    kind: str  # "changed", "added" or "removed"
+    text: str  # the sentence the report shows
+    at: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A set compared with the official set tile by tile (tile N with official tile N,
+    either turned any way: a tile turned 90 degrees is the same physical tile)."""
+
+    claimed: bool  # the catalogue claims to be the official set (claims_official)
+    differences: list[Difference]  # by tile number
+
+    @property
+    def official(self) -> bool:
+        return not self.differences
+
+    def count(self, kind: str) -> int:
+        return sum(d.kind == kind for d in self.differences)
+
+
+def compare_with_official(catalogue: Catalogue, official: Catalogue) -> Comparison:
+    """How ``catalogue`` differs from ``official`` (the shipped catalogue): tiles
+    changed (and, when a changed tile is another official tile, which), added and
+    removed, by number. Linear: one dict of the official faces."""
+    official_of: dict[tuple[object, ...], int] = {}
+    for tile in official.tiles:
+        official_of.setdefault(_canonical(tile), tile.id)
+    differences: list[Difference] = []
+    for tile in catalogue.tiles:
+        at = catalogue.tile_at.get(tile.id, (0, 0))
+        face = tile.face_text()
+        if tile.id not in official:
+            other = official_of.get(_canonical(tile))
+            also = f" (official tile {other})" if other is not None else ""
+            differences.append(Difference(tile.id, "added", f"tile {tile.id} added: {face}{also}",
+                                          at))
+            continue
+        was = official.tile(tile.id)
+        if _canonical(tile) == _canonical(was):
+            if tile.start != was.start:
+                now = "now the start tile" if tile.start else "no longer the start tile"
+                differences.append(Difference(tile.id, "changed", f"tile {tile.id} changed: "
+                                              f"{now}", at))
+            continue
+        other = official_of.get(_canonical(tile))
+        also = f" (official tile {other})" if other is not None else ""
+        differences.append(Difference(
+            tile.id, "changed",
+            f"tile {tile.id} changed: {face}{also}, official tile {tile.id} is "
+            f"{was.face_text()}", at))
+    for tile in official.tiles:
+        if tile.id not in catalogue:
+            differences.append(Difference(tile.id, "removed", f"tile {tile.id} removed: "
+                                          f"{tile.face_text()}", catalogue.tiles_at))
+    differences.sort(key=lambda d: d.tile)
+    return Comparison(claims_official(catalogue), differences)
+
+
+def format_comparison(catalogue: Catalogue, comparison: Comparison) -> list[str]:
+    """The report's lines on what the set is: the official set, or a variant of it and
+    its first differences, each at its place in the catalogue."""
+    if comparison.official:
+        return [f"official set ({OFFICIAL})"]
+    counts = ", ".join(_tiles(comparison.count(kind)) + f" {kind}"
+                       for kind in ("changed", "added", "removed"))
+    what = (f"not the official set ({OFFICIAL}) it is named after" if comparison.claimed
+            else f"variant of {OFFICIAL}")
+    lines = [f"{what}: {counts}"]
+    source = catalogue.source or "catalogue"
+    for difference in comparison.differences[:DIFFERENCES_SHOWN]:
+        line, col = difference.at
+        where = f"{source}:{line}:{col}" if line else source
+        lines.append(printable(f"  {where}: {difference.text}"))
+    more = len(comparison.differences) - DIFFERENCES_SHOWN
+    if more > 0:
+        lines.append(f"  ... and {more} more")
+    return lines
+
+
+def comparison_problems(catalogue: Catalogue, comparison: Comparison) -> list[Diagnostic]:
+    """An error when the catalogue claims to be the official set and is not."""
+    if not comparison.claimed or comparison.official:
+        return []
+    line, col = catalogue.name_at
+    count = len(comparison.differences)
+    return [Diagnostic(
+        catalogue.source or "catalogue", line, col,
+        f"the set is named {quoted(catalogue.name)} like the official set ({OFFICIAL}) "
+        f"but differs from it in {_tiles(count)} (listed in the report): give a variant a "
+        "name of its own",
+    )]
+
+
+def _tiles(count: int) -> str:
+    return f"{count} tile" if count == 1 else f"{count} tiles"
 
 
 def _attachable(catalogue: Catalogue) -> set[int]:
@@ -490,9 +622,16 @@ def format_simulation(sim: Simulation) -> list[str]:
 
 
 __all__ = [
+    "OFFICIAL",
+    "Comparison",
+    "Difference",
     "SetFacts",
     "Simulation",
     "activation_example",
+    "claims_official",
+    "compare_with_official",
+    "comparison_problems",
+    "format_comparison",
     "format_facts",
     "format_simulation",
     "set_facts",
