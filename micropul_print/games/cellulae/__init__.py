@@ -78,7 +78,7 @@ class CellulaeGame:
                 progress(done, total)
 
         official, _ = read_catalogue(self.shipped_catalogue())
-        return check_cellulae(catalogue, games, seed, step, official)
+        return check_cellulae(catalogue, games, seed, step, official, strict=strict)
 
     def analyse_position(self, path: str, catalogue: CellulaeCatalogue, legal: str | None, *,
                          strict: bool) -> tuple[JSON, list[Diagnostic]]:

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from micropul_print.errors import Diagnostic, printable, quoted
+from micropul_print.errors import Diagnostic, Severity, errors_in, printable, quoted
 from micropul_print.gameapi import CheckReport
 from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
 from micropul_print.games.cellulae.rules import (
@@ -104,8 +104,8 @@ DIFFERENCES_SHOWN = 10
 
 
 def claims_official(catalogue: CellulaeCatalogue) -> bool:
-    """Whether the catalogue says it is the official set: its name is the official
-    set's (``name: Cellulae``, in any case)."""
+    """Whether the catalogue is named after the official set (``name: Cellulae``, in
+    any case): a variant under that name is warned."""
     return catalogue.name.strip().casefold() == OFFICIAL_NAME.casefold()
 
 
@@ -145,7 +145,7 @@ def official_lines(
     catalogue: CellulaeCatalogue, official: CellulaeCatalogue
 ) -> tuple[list[str], list[Diagnostic]]:
     """The report's lines on what the set is (the official set, or a variant and what
-    differs, each at its place), and an error if the set is named after the official
+    differs, each at its place), and a warning if the set is named after the official
     set and differs from it."""
     differences = compare_with_official(catalogue, official)
     title = f"{official.name} by {official.author}"
@@ -155,9 +155,7 @@ def official_lines(
     source = catalogue.source or "catalogue"
     count = len(differences)
     ways = "1 way" if count == 1 else f"{count} ways"
-    what = (f"not the official set ({title}) it is named after" if claimed
-            else f"variant of {title}")
-    lines = [f"{what}: it differs in {ways}"]
+    lines = [f"variant of {title}: it differs in {ways}"]
     for text, (line, col) in differences[:DIFFERENCES_SHOWN]:
         where = f"{source}:{line}:{col}" if line else source
         lines.append(printable(f"  {where}: {text}"))
@@ -170,6 +168,7 @@ def official_lines(
         source, line, col,
         f"the set is named {quoted(catalogue.name)} like the official set ({title}) but "
         f"differs from it in {ways} (listed in the report): give a variant a name of its own",
+        Severity.WARNING,
     )]
 
 
@@ -237,13 +236,16 @@ def check_cellulae(
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
     official: CellulaeCatalogue | None = None,
+    *,
+    strict: bool = False,
 ) -> CheckReport:
     """The report of the ``check`` command for a Cellulae set: its lines, its problems
     as diagnostics at their place in the file, and whether it passed.
 
     The set is compared with ``official`` (the shipped catalogue; None: not compared).
     ``games`` random games are played on each board the catalogue offers; ``progress``
-    is called with the games played so far over all boards."""
+    is called with the games played so far over all boards. It fails on an error, or on
+    a warning too when ``strict``."""
     lines = [f"catalogue {catalogue.source}: valid (Cellulae, {catalogue.tile_total} tiles)"]
     problems: list[Diagnostic] = []
     if official is not None:
@@ -266,8 +268,9 @@ def check_cellulae(
         line, col = board_size.at
         problems += [Diagnostic(catalogue.source or "catalogue", line, col, problem)
                      for problem in sim.problems]
-    ok = not problems
-    lines.append("check passed" if ok else f"check failed: {len(problems)} problem(s)")
+    failed = errors_in(problems, strict)
+    ok = not failed
+    lines.append("check passed" if ok else f"check failed: {len(failed)} problem(s)")
     diagnostics = tuple(sorted(problems, key=lambda d: (d.line, d.col)))
     return CheckReport(tuple(lines), diagnostics, ok=ok)
 

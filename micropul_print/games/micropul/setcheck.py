@@ -81,9 +81,9 @@ def _tile_colour(tile: Tile) -> str:
 
 
 def claims_official(catalogue: Catalogue) -> bool:
-    """Whether the catalogue says it is the official set: its name is the official
-    set's (``name: Micropul``, in any case). Only then must it hold the facts of the
-    official set (its colour pairing), and differ from it in nothing."""
+    """Whether the catalogue is named after the official set (``name: Micropul``, in
+    any case): a variant under that name is warned, since its files and rulebooks would
+    carry the official set's name."""
     return catalogue.name.strip().casefold() == OFFICIAL_NAME.casefold()
 
 
@@ -91,11 +91,11 @@ def set_facts(catalogue: Catalogue) -> SetFacts:
     """Count symbols and check the set: colour swaps, tiles repeated (up to rotation),
     every tile able to attach, every catalyst able to activate. Problems are diagnostics
     at the tile they concern (file: the catalogue). The colour pairing is a fact of the
-    official set: errors when the catalogue claims to be it (claims_official), notices
-    for a variant."""
+    official set, which holds it: a set that breaks it is a variant (what makes a set
+    the official one is its tiles, compare_with_official), and is told so in notices."""
     source = catalogue.source or "catalogue"
     out: list[Diagnostic] = []
-    pairing = Severity.ERROR if claims_official(catalogue) else Severity.NOTICE
+    pairing = Severity.NOTICE
 
     def report(message: str, severity: Severity = Severity.ERROR, tile: int = 0) -> None:
         line, col = catalogue.tile_at.get(tile, (0, 0))
@@ -281,9 +281,7 @@ def format_comparison(catalogue: Catalogue, comparison: Comparison) -> list[str]
         return [f"official set ({OFFICIAL})"]
     counts = ", ".join(_tiles(comparison.count(kind)) + f" {kind}"
                        for kind in ("changed", "added", "removed"))
-    what = (f"not the official set ({OFFICIAL}) it is named after" if comparison.claimed
-            else f"variant of {OFFICIAL}")
-    lines = [f"{what}: {counts}"]
+    lines = [f"variant of {OFFICIAL}: {counts}"]
     source = catalogue.source or "catalogue"
     for difference in comparison.differences[:DIFFERENCES_SHOWN]:
         line, col = difference.at
@@ -296,7 +294,7 @@ def format_comparison(catalogue: Catalogue, comparison: Comparison) -> list[str]
 
 
 def comparison_problems(catalogue: Catalogue, comparison: Comparison) -> list[Diagnostic]:
-    """An error when the catalogue claims to be the official set and is not."""
+    """A warning when the catalogue is named after the official set and is not it."""
     if not comparison.claimed or comparison.official:
         return []
     line, col = catalogue.name_at
@@ -306,6 +304,7 @@ def comparison_problems(catalogue: Catalogue, comparison: Comparison) -> list[Di
         f"the set is named {quoted(catalogue.name)} like the official set ({OFFICIAL}) "
         f"but differs from it in {_tiles(count)} (listed in the report): give a variant a "
         "name of its own",
+        Severity.WARNING,
     )]
 
 
