@@ -38,7 +38,8 @@ from micropul_print.sheets.board import (
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pdf import DocumentInfo
 
-PT_PER_MM = 72 / 25.4
+from .test_sheet_pdf import PT_PER_MM, Matrix, _multiply
+
 INFO = DocumentInfo(title="Game — board, A4", author="Someone", subject="Test board")
 STANDARD_14 = {"Courier", "Helvetica", "Times-Roman", "Symbol", "ZapfDingbats"}
 
@@ -224,16 +225,6 @@ def _text_of(item: Primitive) -> str:
 
 
 # --- PDF ------------------------------------------------------------------------------
-
-Matrix = tuple[float, float, float, float, float, float]
-
-
-def _multiply(m: Matrix, n: Matrix) -> Matrix:
-    a, b, c, d, e, f = m
-    p, q, r, s, t, u = n
-    return (a * p + b * r, a * q + b * s, c * p + d * r, c * q + d * s,
-            e * p + f * r + t, e * q + f * s + u)
-
 
 def replay(reader: PdfReader, page_number: int) -> tuple[list[tuple[float, float, float, float]],
                                                        list[Box]]:
