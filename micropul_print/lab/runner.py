@@ -77,6 +77,9 @@ def _work(index: int) -> tuple[int, list[GameSummary]]:
 
 def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The forked worker inherits the command line's SIGTERM handler (raise Terminated):
+    # pool.terminate() must end it quietly, as the build's workers are (kit.py).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _in_workers(the_plan: Plan, catalogue: Any,
