@@ -440,28 +440,21 @@ class _Locator:
         char = text[self.i] if self.i < len(text) else ""
         if char in "\"'":
             self.i = self.string_end()
-        elif char == "[":
+        elif char in "[{":  # an array (may span lines) or an inline table (may not)
+            array = char == "["
             self.i += 1
             while True:
-                self.skip_blank(newlines=True)
-                if text[self.i] == "]":
+                self.skip_blank(newlines=array)
+                if text[self.i] == ("]" if array else "}"):
                     self.i += 1
                     return
                 if text[self.i] == ",":
                     self.i += 1
                     continue
-                self.value(path)
-        elif char == "{":
-            self.i += 1
-            while True:
-                self.skip_blank()
-                if text[self.i] == "}":
-                    self.i += 1
-                    return
-                if text[self.i] == ",":
-                    self.i += 1
-                    continue
-                self.key_value(path)
+                if array:
+                    self.value(path)
+                else:
+                    self.key_value(path)
         else:  # a number, a boolean or a date: up to what ends a value
             match = re.compile(r"[^,\]}\n#]*").match(text, self.i)
             assert match is not None

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol, Self, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Self, runtime_checkable
 
 from micropul_print.errors import Diagnostic
+from micropul_print.sheets.duplex import Flip as Flip  # the one definition: sheets own duplex
 
 if TYPE_CHECKING:
     from micropul_print.catalogue.loader import CatalogueHeader
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 # A job tells how it goes by messages; one ending in "N/M" (``tile 7/48``) counts its
 # steps, which the build's progress line shows.
 Progress = Callable[[str], None]
-Flip = Literal["long", "short"]
 JSON = dict[str, Any]
 
 # The parts of a kit a build can ask for; every game makes the ones it has.

@@ -16,7 +16,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from micropul_print.errors import Diagnostic, UserError
@@ -161,9 +161,3 @@ def _remove_empty_parents(folder: Path, root: Path) -> None:
         except OSError:  # not empty, or not ours to remove
             return
         folder = folder.parent
-
-
-def staged_paths(output: OutputDir) -> Iterator[Path]:
-    """Every file staged so far (for tests and messages)."""
-    if output.staging is not None:
-        yield from sorted(p for p in output.staging.rglob("*") if p.is_file())

@@ -75,9 +75,3 @@ def get(name: str) -> Game:
 def default_game() -> Game:
     """The game of commands given neither a catalogue nor ``--game``: the first."""
     return get(game_names()[0])
-
-
-def refresh() -> None:
-    """Forget what was discovered (after a distribution was added to the path)."""
-    _entry_points.cache_clear()
-    _load.cache_clear()

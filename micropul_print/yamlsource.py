@@ -345,12 +345,13 @@ def read_yaml(
 
 
 def read_document(
-    path: str | Path, build: Callable[[YamlNode, list[Diagnostic]], T | None]
+    path: str | Path, build: Callable[[YamlNode, list[Diagnostic]], T | None], *,
+    max_bytes: int = MAX_BYTES,
 ) -> tuple[T | None, list[Diagnostic]]:
     """Read ``path`` and ``build`` a value from its tree (``build`` appends its own
     problems to the list it is given). Returns the value, None if there is any error,
     and every diagnostic in file order."""
-    root, diagnostics = read_yaml(path)
+    root, diagnostics = read_yaml(path, max_bytes=max_bytes)
     value = build(root, diagnostics) if root is not None else None
     diagnostics = in_file_order(diagnostics)
     return (None if errors_in(diagnostics) else value), diagnostics

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from micropul_print.catalogue.loader import load_catalogue, read_catalogue, shipped_catalogue
+from micropul_print.catalogue.loader import read_catalogue
 from micropul_print.cli import main
 from micropul_print.draw.theme import THEMES_DIR, read_theme
 from micropul_print.errors import Diagnostic, errors_in
@@ -212,18 +212,6 @@ def assert_reported(result: object, diagnostics: list[Diagnostic], path: str) ->
     assert (result is None) == bool(errors_in(diagnostics)), diagnostics
 
 
-@pytest.fixture(scope="module")
-def micropul(catalogue: Catalogue) -> Catalogue:
-    return catalogue
-
-
-@pytest.fixture(scope="module")
-def cellulae() -> CellulaeCatalogue:
-    catalogue = load_catalogue(shipped_catalogue("cellulae"))
-    assert isinstance(catalogue, CellulaeCatalogue)
-    return catalogue
-
-
 Reader = Callable[[Path], tuple[object, list[Diagnostic]]]
 
 
@@ -254,9 +242,9 @@ READERS = ("catalogue", "cellulae catalogue", "position", "cellulae position", "
 
 @pytest.mark.parametrize("name", READERS)
 def test_the_templates_are_valid(
-    name: str, micropul: Catalogue, cellulae: CellulaeCatalogue
+    name: str, catalogue: Catalogue, cellulae_catalogue: CellulaeCatalogue
 ) -> None:
-    document, reader = readers(micropul, cellulae)[name]
+    document, reader = readers(catalogue, cellulae_catalogue)[name]
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "input.yaml"
         path.write_text(document, encoding="utf-8")
@@ -267,9 +255,9 @@ def test_the_templates_are_valid(
 
 @pytest.mark.parametrize("name", READERS)
 def test_a_wrong_type_at_every_key(
-    name: str, micropul: Catalogue, cellulae: CellulaeCatalogue
+    name: str, catalogue: Catalogue, cellulae_catalogue: CellulaeCatalogue
 ) -> None:
-    document, reader = readers(micropul, cellulae)[name]
+    document, reader = readers(catalogue, cellulae_catalogue)[name]
     for line in slots(document):
         for value in WRONG_TYPES:
             read_text(reader, with_values(document, {line: value}))
@@ -279,9 +267,9 @@ def test_a_wrong_type_at_every_key(
 @SETTINGS
 @given(data=st.data())
 def test_hostile_values_anywhere(
-    name: str, micropul: Catalogue, cellulae: CellulaeCatalogue, data: st.DataObject
+    name: str, catalogue: Catalogue, cellulae_catalogue: CellulaeCatalogue, data: st.DataObject
 ) -> None:
-    document, reader = readers(micropul, cellulae)[name]
+    document, reader = readers(catalogue, cellulae_catalogue)[name]
     values = data.draw(st.dictionaries(st.sampled_from(slots(document)), hostile_values,
                                        min_size=1, max_size=3), label="values")
     read_text(reader, with_values(document, values))
@@ -289,9 +277,9 @@ def test_hostile_values_anywhere(
 
 @pytest.mark.parametrize("name", ["catalogue", "cellulae catalogue"])
 def test_check_on_a_wrong_type_at_every_key(
-    name: str, micropul: Catalogue, cellulae: CellulaeCatalogue
+    name: str, catalogue: Catalogue, cellulae_catalogue: CellulaeCatalogue
 ) -> None:
-    document, _ = readers(micropul, cellulae)[name]
+    document, _ = readers(catalogue, cellulae_catalogue)[name]
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "input.yaml"
         for line in slots(document):
@@ -364,10 +352,10 @@ def run_cli(argv: list[str]) -> tuple[int, str]:
 @CLI_SETTINGS
 @given(data=st.data())
 def test_command_line_reports_without_a_traceback(
-    name: str, command: list[str], micropul: Catalogue, cellulae: CellulaeCatalogue,
+    name: str, command: list[str], catalogue: Catalogue, cellulae_catalogue: CellulaeCatalogue,
     data: st.DataObject,
 ) -> None:
-    document, _ = readers(micropul, cellulae)[name]
+    document, _ = readers(catalogue, cellulae_catalogue)[name]
     values = data.draw(st.dictionaries(st.sampled_from(slots(document)), hostile_values,
                                        min_size=1, max_size=2), label="values")
     document = with_values(document, values)

@@ -15,9 +15,7 @@ import yaml
 
 from micropul_print import yamlsource
 from micropul_print.catalogue.loader import (
-    load_catalogue,
     read_catalogue,
-    shipped_catalogue,
 )
 from micropul_print.cli import main
 from micropul_print.draw.theme import read_theme
@@ -226,18 +224,6 @@ EXPECTED = {
 }
 
 
-@pytest.fixture(scope="module")
-def micropul(catalogue: Catalogue) -> Catalogue:
-    return catalogue
-
-
-@pytest.fixture(scope="module")
-def cellulae() -> CellulaeCatalogue:
-    catalogue = load_catalogue(shipped_catalogue("cellulae"))
-    assert isinstance(catalogue, CellulaeCatalogue)
-    return catalogue
-
-
 def read_fixture(path: Path, micropul: Catalogue, cellulae: CellulaeCatalogue) -> list[str]:
     name = path.stem
     diagnostics: list[Diagnostic]
@@ -254,10 +240,10 @@ def read_fixture(path: Path, micropul: Catalogue, cellulae: CellulaeCatalogue) -
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_bad_fixture_reports_exactly(
-    name: str, micropul: Catalogue, cellulae: CellulaeCatalogue
+    name: str, catalogue: Catalogue, cellulae_catalogue: CellulaeCatalogue
 ) -> None:
     path = BAD / f"{name}.yaml"
-    found = read_fixture(path, micropul, cellulae)
+    found = read_fixture(path, catalogue, cellulae_catalogue)
     assert found == [line.format(path=path) for line in EXPECTED[name]]
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from micropul_print import registry
+from micropul_print.commands.values import comma_list
 
 HELP = "play bots against each other and report on how the set plays (see docs/analysis.md)"
 DEFAULT_BOTS = "random,greedy,lookahead"
@@ -25,13 +26,6 @@ def _count(text: str) -> int:
     return value
 
 
-def _names(text: str) -> list[str]:
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise argparse.ArgumentTypeError("expected a comma-separated list")
-    return names
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("catalogue", metavar="CATALOGUE", nargs="?",
                         help="tile catalogue (default: the shipped catalogue of --game)")
@@ -41,14 +35,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", metavar="N", type=_count, default=100,
                         help="games of each part: each seat order of each pairing of bots, "
                         "each bot alone in a solitaire mode, in each variant (default 100)")
-    parser.add_argument("--bots", metavar="A,B,...", type=_names, default=_names(DEFAULT_BOTS),
+    parser.add_argument("--bots", metavar="A,B,...", type=comma_list,
+                        default=comma_list(DEFAULT_BOTS),
                         help="the bots: random, greedy, lookahead[:NODES][:Ns][:dDEPTH]"
                         f"[:greedy][:cC] (default {DEFAULT_BOTS})")
     parser.add_argument("--seed", metavar="S", type=int, default=0,
                         help="game k of every part is dealt with seed S + k (default 0)")
-    parser.add_argument("--variants", metavar="V,...", type=_names,
+    parser.add_argument("--variants", metavar="V,...", type=comma_list,
                         help="only these variants (default: every variant of the catalogue)")
-    parser.add_argument("--players", metavar="P,...", type=_names,
+    parser.add_argument("--players", metavar="P,...", type=comma_list,
                         help="only these player counts (e.g. 1: the solitaire mode alone)")
     parser.add_argument("--jobs", metavar="J", type=_count,
                         help="worker processes (default: one per CPU; 1: no worker)")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
 from micropul_print.gameapi import SHEET_LAYOUTS
+from micropul_print.sheets.duplex import FLIPS
 
 if TYPE_CHECKING:
     from micropul_print.kit import KitOptions, KitReport
@@ -149,7 +150,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="resolution of the PNG tile images (default: 300)")
     parser.add_argument("--no-numbers", dest="numbers", action="store_false",
                         help="leave the small tile numbers off the faces")
-    parser.add_argument("--duplex", choices=("long", "short"), default="long",
+    parser.add_argument("--duplex", choices=FLIPS, default="long",
                         help="edge your printer turns the sheet over when printing "
                              "double-sided; backs are mirrored to match (default: long)")
     parser.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",

@@ -7,15 +7,9 @@ from __future__ import annotations
 import argparse
 
 from micropul_print import registry
+from micropul_print.commands.values import comma_list
 
 HELP = "play one game between bots and write its game record (see docs/analysis.md)"
-
-
-def _names(text: str) -> list[str]:
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise argparse.ArgumentTypeError("expected a comma-separated list")
-    return names
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     names = registry.game_names()
     parser.add_argument("--game", choices=names,
                         help=f"play the catalogue shipped for this game (default: {names[0]})")
-    parser.add_argument("--bots", metavar="A,B", type=_names, default=["greedy", "lookahead"],
+    parser.add_argument("--bots", metavar="A,B", type=comma_list, default=["greedy", "lookahead"],
                         help="one bot per seat, in seat order: their number is the number of "
                         "players (one: a solitaire game) (default greedy,lookahead)")
     parser.add_argument("--seed", metavar="S", type=int, default=0,

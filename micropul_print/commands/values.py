@@ -28,3 +28,11 @@ def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
                                              f"got {value}")
         return value
     return parse
+
+
+def comma_list(text: str) -> list[str]:
+    """An argparse type: names separated by commas (blanks dropped), at least one."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("expected a comma-separated list")
+    return names

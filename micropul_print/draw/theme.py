@@ -26,9 +26,8 @@ from micropul_print.yamlsource import (
     YamlScalar,
     check_keys,
     describe,
-    in_file_order,
+    read_document,
     read_number,
-    read_yaml,
 )
 
 THEMES_DIR = Path(__file__).parent / "themes"
@@ -168,13 +167,10 @@ def load_theme(name_or_path: str, *, strict: bool = False) -> Theme:
 
 def read_theme(path: Path) -> tuple[Theme | None, list[Diagnostic]]:
     """Parse and validate one theme file; the theme is None when there is any error."""
-    root, diagnostics = read_yaml(path, max_bytes=MAX_THEME_BYTES)
-    if root is None:
-        return None, diagnostics
-    reader = _Reader(diagnostics)
-    theme = reader.theme(root, default_name=path.stem, source=str(path))
-    usable = theme if not errors_in(reader.diagnostics) else None
-    return usable, in_file_order(reader.diagnostics)
+    return read_document(
+        path, lambda root, out: _Reader(out).theme(root, default_name=path.stem,
+                                                   source=str(path)),
+        max_bytes=MAX_THEME_BYTES)
 
 
 # --- validation -----------------------------------------------------------------
@@ -190,7 +186,7 @@ class _Reader:
     """Walks the located YAML tree, converting values and collecting diagnostics."""
 
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
-        self.diagnostics = list(diagnostics)
+        self.diagnostics = diagnostics  # appended to: the caller's list
 
     def report(self, node: YamlNode, message: str) -> None:
         self.diagnostics.append(node.diagnostic(message))

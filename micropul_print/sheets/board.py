@@ -331,12 +331,11 @@ def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo, *,
     reproducible, Lato only, each part clipped to its window; enlarged for a printer
     printing at ``scale`` per cent (sheets.pdf.scale_page)."""
     from micropul_print.backends import pdf as backend
-    from micropul_print.sheets.pdf import document_canvas, scale_page
+    from micropul_print.sheets.pdf import document_canvas, draw_clipped, scale_page
 
     if not plans:
         raise ValueError("no board to render")
     layout = plans[0].layout
-    mm = 72.0 / 25.4
     page_h = layout.paper_height
     buffer = io.BytesIO()
     canvas = document_canvas(buffer, layout, info, duplex=None)  # boards: one side only
@@ -346,13 +345,7 @@ def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo, *,
         for page in plan.pages:
             window = page.part.window
             scaled = scale_page(canvas, layout, scale)
-            canvas.saveState()
-            clip = canvas.beginPath()
-            clip.rect(page.x * mm, (page_h - page.y - window.height) * mm, window.width * mm,
-                      window.height * mm)
-            canvas.clipPath(clip, stroke=0, fill=0)
-            backend.draw(canvas, window_drawing(plan.drawing, window), page.x, page.y)
-            canvas.restoreState()
+            draw_clipped(canvas, window_drawing(plan.drawing, window), page.x, page.y, page_h)
             backend.draw(canvas, page.marks, 0.0, 0.0)
             if scaled:
                 canvas.restoreState()

@@ -120,7 +120,7 @@ class PlacementPainter:
         """``placement`` on the current page, ``page_h`` mm high."""
         canvas, drawing = self.canvas, placement.drawing
         if self.uses.get(drawing, 0) <= 1:
-            _draw_clipped(canvas, self.backend, drawing, placement.x, placement.y, page_h)
+            draw_clipped(canvas, drawing, placement.x, placement.y, page_h)
             return
         name = self.forms.get(drawing)
         if name is None:
@@ -199,10 +199,12 @@ def _define_form(canvas: Any, backend: Any, name: str, drawing: Drawing, page_h:
     canvas.endForm()
 
 
+def draw_clipped(canvas: PageCanvas, drawing: Drawing, x: float, y: float,
+                 page_h: float) -> None:
+    """Paint ``drawing`` with its top-left at (x, y) mm of a page ``page_h`` mm high,
+    clipped to its rectangle."""
+    from micropul_print.backends import pdf as backend
 
-def _draw_clipped(canvas: Any, backend: Any, drawing: Drawing, x: float, y: float,
-                  page_h: float) -> None:
-    """Paint ``drawing`` with its top-left at (x, y) mm, clipped to its rectangle."""
     canvas.saveState()
     clip = canvas.beginPath()
     clip.rect(x * MM, (page_h - y - drawing.height) * MM, drawing.width * MM,

@@ -14,17 +14,16 @@ from hypothesis import strategies as st
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
+from micropul_print.draw.bounds import item_bounds
 from micropul_print.draw.primitives import (
     Circle,
     Drawing,
     Group,
     Line,
-    Polygon,
     Primitive,
     Rect,
     Text,
 )
-from micropul_print.fonts import text_width
 from micropul_print.sheets.board import (
     HEADER_BAND,
     OVERLAP,
@@ -39,7 +38,8 @@ from micropul_print.sheets.board import (
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pdf import DocumentInfo
 
-PT_PER_MM = 72 / 25.4
+from .test_sheet_pdf import PT_PER_MM, Matrix, _multiply
+
 INFO = DocumentInfo(title="Game — board, A4", author="Someone", subject="Test board")
 STANDARD_14 = {"Courier", "Helvetica", "Times-Roman", "Symbol", "ZapfDingbats"}
 
@@ -162,36 +162,6 @@ def test_labels_name_each_part_and_its_place(plan: BoardPlan) -> None:
     assert [page.label for page in single.pages] == ["Game — board 5 x 5"]
 
 
-def _bounds(item: Primitive) -> Box:
-    if isinstance(item, Line):
-        h = item.stroke_width / 2
-        return Box(min(item.x1, item.x2) - h, min(item.y1, item.y2) - h,
-                   max(item.x1, item.x2) + h, max(item.y1, item.y2) + h)
-    if isinstance(item, Rect):
-        h = item.stroke_width / 2 if item.stroke else 0.0
-        return Box(item.x - h, item.y - h, item.x + item.width + h, item.y + item.height + h)
-    if isinstance(item, Circle):
-        r = item.r + item.stroke_width / 2
-        return Box(item.cx - r, item.cy - r, item.cx + r, item.cy + r)
-    if isinstance(item, Polygon):
-        xs, ys = [p[0] for p in item.points], [p[1] for p in item.points]
-        return Box(min(xs), min(ys), max(xs), max(ys))
-    if isinstance(item, Text):
-        width = text_width(item.text, item.size, item.weight)
-        left = {"start": item.x, "middle": item.x - width / 2, "end": item.x - width}[item.anchor]
-        return Box(left, item.y - item.size, left + width, item.y + 0.22 * item.size)  # descenders
-    assert isinstance(item, Group)
-    inner = [_bounds(child) for child in item.items]
-    box = Box(min(b.x0 for b in inner), min(b.y0 for b in inner),
-              max(b.x1 for b in inner), max(b.y1 for b in inner))
-    corners = [(box.x0, box.y0), (box.x1, box.y1)]
-    for _ in range((item.rotate // 90) % 4):  # a clockwise quarter turn on a y-down page
-        corners = [(item.rotate_cx - (y - item.rotate_cy), item.rotate_cy + (x - item.rotate_cx))
-                   for x, y in corners]
-    xs, ys = [x + item.dx for x, _y in corners], [y + item.dy for _x, y in corners]
-    return Box(min(xs), min(ys), max(xs), max(ys))
-
-
 def test_every_page_stays_inside_the_printable_area(plan: BoardPlan) -> None:
     layout = plan.layout
     printable = Box(layout.margin, layout.margin, layout.paper_width - layout.margin,
@@ -203,7 +173,7 @@ def test_every_page_stays_inside_the_printable_area(plan: BoardPlan) -> None:
         assert room.x0 - 1e-9 <= placed.x0 and placed.x1 <= room.x1 + 1e-9
         assert room.y0 - 1e-9 <= placed.y0 and placed.y1 <= room.y1 + 1e-9
         for item in page.marks.items:
-            box = _bounds(item)
+            box = item_bounds(item)
             assert printable.x0 - 1e-6 <= box.x0 and box.x1 <= printable.x1 + 1e-6, item
             assert printable.y0 - 1e-6 <= box.y0 and box.y1 <= printable.y1 + 1e-6, item
 
@@ -211,9 +181,9 @@ def test_every_page_stays_inside_the_printable_area(plan: BoardPlan) -> None:
 def test_header_text_clear_of_the_assembly_map(plan: BoardPlan) -> None:
     for page in plan.pages:
         header = [item for item in page.marks.items
-                  if _bounds(item).y1 <= plan.layout.margin + HEADER_BAND]
-        texts = [_bounds(i) for i in header if isinstance(i, Text) and i.anchor == "start"]
-        cells = [_bounds(i) for i in header if isinstance(i, Rect)]
+                  if item_bounds(item).y1 <= plan.layout.margin + HEADER_BAND]
+        texts = [item_bounds(i) for i in header if isinstance(i, Text) and i.anchor == "start"]
+        cells = [item_bounds(i) for i in header if isinstance(i, Rect)]
         assert len(cells) == len(plan.pages) and texts
         assert max(t.x1 for t in texts) < min(c.x0 for c in cells)
 
@@ -255,16 +225,6 @@ def _text_of(item: Primitive) -> str:
 
 
 # --- PDF ------------------------------------------------------------------------------
-
-Matrix = tuple[float, float, float, float, float, float]
-
-
-def _multiply(m: Matrix, n: Matrix) -> Matrix:
-    a, b, c, d, e, f = m
-    p, q, r, s, t, u = n
-    return (a * p + b * r, a * q + b * s, c * p + d * r, c * q + d * s,
-            e * p + f * r + t, e * q + f * s + u)
-
 
 def replay(reader: PdfReader, page_number: int) -> tuple[list[tuple[float, float, float, float]],
                                                        list[Box]]:
