@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import PoFileError, read_po, write_po
+from babel.messages.pofile import PoFileError, read_po, unescape, write_po
 
 from micropul_print.errors import Diagnostic
 
@@ -111,12 +111,30 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
                                        f"line {seen[key]})"))
             continue
         seen[key] = line
-        previous = message.previous_id
         entries.append(PoEntry(
             key=key, source=message.id, text=message.string, fuzzy=message.fuzzy, line=line,
             comments=tuple(message.user_comments),
-            previous=previous if isinstance(previous, str) else ""))
+            previous=_previous_msgid(lines, message.lineno or 0)))
     return entries, problems
+
+
+def _previous_msgid(lines: Sequence[str], msgid_line: int) -> str:
+    """The ``#| msgid`` of the entry whose msgid is on ``msgid_line``: the English an
+    updated translation was made from (Babel writes it but does not read it back)."""
+    start = max(msgid_line - 1, 0)
+    while start > 0 and lines[start - 1].strip():  # the entry's lines above its msgid
+        start -= 1
+    parts = []
+    for row in lines[start:msgid_line - 1]:
+        if not row.startswith("#|"):
+            continue
+        rest = row[2:].strip()
+        if rest.startswith("msgid_plural"):
+            break
+        rest = rest.removeprefix("msgid").strip()
+        if rest.startswith('"') and rest.endswith('"') and len(rest) >= 2:
+            parts.append(unescape(rest))
+    return "".join(parts)
 
 
 def _msgstr_line(lines: Sequence[str], msgid_line: int) -> int:
