@@ -51,7 +51,7 @@ def read_header(path: Path) -> tuple[list[str], str | None]:
     keep them when the catalogue is written again."""
     text = path.read_text(encoding="utf-8")
     lines = []
-    for line in text.splitlines():
+    for line in _lines(text):
         if not line.startswith("#") or line[1:2] in {",", ":", ".", "|", "~"}:
             break
         lines.append(line[2:] if line.startswith("# ") else line[1:])
@@ -75,7 +75,7 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
         text = data.decode("utf-8")
     except ValueError as exc:
         return [], [Diagnostic(where, 0, 0, f"not a UTF-8 gettext catalogue: {exc}")]
-    for number, row in enumerate(text.splitlines(), start=1):
+    for number, row in enumerate(_lines(text), start=1):
         if not _LINE.fullmatch(row):
             return [], [Diagnostic(where, number, 1, "not a gettext catalogue line: expected "
                                    'a keyword and a "quoted text", a "quoted text" '
@@ -87,7 +87,7 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
                                f"not a gettext catalogue: {str(exc).lower()}")]
     except (ValueError, LookupError) as exc:  # a charset Python lacks
         return [], [Diagnostic(where, 0, 0, f"not a UTF-8 gettext catalogue: {exc}")]
-    lines = text.splitlines()
+    lines = _lines(text)
     entries: list[PoEntry] = []
     problems: list[Diagnostic] = []
     seen: dict[str, int] = {}
@@ -135,6 +135,12 @@ def _previous_msgid(lines: Sequence[str], msgid_line: int) -> str:
         if rest.startswith('"') and rest.endswith('"') and len(rest) >= 2:
             parts.append(unescape(rest))
     return "".join(parts)
+
+
+def _lines(text: str) -> list[str]:
+    """The file's lines as gettext counts them: only a line feed ends one (a text may
+    hold the separators str.splitlines also splits at, such as U+2028)."""
+    return text.replace("\r\n", "\n").split("\n")
 
 
 def _msgstr_line(lines: Sequence[str], msgid_line: int) -> int:
