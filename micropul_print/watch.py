@@ -123,6 +123,7 @@ def watched_inputs(args: argparse.Namespace, options: KitOptions) -> list[Input]
     """Every file the build reads that a designer edits."""
     from micropul_print.config import config_path
     from micropul_print.draw.theme import THEME_NAMES, THEMES_DIR
+    from micropul_print.rulebook.locales import TRANSLATION_SUFFIX, language_files
     from micropul_print.sheets.layout import layout_path
 
     found: list[Input] = []
@@ -130,9 +131,10 @@ def watched_inputs(args: argparse.Namespace, options: KitOptions) -> list[Input]
         found.append(Input(catalogue.resolve(), "catalogue", game))
         book = registry.get(game).rulebook
         if book is not None and "rulebooks" in options.parts:
+            files = language_files(book.locales_dir)
             for lang in options.langs or book.languages():
-                found.append(Input((book.locales_dir / f"{lang}.yaml").resolve(), "locale",
-                                   game, lang))
+                path = files.get(lang, book.locales_dir / f"{lang}{TRANSLATION_SUFFIX}")
+                found.append(Input(path.resolve(), "locale", game, lang))
     theme = (THEMES_DIR / f"{options.theme}.yaml" if options.theme in THEME_NAMES
              else Path(options.theme))
     found.append(Input(theme.resolve(), "theme"))

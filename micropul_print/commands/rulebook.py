@@ -1,19 +1,25 @@
 """`micropul-print rulebook`: the localized rulebook PDFs of one game alone, and their
-booklets, where its kit puts them (e.g. output/rules/, or output/<game>/rules/)."""
+booklets, where its kit puts them (e.g. output/rules/, or output/<game>/rules/); and a
+translator's tools: a catalogue to start or update a translation (--template), the
+report of missing and stale texts (--untranslated), translations of one's own
+(--locales DIR)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 
 from micropul_print import registry
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
 
 HELP = "build the rulebook PDFs (figures checked by the rules engine), or only --check them"
-# Every option may be set in the configuration file; paths in the file are relative
-# to it (docs/configuration.md).
-CONFIG = ConfigSpec(paths={"catalogue": (), "out": (), "theme": THEME_NAMES})
+# Every option but the translator's one-off actions may be set in the configuration
+# file; paths in the file are relative to it (docs/configuration.md).
+CONFIG = ConfigSpec(exclude=frozenset({"untranslated", "template"}),
+                    paths={"catalogue": (), "out": (), "theme": THEME_NAMES, "locales": ()})
 
 PAPERS = ("a4", "letter")
 
@@ -25,6 +31,10 @@ def _langs(text: str) -> list[str]:
     return items
 
 
+def _langs_or_all(text: str) -> list[str]:
+    return _langs(text) if text else []
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     names = registry.game_names()
     parser.add_argument("--game", choices=names, default=None,
@@ -32,7 +42,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"given (default: {names[0]})")
     parser.add_argument("--lang", type=_langs, metavar="LL[,LL...]",
                         help="languages, by the name of their file in the game's book "
-                             "locales/ folder (default: every one there)")
+                             "locales/ folder or in --locales (default: every one there)")
+    parser.add_argument("--locales", metavar="DIR",
+                        help="your translations: DIR/<game>/<lang>.po, added to the "
+                             "shipped languages (or used instead of a shipped one)")
+    parser.add_argument("--untranslated", nargs="?", const="", type=_langs_or_all,
+                        metavar="LL[,LL...]",
+                        help="list the missing and stale texts of each translation (of "
+                             "these languages; of --game's book, or of every book); exit 1 "
+                             "if a shipped one has any; write nothing")
+    parser.add_argument("--template", metavar="FILE",
+                        help="write FILE, a gettext catalogue of the book's texts to "
+                             "translate (its language: --lang LL); if FILE exists, bring it "
+                             "up to date with the English instead (changed texts marked "
+                             "fuzzy); write nothing else")
     parser.add_argument("--paper", choices=(*PAPERS, "all"), default="all",
                         help="page size, as build's: <game>-rules-<lang>-<paper>.pdf for "
                              "each (default: all)")
@@ -56,6 +79,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from micropul_print.gameapi import UsageError
+
+    if args.untranslated is not None:
+        return _untranslated(args)
+    if args.locales is not None and not Path(args.locales).is_dir():
+        raise UsageError(f"argument --locales: no folder {args.locales!r}")
+    if args.template is not None:
+        return _template(args)
+    return _build(args)
+
+
+def _build(args: argparse.Namespace) -> int:
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
     from micropul_print.errors import UserError
     from micropul_print.rulebook import (
@@ -68,21 +103,17 @@ def run(args: argparse.Namespace) -> int:
     catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game))
     if args.catalogue:
         require_game(catalogue, args.game)
-    known = available_languages(catalogue.game)
+    locales = _user_folder(args, catalogue.game)
+    known = available_languages(catalogue.game, locales)
     langs = args.lang or known
-    unknown = [lang for lang in langs if lang not in known]
-    if unknown:
-        from micropul_print.gameapi import UsageError
-
-        raise UsageError(f"argument --lang: unknown language {unknown[0]!r} for the "
-                         f"{catalogue.game} rulebook; choose from {','.join(known)}")
+    _require_languages(langs, known, catalogue.game)
 
     def say(message: str) -> None:
         if not args.quiet:
             print(message, file=sys.stderr)
 
     if args.check:
-        _book, _locales, figures = check_rulebook(catalogue, langs)
+        _book, _locales, figures = check_rulebook(catalogue, langs, locales)
         say(f"rulebook: {', '.join(langs)}: every key and placeholder present; "
             f"{sum(len(f.figure.claims) for f in figures)} claims in {len(figures)} "
             "figures hold")
@@ -94,15 +125,102 @@ def run(args: argparse.Namespace) -> int:
     problems = registry.get(catalogue.game).theme_problems(catalogue, theme)
     if problems:
         raise UserError(problems)
-    check_rulebook(catalogue, langs)  # every problem before anything is written
+    check_rulebook(catalogue, langs, locales)  # every problem before anything is written
     staging = Staging(args.out)
     with staging as output:
         written = []
         for paper in PAPERS if args.paper == "all" else (args.paper,):
             written += build_rulebooks(catalogue, theme, output, langs=langs, paper=paper,
-                                       progress=say)
+                                       progress=say, locales=locales)
             if args.booklet:
                 written += build_booklets(catalogue, theme, output, langs=langs, paper=paper,
-                                          progress=say)
+                                          progress=say, locales=locales)
         staging.commit({f"{catalogue.game}/rulebooks": written})
+    return 0
+
+
+def _user_folder(args: argparse.Namespace, game: str) -> Path | None:
+    """The game's folder of the user's translations, DIR/<game>/, if --locales DIR has
+    one (a DIR without it adds no language to this game's book)."""
+    if args.locales is None:
+        return None
+    folder = Path(args.locales) / game
+    return folder if folder.is_dir() else None
+
+
+def _require_languages(langs: list[str], known: list[str], game: str) -> None:
+    from micropul_print.gameapi import UsageError
+
+    unknown = [lang for lang in langs if lang not in known]
+    if unknown:
+        raise UsageError(f"argument --lang: unknown language {unknown[0]!r} for the "
+                         f"{game} rulebook; choose from {','.join(known)}")
+
+
+def _untranslated(args: argparse.Namespace) -> int:
+    """Print each book's translations with what they lack; 1 if a shipped one lacks
+    anything."""
+    from micropul_print.gameapi import UsageError
+    from micropul_print.rulebook import games_with_rulebooks, rulebook_for
+    from micropul_print.rulebook.translations import untranslated_report
+
+    if args.locales is not None and not Path(args.locales).is_dir():
+        raise UsageError(f"argument --locales: no folder {args.locales!r}")
+    games = [args.game] if args.game else games_with_rulebooks()
+    failed = False
+    for game in games:
+        book = rulebook_for(game)
+        folder = _user_folder(args, game)
+        known = book.languages(folder)
+        langs = args.untranslated or known
+        unknown = [lang for lang in langs if lang not in known]
+        if unknown:
+            raise UsageError(f"argument --untranslated: unknown language {unknown[0]!r} for "
+                             f"the {game} rulebook; choose from {','.join(known)}")
+        for entry in untranslated_report(book, langs, folder):
+            print(entry.summary)
+            for problem in entry.missing + entry.stale:
+                print(f"  {problem}")
+            failed |= entry.shipped and bool(entry.missing or entry.stale)
+    return 1 if failed else 0
+
+
+def _template(args: argparse.Namespace) -> int:
+    """Write a new catalogue of the book's texts to translate, or bring one up to date."""
+    from micropul_print.errors import Diagnostic, UserError
+    from micropul_print.gameapi import UsageError
+    from micropul_print.rulebook import rulebook_for
+    from micropul_print.rulebook.translations import catalogue_for
+
+    game = args.game or registry.game_names()[0]
+    if args.catalogue:
+        from micropul_print.catalogue.loader import load_catalogue, require_game
+
+        catalogue = load_catalogue(args.catalogue)
+        require_game(catalogue, args.game)
+        game = catalogue.game
+    langs = args.lang or []
+    if len(langs) > 1:
+        raise UsageError("argument --lang: --template writes one language's catalogue: "
+                         f"give one code, not {','.join(langs)}")
+    target = Path(args.template)
+    if target.is_dir():
+        raise UsageError(f"argument --template: {args.template!r} is a folder; give a file "
+                         "name such as nl.po")
+    data = catalogue_for(rulebook_for(game), registry.get(game).title,
+                         langs[0] if langs else None,
+                         existing=target if target.exists() else None)
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(data)
+        os.replace(partial, target)  # a reader never sees half a catalogue
+    except OSError as exc:  # an unwritable place: the user's to fix, not a crash
+        raise UserError([Diagnostic(str(target), 0, 0,
+                                    f"cannot write: {exc.strerror or exc}")]) from None
+    finally:
+        partial.unlink(missing_ok=True)
+    if not args.quiet:
+        count = data.count(b"\nmsgctxt ")
+        print(f"rulebook: {target}: {count} texts of the {game} book", file=sys.stderr)
     return 0

@@ -1,5 +1,6 @@
 """The localized rulebooks: each game's package holds a folder with its book's
-structure (book.yaml), texts (locales/<lang>.yaml) and figures (figures/*.yaml, in the
+structure (book.yaml), texts (locales/en.yaml and a gettext catalogue per
+translation, locales/<lang>.po) and figures (figures/*.yaml, in the
 game's position format) whose claims the game's rules engine confirms; one page layout
 serves every game.
 
@@ -75,9 +76,10 @@ def rulebook_for(game: str) -> GameRulebook:
     return book
 
 
-def available_languages(game: str) -> list[str]:
-    """Language codes of a game's text catalogues present, English first."""
-    return rulebook_for(game).languages()
+def available_languages(game: str, locales: Path | None = None) -> list[str]:
+    """Language codes of a game's text catalogues present, English first (with those
+    of ``locales``, a folder of the user's ``<lang>.po`` for this game's book)."""
+    return rulebook_for(game).languages(locales)
 
 
 def rulebook_path(catalogue: Catalogue, lang: str, paper: str) -> str:
@@ -85,16 +87,18 @@ def rulebook_path(catalogue: Catalogue, lang: str, paper: str) -> str:
     return rulebook_for(catalogue.game).rulebook_path(lang, paper)
 
 
-def check_rulebook(catalogue: Catalogue, langs: Sequence[str]) -> tuple[
+def check_rulebook(catalogue: Catalogue, langs: Sequence[str],
+                   locales: Path | None = None) -> tuple[
         Book, list[Locale], list[VerifiedFigure]]:
     """Everything a build needs, checked: the structure of the catalogue's game's book,
-    the texts of ``langs`` (against English and the structure), the values the texts
-    quote, and every figure's claims. Raises one UserError with every problem found,
-    each at its file:line:col."""
+    the texts of ``langs`` (against English and the structure: none missing or stale),
+    the values the texts quote, and every figure's claims. ``locales``: a folder of the
+    user's translations, before the shipped ones. Raises one UserError with every
+    problem found, each at its file:line:col."""
     game = rulebook_for(catalogue.game)
-    locales = load_locales(langs, game.locales_dir)
+    texts = load_locales(langs, game.locales_dir, locales)
     book, figures = _verified_book(catalogue)
-    return book, locales, figures
+    return book, texts, figures
 
 
 # The book and its verified figures, per catalogue: a build checks them once before
@@ -121,19 +125,20 @@ def _verified_book(catalogue: Catalogue) -> tuple[Book, list[VerifiedFigure]]:
 
 def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
                     langs: Sequence[str], paper: str,
-                    progress: Callable[[str], None] | None = None) -> list[Path]:
+                    progress: Callable[[str], None] | None = None,
+                    locales: Path | None = None) -> list[Path]:
     """Write the rulebook of the catalogue's game for each language, at the game's
     ``GameRulebook.rulebook_path`` (``<output_dir>/<game>-rules-<lang>-<paper>.pdf``); return
     the paths.
 
-    ``langs`` are language codes with a catalogue in the game's locales/ (see
-    :func:`available_languages`); ``paper`` is "a4" or "letter".
+    ``langs`` are language codes with a catalogue in the game's locales/ or in
+    ``locales`` (see :func:`available_languages`); ``paper`` is "a4" or "letter".
     """
     if paper not in PAPERS:
         raise ValueError(f"paper must be one of {PAPERS}, not {paper!r}")
-    book, locales, figures = check_rulebook(catalogue, langs)
+    book, texts, figures = check_rulebook(catalogue, langs, locales)
     written = []
-    for locale in locales:
+    for locale in texts:
         pdf = render_rulebook(book, locale, figures, catalogue, theme, paper)
         written.append(out.write_bytes(rulebook_path(catalogue, locale.lang, paper), pdf))
         if progress is not None:
@@ -150,14 +155,15 @@ def booklet_path(catalogue: Catalogue, lang: str, paper: str) -> str:
 
 def build_booklets(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
                    langs: Sequence[str], paper: str,
-                   progress: Callable[[str], None] | None = None) -> list[Path]:
+                   progress: Callable[[str], None] | None = None,
+                   locales: Path | None = None) -> list[Path]:
     """Write the rulebook of the catalogue's game for each language as a booklet
     (:func:`booklet_path`, :func:`render_booklet`); return the paths."""
     if paper not in PAPERS:
         raise ValueError(f"paper must be one of {PAPERS}, not {paper!r}")
-    book, locales, figures = check_rulebook(catalogue, langs)
+    book, texts, figures = check_rulebook(catalogue, langs, locales)
     written = []
-    for locale in locales:
+    for locale in texts:
         pdf = render_booklet(book, locale, figures, catalogue, theme, paper)
         written.append(out.write_bytes(booklet_path(catalogue, locale.lang, paper), pdf))
         if progress is not None:

@@ -43,7 +43,7 @@ class FigureArt(Protocol):
 
 @dataclass(frozen=True)
 class GameRulebook:
-    """One game's rulebook: its folder (book.yaml, figures/, locales/<lang>.yaml, in
+    """One game's rulebook: its folder (book.yaml, figures/, locales/: en.yaml and <lang>.po, in
     the game's package) and what only the game knows."""
 
     game: str  # the catalogue's game key
@@ -73,9 +73,10 @@ class GameRulebook:
         """The game's structure (or another file read with the game's rules)."""
         return load_book(path or self.book_file, self.rules)
 
-    def languages(self) -> list[str]:
-        """Language codes of the game's catalogues present, English first."""
-        return available_languages(self.locales_dir)
+    def languages(self, extra: Path | None = None) -> list[str]:
+        """Language codes of the game's catalogues present, English first (with those
+        of ``extra``, a folder of the user's translations of this book)."""
+        return available_languages(self.locales_dir, extra)
 
     def verify(self, book: Book, catalogue: Catalogue,
                root: Path | None = None) -> list[VerifiedFigure]:

@@ -1,10 +1,13 @@
-"""A rulebook's text catalogues: one YAML file per language in its game's
-``books/<game>/locales/``.
+"""A rulebook's texts: the English reference, ``en.yaml``, and one gettext catalogue
+per translation, ``<lang>.po``, in its game's ``book/locales/``.
 
-English (``en.yaml``) is the reference: every other catalogue must have exactly its
-keys, and each text exactly its ``{placeholders}``. The languages are the files
-present, so adding a language is adding one file. Keys are nested mappings in the
-files and dotted paths here (``placing.rule1``).
+English is the reference: every translation gives exactly its keys, each text with
+exactly its ``{placeholders}``, and each entry records the English it was made from
+(msgid), so a text whose English has changed since is found (stale), as is one not
+translated yet (missing). The languages are the files present, so adding a language
+is adding one file; a folder of the user's (``rulebook --locales DIR``) adds or
+replaces translations the same way. Keys are nested mappings in en.yaml, dotted paths
+here and in the catalogues' msgctxt (``placing.rule1``).
 
 A number followed by a noun is written as an ICU-style plural,
 ``{drawn, plural, one {# tile} other {# tiles}}``: one branch per CLDR plural category
@@ -22,10 +25,13 @@ from pathlib import Path
 
 import babel
 
-from micropul_print.errors import Diagnostic, UserError, errors_in, printable
+from micropul_print.errors import Diagnostic, Severity, UserError, errors_in, printable
+from micropul_print.rulebook.po import read_catalogue
 from micropul_print.yamlsource import YamlMapping, YamlScalar, read_yaml
 
 REFERENCE_LANGUAGE = "en"
+REFERENCE_FILE = f"{REFERENCE_LANGUAGE}.yaml"
+TRANSLATION_SUFFIX = ".po"
 
 # {name}: a value filled at build time. Any other brace is a mistake in the text.
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9_]*)\}")
@@ -48,8 +54,16 @@ class Locale:
 
     lang: str
     source: str
-    texts: dict[str, str]
+    texts: dict[str, str]  # the texts written (a translation's empty msgstr is not one)
     marks: dict[str, tuple[int, int]] = field(default_factory=dict, compare=False)
+    # A translation's: the English each entry was translated from (msgid), by key, and
+    # the keys marked fuzzy. The reference has neither.
+    sources: dict[str, str] = field(default_factory=dict, compare=False)
+    fuzzy: frozenset[str] = frozenset()
+
+    @property
+    def is_reference(self) -> bool:
+        return self.lang == REFERENCE_LANGUAGE
 
     @property
     def name(self) -> str:
@@ -60,15 +74,29 @@ class Locale:
         """The text of ``key`` with its placeholders and plurals filled from ``values``."""
         return fill(self.texts[key], values or {}, self.lang)
 
-    def error(self, key: str, message: str) -> Diagnostic:
+    def error(self, key: str, message: str,
+              severity: Severity = Severity.ERROR) -> Diagnostic:
         line, col = self.marks.get(key, (0, 0))
-        return Diagnostic(self.source, line, col, message)
+        return Diagnostic(self.source, line, col, message, severity)
 
 
-def available_languages(directory: Path) -> list[str]:
+def language_files(directory: Path, extra: Path | None = None) -> dict[str, Path]:
+    """Each language's file, by code, reference first, then sorted: ``en.yaml`` and the
+    ``<lang>.po`` of ``directory``, those of ``extra`` (a user's folder) added or put
+    in place of the shipped ones. Files whose names are not language codes are not
+    languages. The reference comes from ``directory`` only: it is the source of every
+    translation, not one of them."""
+    found = {path.stem: path for folder in (directory, extra) if folder is not None
+             for path in sorted(folder.glob(f"*{TRANSLATION_SUFFIX}"))
+             if _LANG_CODE.fullmatch(path.stem) and path.stem != REFERENCE_LANGUAGE}
+    reference = directory / REFERENCE_FILE
+    head = {REFERENCE_LANGUAGE: reference} if reference.is_file() else {}
+    return head | dict(sorted(found.items()))
+
+
+def available_languages(directory: Path, extra: Path | None = None) -> list[str]:
     """Language codes of the catalogues present, reference first, then sorted."""
-    codes = sorted(p.stem for p in directory.glob("*.yaml") if _LANG_CODE.fullmatch(p.stem))
-    return sorted(codes, key=lambda code: code != REFERENCE_LANGUAGE)
+    return list(language_files(directory, extra))
 
 
 def placeholders(text: str) -> set[str]:
@@ -124,15 +152,20 @@ def fill(text: str, values: Mapping[str, object], lang: str) -> str:
     return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), PLURAL.sub(branch, text))
 
 
-def load_locale(lang: str, directory: Path) -> Locale:
-    """Read one catalogue. Raises UserError if it is missing or not a tree of texts."""
-    known = available_languages(directory)
-    if lang not in known:  # a code from this closed list, never a path to follow
-        where = directory / f"{lang}.yaml" if _LANG_CODE.fullmatch(lang) else directory
+def load_locale(lang: str, directory: Path, extra: Path | None = None) -> Locale:
+    """Read one catalogue: en.yaml, or a translation's .po (``extra``'s before
+    ``directory``'s). Raises UserError if it is missing or cannot be read."""
+    files = language_files(directory, extra)
+    if lang not in files:  # a code from this closed list, never a path to follow
+        suffix = ".yaml" if lang == REFERENCE_LANGUAGE else TRANSLATION_SUFFIX
+        where = (extra or directory) / f"{lang}{suffix}" if _LANG_CODE.fullmatch(lang) \
+            else directory
         raise UserError([Diagnostic(str(where), 0, 0,
                                     f"no rulebook text for language '{printable(lang)}' "
-                                    f"(available: {', '.join(known) or 'none'})")])
-    path = directory / f"{lang}.yaml"
+                                    f"(available: {', '.join(files) or 'none'})")])
+    path = files[lang]
+    if lang != REFERENCE_LANGUAGE:
+        return _load_translation(lang, path)
     root, problems = read_yaml(path)
     texts: dict[str, str] = {}
     marks: dict[str, tuple[int, int]] = {}
@@ -143,6 +176,18 @@ def load_locale(lang: str, directory: Path) -> Locale:
     if errors_in(problems, strict=True):  # the project's own text: a warning is a mistake
         raise UserError(errors_in(problems, strict=True))
     return Locale(lang, str(path), texts, marks)
+
+
+def _load_translation(lang: str, path: Path) -> Locale:
+    entries, problems = read_catalogue(path)
+    if problems:
+        raise UserError(problems)
+    return Locale(
+        lang, str(path),
+        texts={e.key: e.text.strip() for e in entries if e.text.strip()},
+        marks={e.key: (e.line, 1) for e in entries},
+        sources={e.key: e.source for e in entries},
+        fuzzy=frozenset(e.key for e in entries if e.fuzzy))
 
 
 def _flatten(path: tuple[str, ...], node: YamlMapping, texts: dict[str, str],
@@ -158,20 +203,65 @@ def _flatten(path: tuple[str, ...], node: YamlMapping, texts: dict[str, str],
             problems.append(value.diagnostic(f"'{dotted}' must be a non-empty text"))
 
 
-def check_locale(locale: Locale, reference: Locale) -> list[Diagnostic]:
-    """Every problem of ``locale`` against the reference: missing and extra keys,
-    placeholders added or left out, braces that are not placeholders, plurals that
-    cannot be read or lack a category of the language."""
+def untranslated(locale: Locale, reference: Locale,
+                 severity: Severity = Severity.ERROR) -> list[Diagnostic]:
+    """The English texts ``locale`` lacks (:func:`missing`), then those it has
+    translated from another English text (:func:`stale`)."""
+    return missing(locale, reference, severity) + stale(locale, reference, severity)
+
+
+def missing(locale: Locale, reference: Locale,
+            severity: Severity = Severity.ERROR) -> list[Diagnostic]:
+    """Each English text ``locale`` has no translation of (no entry, or an empty
+    msgstr), in the reference's order, at its entry. The reference lacks nothing."""
+    if locale.is_reference:
+        return []
     problems: list[Diagnostic] = []
     for key in reference.texts:
-        if key not in locale.texts:
-            line = reference.marks.get(key, (0, 0))[0]
+        if key not in locale.marks:
             problems.append(Diagnostic(locale.source, 0, 0, f"missing key '{key}' "
-                                       f"({REFERENCE_LANGUAGE}.yaml line {line})"))
+                                       f"({_english_at(reference, key)})", severity))
+        elif key not in locale.texts:
+            problems.append(locale.error(key, f"'{key}' is not translated (empty msgstr; "
+                                              f"{_english_at(reference, key)})", severity))
+    return problems
+
+
+def stale(locale: Locale, reference: Locale,
+          severity: Severity = Severity.ERROR) -> list[Diagnostic]:
+    """Each translation made from another English text than today's (its msgid), or
+    marked fuzzy, in the reference's order, at its entry."""
+    if locale.is_reference:
+        return []
+    problems: list[Diagnostic] = []
+    for key, english in reference.texts.items():
+        if key not in locale.texts:
+            continue
+        if locale.sources.get(key, english) != english:
+            problems.append(locale.error(
+                key, f"'{key}' is stale: its msgid is not the English text "
+                     f"({_english_at(reference, key)}), which has changed since it was "
+                     "translated", severity))
+        elif key in locale.fuzzy:
+            problems.append(locale.error(
+                key, f"'{key}' is marked fuzzy: review the translation, then remove the "
+                     "flag", severity))
+    return problems
+
+
+def _english_at(reference: Locale, key: str) -> str:
+    return f"{REFERENCE_FILE} line {reference.marks.get(key, (0, 0))[0]}"
+
+
+def check_locale(locale: Locale, reference: Locale) -> list[Diagnostic]:
+    """Every problem of ``locale`` against the reference: missing, stale and extra
+    keys, placeholders added or left out, braces that are not placeholders, plurals
+    that cannot be read or lack a category of the language."""
+    problems = untranslated(locale, reference)
+    for key in locale.marks.keys() - reference.texts.keys():
+        problems.append(locale.error(key, f"unknown key '{key}' (not in {REFERENCE_FILE})"))
     for key, text in locale.texts.items():
         if key not in reference.texts:
-            problems.append(locale.error(key, f"unknown key '{key}' (not in "
-                                              f"{REFERENCE_LANGUAGE}.yaml)"))
             continue
         problems.extend(check_syntax(locale, key, text))
         wanted, found = placeholders(reference.texts[key]), placeholders(text)
@@ -217,14 +307,15 @@ def _join(categories: frozenset[str]) -> str:
     return ", ".join(known + sorted(categories - set(known)))
 
 
-def load_locales(langs: Sequence[str], directory: Path) -> list[Locale]:
+def load_locales(langs: Sequence[str], directory: Path,
+                 extra: Path | None = None) -> list[Locale]:
     """Load and check the given languages (and the reference); raise one UserError
     listing every problem of every file."""
     problems: list[Diagnostic] = []
     loaded: dict[str, Locale] = {}
     for lang in dict.fromkeys([REFERENCE_LANGUAGE, *langs]):
         try:
-            loaded[lang] = load_locale(lang, directory)
+            loaded[lang] = load_locale(lang, directory, extra)
         except UserError as exc:
             problems.extend(exc.diagnostics)
     reference = loaded.get(REFERENCE_LANGUAGE)
@@ -238,10 +329,10 @@ def load_locales(langs: Sequence[str], directory: Path) -> list[Locale]:
     return [loaded[lang] for lang in langs]
 
 
-def check_all_locales(directory: Path) -> list[Diagnostic]:
+def check_all_locales(directory: Path, extra: Path | None = None) -> list[Diagnostic]:
     """Problems of every catalogue present (for tests and ``--check``)."""
     try:
-        load_locales(available_languages(directory), directory)
+        load_locales(available_languages(directory, extra), directory, extra)
     except UserError as exc:
         return list(exc.diagnostics)
     return []

@@ -11,6 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from micropul_print.cli import main
+from micropul_print.rulebook import available_languages
 
 
 def test_check_writes_nothing_and_reports_the_claims(
@@ -47,8 +48,9 @@ def test_a_missing_language_is_a_usage_error_in_one_line(
     # As build --lang: a language is a code from the book's closed list, never a path.
     assert main(["rulebook", "--lang", f"en,{lang}", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
+    known = ",".join(available_languages("micropul"))
     assert err == (f"micropul-print rulebook: error: argument --lang: unknown language "
-                   f"'{lang}' for the micropul rulebook; choose from en,de,es,fr,it,pl\n")
+                   f"'{lang}' for the micropul rulebook; choose from {known}\n")
     assert not (tmp_path / "rules").exists()
 
 

@@ -9,7 +9,7 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from micropul_print.draw.primitives import Drawing, Rect
-from micropul_print.rulebook import layout
+from micropul_print.rulebook import games_with_rulebooks, layout, rulebook_for
 from micropul_print.rulebook.layout import GEOMETRY, PAPER_SIZES, PageTexts, markup
 
 from .pdftext import page_lines
@@ -66,7 +66,8 @@ def test_english_breaks_are_the_us_dictionary_ones() -> None:
     assert _breaks(english, "diagonally") == ["diago-nally", "diag-onally", "di-agonally"]
 
 
-@pytest.mark.parametrize("lang", ["en", "it", "pl", "es", "xx"])
+@pytest.mark.parametrize("lang", [*dict.fromkeys(
+    lang for game in games_with_rulebooks() for lang in rulebook_for(game).languages()), "xx"])
 def test_words_with_a_hyphen_break_only_there_and_names_never(lang: str) -> None:
     hyphenate = layout.Hyphenator(lang, UNBREAKABLE)
     assert _breaks(hyphenate, "print-and-play") == ["print-and-play", "print-and-play"]

@@ -1,5 +1,6 @@
-"""The language catalogues: every language present has exactly the English keys and
-placeholders; mistakes are reported at their file:line:col."""
+"""The language catalogues: English (en.yaml) and a gettext catalogue per translation
+(<lang>.po); every language present has exactly the English keys and placeholders,
+nothing missing or stale; mistakes are reported at their file:line:col."""
 
 from __future__ import annotations
 
@@ -10,26 +11,40 @@ import pytest
 
 from micropul_print.errors import UserError
 from micropul_print.games.micropul.rulebook import MICROPUL
+from micropul_print.rulebook import games_with_rulebooks, rulebook_for
 from micropul_print.rulebook.locales import (
     REFERENCE_LANGUAGE,
     available_languages,
     check_all_locales,
     check_locale,
     fill,
+    language_files,
     load_locale,
     load_locales,
     placeholders,
     plural_categories,
 )
+from micropul_print.rulebook.po import PoEntry, format_catalogue
 
 DATA = Path(__file__).parent / "data"
+TRANSLATIONS = DATA / "translations"
 LOCALES_DIR = MICROPUL.locales_dir
+# Every translation of every book: the files present, so a new one is checked at once.
+BOOK_LANGUAGES = [(game, lang) for game in games_with_rulebooks()
+                  for lang in rulebook_for(game).languages()]
 
 
 def test_languages_come_from_the_files_present_reference_first() -> None:
     langs = available_languages(LOCALES_DIR)
     assert langs[0] == REFERENCE_LANGUAGE
-    assert sorted(langs) == sorted(p.stem for p in LOCALES_DIR.glob("*.yaml"))
+    assert sorted(langs) == sorted(["en", *(p.stem for p in LOCALES_DIR.glob("*.po"))])
+    assert len(langs) > 1
+
+
+@pytest.mark.parametrize("game, lang", BOOK_LANGUAGES)
+def test_every_translation_of_every_book_is_complete_and_current(game: str, lang: str) -> None:
+    folder = rulebook_for(game).locales_dir
+    assert check_locale(load_locale(lang, folder), load_locale(REFERENCE_LANGUAGE, folder)) == []
 
 
 @pytest.mark.parametrize("lang", available_languages(LOCALES_DIR))
@@ -56,18 +71,18 @@ def test_all_catalogues_present_are_clean() -> None:
 
 def _with_translation(tmp_path: Path, fixture: str) -> Path:
     shutil.copy(LOCALES_DIR / "en.yaml", tmp_path / "en.yaml")
-    shutil.copy(DATA / fixture, tmp_path / "xx.yaml")
-    return tmp_path / "xx.yaml"
+    shutil.copy(DATA / fixture, tmp_path / "xx.po")
+    return tmp_path / "xx.po"
 
 
 def test_mistakes_in_a_translation_are_each_reported(tmp_path: Path) -> None:
-    bad = _with_translation(tmp_path, "missing_extra_placeholder.yaml")
+    bad = _with_translation(tmp_path, "missing_extra_placeholder.po")
     messages = [str(d) for d in check_all_locales(tmp_path)]
-    assert f"{bad}:8:17: error: 'meta.figure_label' lacks placeholder {{number}}" in messages
-    assert f"{bad}:8:17: error: 'meta.figure_label' has unknown placeholder {{numero}}" \
+    assert f"{bad}:31:1: error: 'meta.figure_label' lacks placeholder {{number}}" in messages
+    assert f"{bad}:31:1: error: 'meta.figure_label' has unknown placeholder {{numero}}" \
         in messages
-    assert f"{bad}:14:8: error: unknown key 'extra' (not in en.yaml)" in messages
-    assert f"{bad}:16:10: error: 'figures.legal': a brace that is not a {{placeholder}}" \
+    assert f"{bad}:57:1: error: unknown key 'extra' (not in en.yaml)" in messages
+    assert f"{bad}:63:1: error: 'figures.legal': a brace that is not a {{placeholder}}" \
         in messages
     reference = load_locale("en", tmp_path)
     line = reference.marks["goal.text"][0]
@@ -77,11 +92,71 @@ def test_mistakes_in_a_translation_are_each_reported(tmp_path: Path) -> None:
     assert len(missing) == len(reference.texts) - 11
 
 
+# Each fixture of data/translations/, read as the German of its en.yaml: the problems.
+TRANSLATION_PROBLEMS = {
+    "good": [],
+    "missing_key": ["{po}: error: missing key 'figures.group' (en.yaml line 6)"],
+    "empty_msgstr": ["{po}:18:1: error: 'figures.group' is not translated (empty msgstr; "
+                     "en.yaml line 6)"],
+    "stale": ["{po}:18:1: error: 'figures.group' is stale: its msgid is not the English text "
+              "(en.yaml line 6), which has changed since it was translated"],
+    "fuzzy": ["{po}:19:1: error: 'figures.group' is marked fuzzy: review the translation, "
+              "then remove the flag"],
+    "unknown_key": ["{po}:22:1: error: unknown key 'figures.gone' (not in en.yaml)"],
+    "given_twice": ["{po}:22:1: error: 'figures.group' is given twice (first at line 18)"],
+    "no_msgctxt": ["{po}:18:1: error: an entry without msgctxt: each text is named by its "
+                   'key, e.g. msgctxt "placing.rule1"'],
+    "plural_forms": ["{po}:23:1: error: gettext plural forms (msgid_plural) are not used: "
+                     "write the plural inside the text, {{name, plural, one {{# ...}} "
+                     "other {{# ...}}}}"],
+    "not_a_catalogue": ['{po}:9:1: error: not a gettext catalogue line: expected a keyword '
+                        'and a "quoted text", a "quoted text" continuing one, or a # comment'],
+}
+
+
+def test_every_translation_fixture_has_its_expected_problems() -> None:
+    assert {p.stem for p in TRANSLATIONS.glob("*.po")} == set(TRANSLATION_PROBLEMS)
+
+
+@pytest.mark.parametrize("failure", sorted(TRANSLATION_PROBLEMS))
+def test_a_translation_problem_is_reported_at_its_entry(tmp_path: Path, failure: str) -> None:
+    shutil.copy(TRANSLATIONS / "en.yaml", tmp_path / "en.yaml")
+    shutil.copy(TRANSLATIONS / f"{failure}.po", tmp_path / "de.po")
+    po = tmp_path / "de.po"
+    assert [str(d) for d in check_all_locales(tmp_path)] == [
+        message.format(po=po) for message in TRANSLATION_PROBLEMS[failure]]
+
+
+def test_a_translation_keeps_its_texts_sources_and_notes(tmp_path: Path) -> None:
+    shutil.copy(TRANSLATIONS / "good.po", tmp_path / "de.po")
+    shutil.copy(TRANSLATIONS / "en.yaml", tmp_path / "en.yaml")
+    german = load_locale("de", tmp_path)
+    assert german.texts["figures.group"] == "Eine geschlossene Gruppe."
+    assert german.sources["figures.group"] == "A closed group."
+    assert german.marks["figures.group"] == (18, 1)
+    assert german.text("figures.catalysts", {"drawn": 1}) == "Zieht 1 Plättchen."
+    assert german.fuzzy == frozenset()
+
+
+def test_a_folder_of_ones_own_adds_and_replaces_languages(tmp_path: Path) -> None:
+    shutil.copy(TRANSLATIONS / "good.po", tmp_path / "nl.po")
+    shutil.copy(TRANSLATIONS / "good.po", tmp_path / "pl.po")
+    (tmp_path / "en.po").write_text("", encoding="utf-8")  # English is no translation
+    (tmp_path / "notes.po").write_text("", encoding="utf-8")  # nor a language code
+    files = language_files(LOCALES_DIR, tmp_path)
+    assert next(iter(files)) == "en" and files["en"] == LOCALES_DIR / "en.yaml"
+    assert files["nl"] == tmp_path / "nl.po" and files["pl"] == tmp_path / "pl.po"
+    assert files["it"] == LOCALES_DIR / "it.po"
+    assert "notes" not in files
+    assert available_languages(LOCALES_DIR, tmp_path) == sorted(
+        {*available_languages(LOCALES_DIR), "nl"}, key=lambda code: (code != "en", code))
+
+
 def test_a_missing_language_is_a_clear_error() -> None:
     with pytest.raises(UserError) as caught:
         load_locales(["en", "xx"], LOCALES_DIR)
     (diagnostic,) = caught.value.diagnostics
-    assert diagnostic.file == str(LOCALES_DIR / "xx.yaml")
+    assert diagnostic.file == str(LOCALES_DIR / "xx.po")
     assert diagnostic.message.startswith("no rulebook text for language 'xx' (available: en")
 
 
@@ -162,43 +237,43 @@ def test_the_shipped_texts_use_plural_forms(tmp_path: Path) -> None:
 def _locale_with(tmp_path: Path, lang: str, text: str) -> list[str]:
     (tmp_path / "en.yaml").write_text("figures:\n  catalysts: Takes {drawn} tiles.\n",
                                       encoding="utf-8")
-    (tmp_path / f"{lang}.yaml").write_text(f"figures:\n  catalysts: >-\n    {text}\n",
-                                           encoding="utf-8")
+    entry = PoEntry("figures.catalysts", "Takes {drawn} tiles.", text)
+    (tmp_path / f"{lang}.po").write_bytes(format_catalogue([entry], lang=lang, project="test"))
     return [str(d) for d in check_all_locales(tmp_path)]
 
 
 def test_a_plural_without_every_category_is_reported(tmp_path: Path) -> None:
-    path = tmp_path / "pl.yaml"
+    path = tmp_path / "pl.po"
     assert _locale_with(tmp_path, "pl", "Bierze {drawn, plural, one {# żeton} other "
                                         "{# żetonów}}.") == [
-        f"{path}:2:14: error: 'figures.catalysts': the plural of {{drawn}} lacks the 'few' "
+        f"{path}:11:1: error: 'figures.catalysts': the plural of {{drawn}} lacks the 'few' "
         "form (pl needs one, few, many)",
-        f"{path}:2:14: error: 'figures.catalysts': the plural of {{drawn}} lacks the 'many' "
+        f"{path}:11:1: error: 'figures.catalysts': the plural of {{drawn}} lacks the 'many' "
         "form (pl needs one, few, many)",
     ]
 
 
 def test_a_category_the_language_does_not_have_is_reported(tmp_path: Path) -> None:
-    path = tmp_path / "it.yaml"
+    path = tmp_path / "it.po"
     assert _locale_with(tmp_path, "it", "Pesca {drawn, plural, one {# tessera} few "
                                         "{# tessere} other {# tessere}}.") == [
-        f"{path}:2:14: error: 'figures.catalysts': the plural of {{drawn}} has a 'few' form, "
+        f"{path}:11:1: error: 'figures.catalysts': the plural of {{drawn}} has a 'few' form, "
         "which is not a plural category of it (one, many, other)",
     ]
 
 
 def test_a_plural_that_cannot_be_read_is_reported(tmp_path: Path) -> None:
-    path = tmp_path / "es.yaml"
+    path = tmp_path / "es.po"
     assert _locale_with(tmp_path, "es", "Roba {drawn, plural, one # ficha other "
                                         "{# fichas}}.") == [
-        f"{path}:2:14: error: 'figures.catalysts': a plural that cannot be read (expected "
+        f"{path}:11:1: error: 'figures.catalysts': a plural that cannot be read (expected "
         "{name, plural, one {# ...} other {# ...}}, plain text in each branch)",
-        f"{path}:2:14: error: 'figures.catalysts' lacks placeholder {{drawn}}",
+        f"{path}:11:1: error: 'figures.catalysts' lacks placeholder {{drawn}}",
     ]
 
 
 def test_plurals_in_a_language_cldr_does_not_know_are_reported(tmp_path: Path) -> None:
-    path = tmp_path / "qx.yaml"
+    path = tmp_path / "qx.po"
     assert _locale_with(tmp_path, "qx", "{drawn, plural, other {# x}}") == [
-        f"{path}:2:14: error: 'figures.catalysts': no CLDR plural rules for language 'qx'",
+        f"{path}:11:1: error: 'figures.catalysts': no CLDR plural rules for language 'qx'",
     ]

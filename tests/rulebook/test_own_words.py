@@ -17,7 +17,13 @@ from pathlib import Path
 import pytest
 
 from micropul_print.rulebook import games_with_rulebooks, rulebook_for
-from micropul_print.rulebook.locales import PLACEHOLDER, PLURAL, load_locale, plural_branches
+from micropul_print.rulebook.locales import (
+    PLACEHOLDER,
+    PLURAL,
+    language_files,
+    load_locale,
+    plural_branches,
+)
 
 GAMES = {game: rulebook_for(game) for game in games_with_rulebooks()}
 
@@ -92,7 +98,7 @@ def locale_files() -> list[tuple[str, Path]]:
     """Every language file of every book, as (game, path): the files present, so a
     new language or book is checked without touching this test."""
     return sorted((game, path) for game, rulebook in GAMES.items()
-                  for path in rulebook.locales_dir.glob("*.yaml"))
+                  for path in language_files(rulebook.locales_dir).values())
 
 
 @pytest.fixture(scope="module")
@@ -111,9 +117,10 @@ def test_every_book_and_language_is_checked() -> None:
     books = {game for game, _ in locale_files()}
     assert books == set(GAMES)
     for game, rulebook in GAMES.items():
-        langs = {path.stem for g, path in locale_files() if g == game}
-        assert set(rulebook.languages()) <= langs
-        assert {"en", "it", "pl", "es"} <= langs
+        checked = {path for g, path in locale_files() if g == game}
+        # Every text file of the book's folder, the reference and each translation.
+        assert checked == {*rulebook.locales_dir.glob("*.po"), rulebook.locales_dir / "en.yaml"}
+        assert {path.stem for path in checked} == set(rulebook.languages())
 
 
 @pytest.mark.parametrize("game, path", locale_files(),

@@ -1,10 +1,14 @@
 """The typesetting rules every book keeps, in every language present and on both
 papers: its designed page count, no column or page ending inside a word, the last
-page's columns balanced, and every figure near the text it belongs to."""
+page's columns balanced, every figure near the text it belongs to, and every letter
+of the language copied back from the PDF."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from pypdf import PdfReader
 
 from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
 from micropul_print.draw.theme import load_theme
@@ -17,6 +21,7 @@ from micropul_print.rulebook import (
     render_rulebook,
     rulebook_for,
 )
+from micropul_print.rulebook.locales import load_locale
 
 from .pdftext import page_lines
 from .placement import headings_alone
@@ -138,3 +143,19 @@ def test_no_heading_ends_a_column(
         game: str, lang: str, paper: str) -> None:
     assert headings_alone(laid_out[game, lang, paper][0]) == []
 
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize(("game", "lang"), BOOKS)
+def test_every_letter_of_the_language_can_be_copied(
+        laid_out: dict[tuple[str, str, str], tuple[layout.Laid, list[layout.PageBlock]]],
+        game: str, lang: str, paper: str) -> None:
+    """Each letter beyond ASCII the book's texts use (ä, ł, ñ, œ...) is in the text
+    extracted from its pages: drawn from the embedded font and mapped back to Unicode."""
+    texts = load_locale(lang, GAMES[game].locales_dir).texts
+    letters = {char for key, text in texts.items() if not key.startswith("meta.")
+               for char in text if char.isalpha() and not char.isascii()}
+    laid, _ = laid_out[game, lang, paper]
+    extracted = "".join(page.extract_text() for page in PdfReader(io.BytesIO(laid.pdf)).pages)
+    assert letters - set(extracted) == set()
+    assert lang == "en" or letters, "no letter beyond ASCII: the check would prove nothing"

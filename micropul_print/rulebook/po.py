@@ -1,0 +1,179 @@
+"""Translations as gettext catalogues (``<lang>.po``), read and written with Babel, so
+that the tools translators already use (Poedit, Weblate, Lokalize, a text editor)
+open them.
+
+One entry per text of the English reference: ``msgctxt`` is the text's dotted key,
+``msgid`` the English text the translation was made from, ``msgstr`` the
+translation. Keeping the English in ``msgid`` is what tells a stale translation
+(English changed since) from a current one. gettext's own plural forms
+(``msgid_plural``, ``msgstr[n]``) are not used: our plurals are ICU-style and inside
+the text, one per placeholder and several per text (docs/rulebook.md).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import PoFileError, read_po, unescape, write_po
+
+from micropul_print.errors import Diagnostic
+
+# Lines are wrapped as gettext's own tools wrap them; the texts are joined back whole.
+WIDTH = 76
+# The lines a catalogue is made of: a keyword and a quoted string, a quoted string
+# that continues it, a comment, or nothing. Babel reads a string without its quotes
+# as the string less its first and last letters; a translator's slip must not do that.
+_STRING = r'"(?:[^"\\]|\\.)*"'
+_LINE = re.compile(rf"\s*(?:(?:#~\s*)?(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"
+                   rf"{_STRING}|#.*)?\s*")
+
+
+@dataclass(frozen=True)
+class PoEntry:
+    """One text of a catalogue."""
+
+    key: str  # msgctxt: the dotted key of the English text
+    source: str  # msgid: the English text it was translated from
+    text: str  # msgstr: the translation; "" when not translated yet
+    fuzzy: bool = False  # marked for review (a tool's guess, or the English changed)
+    line: int = 0  # the line of its msgstr, 1-based (0 when written, not read)
+    comments: tuple[str, ...] = ()  # translator comments ("# ..." above the entry)
+    previous: str = ""  # "#| msgid": the English it was translated from, when updated
+
+
+def read_header(path: Path) -> tuple[list[str], str | None]:
+    """The comment lines on top of a catalogue (without "# ") and its Language, to
+    keep them when the catalogue is written again."""
+    text = path.read_text(encoding="utf-8")
+    lines = []
+    for line in _lines(text):
+        if not line.startswith("#") or line[1:2] in {",", ":", ".", "|", "~"}:
+            break
+        lines.append(line[2:] if line.startswith("# ") else line[1:])
+    try:
+        language = read_po(io.StringIO(text)).locale_identifier
+    except (PoFileError, ValueError):
+        language = None
+    return lines, language
+
+
+def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
+    """The entries of a ``.po`` file, in file order, and its problems (each at its
+    line): a file that is not a catalogue, an entry without a key (msgctxt) or with
+    gettext plural forms, a key given twice."""
+    where = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return [], [Diagnostic(where, 0, 0, f"cannot read: {exc.strerror or exc}")]
+    try:
+        text = data.decode("utf-8")
+    except ValueError as exc:
+        return [], [Diagnostic(where, 0, 0, f"not a UTF-8 gettext catalogue: {exc}")]
+    for number, row in enumerate(_lines(text), start=1):
+        if not _LINE.fullmatch(row):
+            return [], [Diagnostic(where, number, 1, "not a gettext catalogue line: expected "
+                                   'a keyword and a "quoted text", a "quoted text" '
+                                   "continuing one, or a # comment")]
+    try:
+        catalog = read_po(io.BytesIO(data), abort_invalid=True, charset="utf-8")
+    except PoFileError as exc:
+        return [], [Diagnostic(where, exc.lineno + 1, 1,
+                               f"not a gettext catalogue: {str(exc).lower()}")]
+    except (ValueError, LookupError) as exc:  # a charset Python lacks
+        return [], [Diagnostic(where, 0, 0, f"not a UTF-8 gettext catalogue: {exc}")]
+    lines = _lines(text)
+    entries: list[PoEntry] = []
+    problems: list[Diagnostic] = []
+    seen: dict[str, int] = {}
+    for message in catalog:
+        if message.id == "":  # the header
+            continue
+        line = _msgstr_line(lines, message.lineno or 0)
+        if not isinstance(message.id, str) or not isinstance(message.string, str):
+            problems.append(Diagnostic(where, line, 1, "gettext plural forms (msgid_plural) "
+                                       "are not used: write the plural inside the text, "
+                                       "{name, plural, one {# ...} other {# ...}}"))
+            continue
+        key = message.context
+        if not key:
+            problems.append(Diagnostic(where, line, 1, "an entry without msgctxt: each "
+                                       "text is named by its key, e.g. msgctxt "
+                                       "\"placing.rule1\""))
+            continue
+        if key in seen:
+            problems.append(Diagnostic(where, line, 1, f"'{key}' is given twice (first at "
+                                       f"line {seen[key]})"))
+            continue
+        seen[key] = line
+        entries.append(PoEntry(
+            key=key, source=message.id, text=message.string, fuzzy=message.fuzzy, line=line,
+            comments=tuple(message.user_comments),
+            previous=_previous_msgid(lines, message.lineno or 0)))
+    return entries, problems
+
+
+def _previous_msgid(lines: Sequence[str], msgid_line: int) -> str:
+    """The ``#| msgid`` of the entry whose msgid is on ``msgid_line``: the English an
+    updated translation was made from (Babel writes it but does not read it back)."""
+    start = max(msgid_line - 1, 0)
+    while start > 0 and lines[start - 1].strip():  # the entry's lines above its msgid
+        start -= 1
+    parts = []
+    for row in lines[start:msgid_line - 1]:
+        if not row.startswith("#|"):
+            continue
+        rest = row[2:].strip()
+        if rest.startswith("msgid_plural"):
+            break
+        rest = rest.removeprefix("msgid").strip()
+        if rest.startswith('"') and rest.endswith('"') and len(rest) >= 2:
+            parts.append(unescape(rest))
+    return "".join(parts)
+
+
+def _lines(text: str) -> list[str]:
+    """The file's lines as gettext counts them: only a line feed ends one (a text may
+    hold the separators str.splitlines also splits at, such as U+2028)."""
+    return text.replace("\r\n", "\n").split("\n")
+
+
+def _msgstr_line(lines: Sequence[str], msgid_line: int) -> int:
+    """The line of the msgstr of the entry whose msgid is on ``msgid_line``: where a
+    translation's problem is, and where a translator types."""
+    for index in range(max(msgid_line - 1, 0), len(lines)):
+        if lines[index].startswith("msgstr"):
+            return index + 1
+    return msgid_line
+
+
+def format_catalogue(entries: Iterable[PoEntry], *, lang: str | None, project: str,
+                     header: Sequence[str] = ()) -> bytes:
+    """A ``.po`` file (a template when ``lang`` is None): ``header`` as comment lines
+    on top, then the entries in order. The same entries give the same bytes: no
+    dates, no line numbers of the English file."""
+    top = [f"# {line}".rstrip() for line in header]
+    fields = [f"Project-Id-Version: {project}"]
+    if lang is not None:
+        fields.append(f"Language: {lang}")
+    fields += ["MIME-Version: 1.0", "Content-Type: text/plain; charset=UTF-8",
+               "Content-Transfer-Encoding: 8bit"]
+    head = "\n".join([*top, 'msgid ""', 'msgstr ""', *(f'"{f}\\n"' for f in fields)])
+    catalog = Catalog(locale=None, fuzzy=False)
+    for entry in entries:
+        message = catalog.add(entry.source, entry.text,
+                              flags=("fuzzy",) if entry.fuzzy else (),
+                              user_comments=entry.comments,
+                              previous_id=entry.previous or (), context=entry.key)
+        # Babel guesses a format from the braces; ours are ICU plurals, not Python's,
+        # and a tool checking them as Python's would refuse every plural.
+        message.flags -= {"python-format", "python-brace-format"}
+    body = io.BytesIO()
+    write_po(body, catalog, width=WIDTH, no_location=True, omit_header=True,
+             include_previous=True)
+    return (head + "\n\n").encode("utf-8") + body.getvalue()

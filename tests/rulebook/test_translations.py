@@ -1,0 +1,202 @@
+"""A translator's workflow: a catalogue to start from (--template), one's own
+translations beside the shipped ones (--locales DIR), the report of missing and stale
+texts (--untranslated), and a build that refuses a half-translated book."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from micropul_print.cli import main
+from micropul_print.games.cellulae.rulebook import CELLULAE
+from micropul_print.rulebook import games_with_rulebooks, rulebook_for
+from micropul_print.rulebook.games import GameRulebook
+from micropul_print.rulebook.locales import load_locale
+from micropul_print.rulebook.po import PoEntry, format_catalogue, read_catalogue, read_header
+
+ENGLISH = load_locale("en", CELLULAE.locales_dir)
+
+
+def _template(tmp_path: Path, *extra: str) -> Path:
+    """A new Dutch catalogue of the Cellulae book, as a translator starts one."""
+    po = tmp_path / "mine" / "cellulae" / "nl.po"
+    assert main(["rulebook", "--game", "cellulae", "--template", str(po), "--lang", "nl",
+                 "--quiet", *extra]) == 0
+    return po
+
+
+def _translate(po: Path, change: dict[str, str] | None = None) -> None:
+    """Fill every msgstr with its English (a stand-in for a translation)."""
+    entries, problems = read_catalogue(po)
+    assert problems == []
+    done = [PoEntry(e.key, e.source, (change or {}).get(e.key, e.source)) for e in entries]
+    po.write_bytes(format_catalogue(done, lang="nl", project="test", header=read_header(po)[0]))
+
+
+def test_a_template_holds_every_english_text_to_translate(tmp_path: Path) -> None:
+    po = _template(tmp_path)
+    entries, problems = read_catalogue(po)
+    assert problems == []
+    assert [e.key for e in entries] == list(ENGLISH.texts)
+    assert [e.source for e in entries] == list(ENGLISH.texts.values())
+    assert {e.text for e in entries} == {""}
+    text = po.read_text(encoding="utf-8")
+    assert '"Language: nl\\n"' in text
+    assert "# 'nl' needs the branches one, other." in text
+    assert "python-brace-format" not in text  # ICU plurals are not Python's braces
+
+
+def test_the_same_template_twice_is_the_same_bytes(tmp_path: Path) -> None:
+    first = _template(tmp_path).read_bytes()
+    (tmp_path / "mine" / "cellulae" / "nl.po").unlink()
+    assert _template(tmp_path).read_bytes() == first
+
+
+def test_a_new_language_is_listed_as_missing_until_translated(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    po = _template(tmp_path)
+    capsys.readouterr()
+    # The user's own catalogue: its gaps are warnings, the exit status is 0.
+    assert main(["rulebook", "--game", "cellulae", "--locales", str(tmp_path / "mine"),
+                 "--untranslated", "nl"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    count = len(ENGLISH.texts)
+    assert lines[0] == f"cellulae nl (nl, yours): {count} missing, 0 stale"
+    assert lines[1] == (f"  {po}:24:1: warning: 'meta.language_name' is not translated "
+                        f"(empty msgstr; en.yaml line {ENGLISH.marks['meta.language_name'][0]})")
+    assert len(lines) == 1 + count
+    _translate(po, {"meta.language_name": "Nederlands"})
+    assert main(["rulebook", "--game", "cellulae", "--locales", str(tmp_path / "mine"),
+                 "--untranslated", "nl"]) == 0
+    assert capsys.readouterr().out == (
+        "cellulae nl (Nederlands, yours): every text translated and current\n")
+
+
+def test_a_half_translated_book_is_refused_at_each_gap(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    po = _template(tmp_path)
+    _translate(po, {"story": ""})
+    line = next(e.line for e in read_catalogue(po)[0] if e.key == "story")
+    capsys.readouterr()
+    assert main(["rulebook", "--game", "cellulae", "--locales", str(tmp_path / "mine"),
+                 "--lang", "nl", "--out", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().err == (
+        f"{po}:{line}:1: error: 'story' is not translated (empty msgstr; en.yaml line "
+        f"{ENGLISH.marks['story'][0]})\n")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_new_language_from_ones_own_folder_builds(tmp_path: Path) -> None:
+    po = _template(tmp_path)
+    _translate(po, {"meta.language_name": "Nederlands"})
+    mine = str(tmp_path / "mine")
+    assert main(["rulebook", "--game", "cellulae", "--locales", mine, "--check", "--lang",
+                 "nl", "--quiet"]) == 0
+    assert main(["rulebook", "--game", "cellulae", "--locales", mine, "--lang", "nl",
+                 "--no-booklet", "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    assert sorted(p.name for p in (tmp_path / "out" / "cellulae" / "rules").iterdir()) == [
+        "cellulae-rules-nl-a4.pdf", "cellulae-rules-nl-letter.pdf"]
+
+
+def test_a_changed_english_text_makes_its_translation_stale_until_reviewed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    po = _template(tmp_path)
+    _translate(po, {"meta.language_name": "Nederlands", "story": "Een verhaal."})
+    # As if the English of `story` had been rewritten after the translation.
+    entries, _ = read_catalogue(po)
+    po.write_bytes(format_catalogue(
+        [PoEntry(e.key, "Once upon a time." if e.key == "story" else e.source, e.text)
+         for e in entries], lang="nl", project="test", header=read_header(po)[0]))
+    line = next(e.line for e in read_catalogue(po)[0] if e.key == "story")
+    mine = str(tmp_path / "mine")
+    capsys.readouterr()
+    assert main(["rulebook", "--game", "cellulae", "--locales", mine, "--untranslated"]) == 0
+    out = capsys.readouterr().out
+    assert "cellulae nl (Nederlands, yours): 0 missing, 1 stale\n" in out
+    assert (f"  {po}:{line}:1: warning: 'story' is stale: its msgid is not the English "
+            f"text (en.yaml line {ENGLISH.marks['story'][0]}), which has changed since it "
+            "was translated\n") in out
+    # --template brings the catalogue up to date: today's English, the old one kept as
+    # the previous msgid, the translation kept and marked fuzzy for review.
+    assert main(["rulebook", "--game", "cellulae", "--template", str(po), "--quiet"]) == 0
+    story = next(e for e in read_catalogue(po)[0] if e.key == "story")
+    assert (story.source, story.text, story.fuzzy) == (ENGLISH.texts["story"],
+                                                       "Een verhaal.", True)
+    assert story.previous == "Once upon a time."
+    assert po.read_text(encoding="utf-8").startswith("# Cellulae rulebook: a translation")
+    assert main(["rulebook", "--game", "cellulae", "--locales", mine, "--untranslated"]) == 0
+    assert f"  {po}:{story.line}:1: warning: 'story' is marked fuzzy" in capsys.readouterr().out
+    # The translator reviews it and removes the flag: nothing left to do.
+    po.write_text(po.read_text(encoding="utf-8").replace("#, fuzzy\n", ""), encoding="utf-8")
+    assert main(["rulebook", "--game", "cellulae", "--locales", mine,
+                 "--untranslated", "nl"]) == 0
+    assert capsys.readouterr().out == (
+        "cellulae nl (Nederlands, yours): every text translated and current\n")
+
+
+def _shipped_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str) -> Path:
+    """A copy of one game's shipped texts, used in their place."""
+    copy = tmp_path / "shipped"
+    shutil.copytree(rulebook_for(game).locales_dir, copy)
+    monkeypatch.setattr(GameRulebook, "locales_dir", property(
+        lambda book: copy if book.game == game else book.folder / "locales"))
+    return copy
+
+
+def test_every_shipped_translation_is_complete_and_current(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rulebook", "--untranslated"]) == 0
+    out = capsys.readouterr().out
+    expected = [f"{game} {lang} " for game in games_with_rulebooks()
+                for lang in rulebook_for(game).languages()[1:]]
+    assert [line[:len(start)] for line, start in zip(out.splitlines(), expected,
+                                                      strict=True)] == expected
+    assert out.count(": every text translated and current\n") == len(expected)
+
+
+def test_a_gap_in_a_shipped_translation_fails_the_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    copy = _shipped_copy(tmp_path, monkeypatch, "cellulae")
+    french = copy / "fr.po"
+    entries, _ = read_catalogue(french)
+    french.write_bytes(format_catalogue([e for e in entries if e.key != "story"], lang="fr",
+                                        project="test"))
+    assert main(["rulebook", "--game", "cellulae", "--untranslated", "fr,de"]) == 1
+    assert capsys.readouterr().out == (
+        "cellulae fr (Français): 1 missing, 0 stale\n"
+        f"  {french}: error: missing key 'story' (en.yaml line {ENGLISH.marks['story'][0]})\n"
+        "cellulae de (Deutsch): every text translated and current\n")
+
+
+def test_a_build_of_a_language_one_game_lacks_writes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    copy = _shipped_copy(tmp_path, monkeypatch, "cellulae")
+    (copy / "fr.po").unlink()
+    out = tmp_path / "out"
+    assert main(["build", "--game", "all", "--lang", "fr", "--quiet", "--out", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"{copy}: error: the Cellulae rulebook has no language 'fr' (it has: "
+        f"{', '.join(rulebook_for('cellulae').languages())}); leave --lang out, or choose "
+        "among them\n")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("option", [["--untranslated"], ["--check"]])
+def test_locales_must_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                  option: list[str]) -> None:
+    absent = str(tmp_path / "absent")
+    assert main(["rulebook", "--locales", absent, *option]) == 2
+    assert capsys.readouterr().err == (
+        f"micropul-print rulebook: error: argument --locales: no folder {absent!r}\n")
+
+
+def test_a_template_is_one_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rulebook", "--template", str(tmp_path / "x.po"), "--lang", "nl,de"]) == 2
+    assert capsys.readouterr().err == (
+        "micropul-print rulebook: error: argument --lang: --template writes one language's "
+        "catalogue: give one code, not nl,de\n")
+    assert not (tmp_path / "x.po").exists()
