@@ -2,13 +2,16 @@
 ``micropul_print.commands.<name>``.
 
 A command module defines ``HELP`` (one line), ``add_arguments(parser)`` and
-``run(args) -> int``. Command modules must import heavy libraries (reportlab, svgwrite,
-Pillow) inside ``run`` only, so that ``check``, ``position`` and ``catalogue`` never
-load the drawing libraries.
+``run(args) -> int``; one that also defines ``CONFIG`` (a config.ConfigSpec) takes its
+options from the configuration file too (micropul_print.config). Command modules must
+import heavy libraries (reportlab, svgwrite, Pillow) inside ``run`` only, so that
+``check``, ``position`` and ``catalogue`` never load the drawing libraries.
 
-Only the module of the command being run is imported: a build must not pay for the
-rules engine or the position reader just to get its parser. Every module is loaded
-only when the command line names none (usage, ``--help``, ``--version``, a typo).
+Only the module of the command being run is imported (and, for a configurable
+command, the other configurable ones, whose tables of the configuration file are
+checked too): a build must not pay for the rules engine or the position reader just to
+get its parser. Every module is loaded only when the command line names none (usage,
+``--help``, ``--version``, a typo).
 
 Exit statuses (docs/limits.md): 0 success; 1 invalid input, a failed check, or output
 that could not be written; 2 a usage error; 70 an internal error (a bug: please
@@ -31,11 +34,12 @@ from collections.abc import Sequence
 from types import FrameType, ModuleType
 from typing import ClassVar, NoReturn
 
-from micropul_print import __version__
+from micropul_print import __version__, config
 from micropul_print.errors import UserError, printable
 from micropul_print.gameapi import UsageError
 
-COMMANDS = ("check", "catalogue", "position", "build", "rulebook")
+COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "init", "calibrate",
+            "analyse", "play", "replay")
 PROG = "micropul-print"
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
@@ -94,7 +98,8 @@ def _load(name: str) -> ModuleType | None:
 def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
                                                    dict[str, ModuleType]]:
     """The parser with every command, or with the command ``only`` alone (its module is
-    the only one imported)."""
+    the only one imported). The defaults of configurable options are hidden (see
+    :func:`configurable`) until :func:`main` fills them in."""
     from micropul_print import registry
 
     games = registry.games()
@@ -113,7 +118,40 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
         modules[name] = module
         command = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command)
+        if hasattr(module, "CONFIG"):
+            _CONFIGURED[name] = configurable(name, command, module)
+            _CONFIGURED[name].hide_defaults()
     return parser, modules
+
+
+# The configurable options of each command whose parser build_parser made.
+_CONFIGURED: dict[str, config.CommandOptions] = {}
+
+
+def configurable(name: str, parser: argparse.ArgumentParser,
+                 module: ModuleType) -> config.CommandOptions:
+    """The options of ``parser`` that the configuration file may set, then the
+    configuration file's own options added to it."""
+    options = config.CommandOptions(name, parser, module.CONFIG)
+    config.add_config_arguments(parser)
+    return options
+
+
+def configurable_commands(running: str | None = None) -> dict[str, config.CommandOptions]:
+    """The configurable options of every command that has a table in the configuration
+    file (the whole file is checked whichever command runs): the ``running`` command's
+    from its parser, the others' from parsers made for the purpose."""
+    found: dict[str, config.CommandOptions] = {}
+    for name in COMMANDS:
+        if name == running and name in _CONFIGURED:
+            found[name] = _CONFIGURED[name]
+            continue
+        module = _load(name)
+        if module is not None and hasattr(module, "CONFIG"):
+            parser = Parser(prog=f"{PROG} {name}")
+            module.add_arguments(parser)
+            found[name] = configurable(name, parser, module)
+    return found
 
 
 def command_named(argv: Sequence[str]) -> str | None:
@@ -149,6 +187,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser, modules = build_parser(command_named(words))
         args = parser.parse_args(words)
+        if args.command in _CONFIGURED:
+            settings = config.resolve(args, args.command, configurable_commands(args.command))
+            setattr(args, config.SETTINGS, settings)  # for config.reload (build --watch)
+            if args.show_config:
+                print(config.format_settings(args.command, config.config_path(args), settings))
+                return EXIT_OK
         code: int = modules[args.command].run(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
     except UserError as exc:
@@ -166,6 +210,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: stopped (SIGTERM)", file=sys.stderr)
         return EXIT_TERMINATED
     except OSError as exc:
+        if exc.filename is not None:  # a file or folder the system refused: the user's to fix
+            where = printable(str(exc.filename))
+            print(f"{where}: error: cannot write or read it: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return EXIT_INVALID
         if exc.errno not in (errno.EPIPE, errno.ENOSPC, errno.EIO) and not isinstance(
                 exc, BrokenPipeError):
             return _internal_error(exc)

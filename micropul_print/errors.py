@@ -7,7 +7,6 @@ each as ``file:line:col: severity: message`` and exits non-zero. Raising
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -15,15 +14,31 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-# C0 and C1 control characters (ANSI escapes start with one), and DEL.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Longest user text a message quotes whole; longer text is cut (see quoted).
+QUOTE_LIMIT = 60
 
 
 def printable(text: str) -> str:
-    """``text`` safe to print on a terminal: each control character written as an
-    escape (\\x1b, \\n...), so that text from a user's file cannot move the cursor,
-    change colours or forge lines."""
-    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    """``text`` with every character a terminal would act on or hide (control characters,
+    line breaks, bidirectional overrides, lone surrogates, unassigned code points) shown as
+    ``repr`` shows it, ``\\x1b`` or ``\\u202e``: a message quoting a file's text must not
+    recolour, rewrite or reorder the user's terminal, nor fail to encode."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() or char == " " else _escape(char) for char in text)
+
+
+def _escape(char: str) -> str:
+    return repr(char)[1:-1]  # as repr writes it: \n, \x1b, \u202e
+
+
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """User text as a message quotes it: in quotes, escaped like ``repr``, and cut after
+    ``limit`` characters (saying how long it was), so one huge value gives one short line."""
+    if len(text) <= limit:
+        return repr(text)
+    start = repr(text[:limit])
+    return f"{start[:-1]}…{start[-1]} ({len(text)} characters)"
 
 
 class Severity(StrEnum):
@@ -43,10 +58,12 @@ class Diagnostic:
     severity: Severity = Severity.ERROR
 
     def __str__(self) -> str:
+        """``file:line:col: severity: message`` on one line, whatever the file's name
+        and the text the message quotes hold (see printable)."""
         where = self.file
         if self.line:
             where += f":{self.line}:{self.col}"
-        return f"{where}: {self.severity.value}: {self.message}"
+        return printable(f"{where}: {self.severity.value}: {self.message}")
 
 
 class UserError(Exception):

@@ -1,8 +1,11 @@
-"""The one typeface of every output: Lato, shipped by the ``font_lato`` package.
+"""The one typeface of every output: Lato, shipped inside this package (``lato/``).
 
-Lato's "Western+Polish" build covers every letter of the rulebook languages
-(English, French, German, Italian, Polish, Spanish). Importing this module loads no drawing library;
-:func:`lato` loads fontTools (not Pillow, not reportlab) when first called.
+Lato 1.104 "Western+Polish" (Lukasz Dziedzic, SIL Open Font License, ``lato/OFL.txt``)
+covers every letter of the rulebook languages (English, French, German, Italian, Polish,
+Spanish). The four faces are the files of the ``font-lato`` 0.1.0 wheel, unmodified;
+they are kept here because that package is one person's unofficial repackaging,
+released once. Importing this module loads no drawing library; :func:`lato` loads
+fontTools (not Pillow, not reportlab) when first called.
 
 Widths and outlines of printable ASCII come from a table generated from the same font
 files (:mod:`micropul_print.lato_glyphs`, made by :mod:`micropul_print.glyphtable`), so
@@ -11,19 +14,30 @@ tile numbers and labels need no font parsing; other characters are read from the
 
 from __future__ import annotations
 
+import atexit
+from contextlib import ExitStack
 from functools import lru_cache
+from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any, Literal
 
-import font_lato
-
 FAMILY = "Lato"
 
-_DIR = Path(font_lato.font_directory)
-REGULAR: Path = _DIR / "Lato-Regular.ttf"
-BOLD: Path = _DIR / "Lato-Bold.ttf"
-ITALIC: Path = _DIR / "Lato-Italic.ttf"
-BOLD_ITALIC: Path = _DIR / "Lato-BoldItalic.ttf"
+# reportlab, Pillow and fontTools open fonts by path. An installed package is files on
+# disk, where as_file gives the file itself; from a zip it would extract a copy, kept
+# until the process exits.
+_EXTRACTED = ExitStack()
+atexit.register(_EXTRACTED.close)
+
+
+def _font_file(name: str) -> Path:
+    return _EXTRACTED.enter_context(as_file(files("micropul_print") / "lato" / name))
+
+
+REGULAR: Path = _font_file("Lato-Regular.ttf")
+BOLD: Path = _font_file("Lato-Bold.ttf")
+ITALIC: Path = _font_file("Lato-Italic.ttf")
+BOLD_ITALIC: Path = _font_file("Lato-BoldItalic.ttf")
 
 Weight = Literal["regular", "bold"]
 

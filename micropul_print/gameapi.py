@@ -22,17 +22,22 @@ from micropul_print.errors import Diagnostic
 
 if TYPE_CHECKING:
     from micropul_print.catalogue.loader import CatalogueHeader
+    from micropul_print.draw.primitives import Drawing
     from micropul_print.draw.theme import Theme
     from micropul_print.outputs import OutputDir
     from micropul_print.rulebook.games import GameRulebook
     from micropul_print.sheets.layout import SheetLayout
 
+# A job tells how it goes by messages; one ending in "N/M" (``tile 7/48``) counts its
+# steps, which the build's progress line shows.
 Progress = Callable[[str], None]
 Flip = Literal["long", "short"]
 JSON = dict[str, Any]
 
 # The parts of a kit a build can ask for; every game makes the ones it has.
 KIT_PARTS = frozenset({"svg", "png", "sheets", "rulebooks"})
+# The ways the sheets part can lay out the tiles (KitOptions.sheet_layouts).
+SHEET_LAYOUTS = ("duplex", "gutter-fold")
 
 
 @runtime_checkable
@@ -69,7 +74,9 @@ class GameState(Protocol):
     """One engine shape for every game (after OpenSpiel's ``State``): the bots, the
     analysis and the replays are written once against it.
 
-    Players are numbered from 0 in seat order. Randomness (shuffles, draws from a
+    Players are numbered from 0 in seat order. Moves are hashable values (tuples,
+    frozen dataclasses) that compare equal when they are the same move: searches keep
+    them as dictionary keys. Randomness (shuffles, draws from a
     face-down pile) comes from the state's own seeded generator, so the same seed and
     the same moves give the same game; :meth:`copy` keeps that generator, and
     :meth:`determinized` gives a state that keeps what the player to move can see and
@@ -129,6 +136,22 @@ class GameState(Protocol):
         ...
 
 
+@runtime_checkable
+class PieceState(Protocol):
+    """Optional members of a :class:`GameState` whose moves put distinct pieces in play
+    (numbered tiles, cards): with them, ``analyse`` reports how often each piece is
+    played, when, and how its player fares. A game of identical pieces leaves them
+    out."""
+
+    def pieces(self) -> tuple[str, ...]:
+        """Every piece a move can put in play in this game, in the set's order."""
+        ...
+
+    def piece_of(self, move: Any) -> str | None:
+        """The piece ``move`` puts in play (one of :meth:`pieces`), or None."""
+        ...
+
+
 class KitOptions(NamedTuple):
     """What the user asked of a build, whatever the game."""
 
@@ -141,13 +164,31 @@ class KitOptions(NamedTuple):
     flip: Flip = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
     calibration: bool = True
+    # The printer's scale in per cent (across, down): PDF sheets and boards are enlarged
+    # to make up for it (sheets.pdf.scale_page); image files are not.
+    scale: tuple[float, float] = (100.0, 100.0)
     langs: Sequence[str] | None = None  # None: every language each game's book has
+    # The rulebooks part also writes each language's booklet (two pages up, to fold), on
+    # the first paper, as the books are.
+    booklets: bool = True
     # Games whose kits are built, from their shipped catalogues except the game of
     # ``catalogue``, which stands in for its own; None: the game of ``catalogue``, or
     # the first registered game without one. A ``catalogue`` of a game left out is an
     # error.
     games: Sequence[str] | None = None
     parts: frozenset[str] = KIT_PARTS
+    # How the sheets part prints the tiles, one file per paper each: "duplex" (double-
+    # sided sheets), "gutter-fold" (fronts and backs side by side, folded and glued).
+    sheet_layouts: Sequence[str] = ("duplex",)
+    # Print and cut: the duplex tile sheets carry registration marks, and a cut file
+    # (SVG) is written for each of their front pages holding pieces.
+    cut_files: bool = False
+    # Reprint: the sheets part also writes duplex sheets of these card numbers only (a
+    # game whose cards have no numbers raises UsageError); None: no reprint.
+    tiles: tuple[int, ...] | None = None
+    # The sheets part also writes a file for a print shop: each different piece alone on
+    # a page with 3 mm bleed, front then back, TrimBox and BleedBox set.
+    print_shop: bool = False
     strict: bool = False
     jobs: int | None = None  # worker processes; None: one per CPU; 1: all in this process
 
@@ -163,12 +204,18 @@ class KitJob:
     imports: tuple[str, ...] = ()
     # The same work as smaller jobs (one per language...), to use in parallel.
     pieces: Sequence[Callable[[Progress], list[Path]]] = field(default=())
+    # What the build's progress line calls the job ("sheets a4"; default: its part),
+    # and each of its pieces ("rulebook en").
+    label: str = ""
+    piece_labels: Sequence[str] = ()
 
     def split(self) -> list[KitJob]:
         if not self.pieces:
             return [self]
         share = max(1, self.cost // len(self.pieces))
-        return [KitJob(self.part, run, share, self.imports) for run in self.pieces]
+        labels = list(self.piece_labels) or [self.label] * len(self.pieces)
+        return [KitJob(self.part, run, share, self.imports, label=label)
+                for run, label in zip(self.pieces, labels, strict=True)]
 
 
 @dataclass(frozen=True)
@@ -279,6 +326,24 @@ class Game(Protocol):
         """A game set up from the catalogue, ready for its first move (``players``:
         None for the game's usual count; ``variant``: one of :meth:`variants`, None for
         the first)."""
+        ...
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """The numbers of players :meth:`new_state` takes, the usual one first (e.g.
+        ``(2, 1)``: two players, or solitaire)."""
+        ...
+
+
+@runtime_checkable
+class DrawsStates(Protocol):
+    """An optional member of a :class:`Game`: a picture of any state of its engine, for
+    ``replay``. A game without it can be played and analysed, not replayed."""
+
+    def state_drawing(self, catalogue: Any, theme: Theme, state: Any) -> Drawing:
+        """The state as one Drawing (primitives in mm): the pieces in play as the
+        players see them, whatever each player holds, and anything that decides the
+        score. No title nor scores line: ``replay`` adds those."""
         ...
 
 

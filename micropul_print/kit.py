@@ -11,19 +11,22 @@ The jobs are independent, each writing its own files. With more than one CPU
 (``KitOptions.jobs``) they run in forked worker processes, after the parent has read
 the inputs and imported the libraries the jobs share; results, progress messages and
 problems are collected in the jobs' fixed order, so output and summary never depend on
-which worker finished first.
+which worker finished first. A :class:`BuildEvents` observer is told as things happen
+(each job's start, messages and end, through a queue the workers write to), for a live
+display.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from micropul_print import registry
 from micropul_print.errors import Diagnostic, UserError
@@ -31,7 +34,8 @@ from micropul_print.gameapi import KIT_PARTS, KitJob, KitOptions, Progress
 from micropul_print.outputs import Staging
 from micropul_print.sheets.layout import SheetLayout, load_layout
 
-__all__ = ["DEFAULT_OPTIONS", "PARTS", "KitOptions", "KitReport", "build_kit", "format_summary"]
+__all__ = ["DEFAULT_OPTIONS", "PARTS", "BuildEvents", "KitOptions", "KitReport", "build_kit",
+           "format_summary"]
 
 PARTS = KIT_PARTS
 DEFAULT_OPTIONS = KitOptions()
@@ -45,12 +49,34 @@ class KitReport:
         self.files: list[Path] = []
         self.notes: list[str] = []
         self.counts: dict[str, int] = {}  # part -> files written
+        self.made: dict[str, list[Path]] = {}  # "<game>/<part>" -> files written
         self.seconds = 0.0
+        self.options = DEFAULT_OPTIONS
+
+
+class BuildEvents(Protocol):
+    """Told how a build goes, as it happens (jobs are numbered in their fixed order)."""
+
+    def planned(self, labels: Sequence[str]) -> None:
+        """The jobs about to run, by the names of their progress lines."""
+
+    def started(self, index: int) -> None: ...
+
+    def said(self, index: int, message: str) -> None:
+        """A job's message (one ending in "N/M" counts its steps)."""
+
+    def finished(self, index: int, files: Sequence[Path], seconds: float) -> None: ...
 
 
 def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
-              progress: Progress | None = None) -> KitReport:
+              progress: Progress | None = None, events: BuildEvents | None = None,
+              keep_unmade: bool = False) -> KitReport:
     """Build every part of the kit named in ``options.parts`` into ``out``.
+
+    ``progress`` is told every job's messages, in the jobs' order; ``events``, how each
+    job goes as it happens. ``keep_unmade``: this build remakes some files of its parts
+    only (one language's rulebook...), so the files the last build of those parts made
+    and this one does not are kept (outputs.Staging.commit).
 
     Everything the build will use is read and checked first (catalogues, theme,
     layouts, languages, each rulebook's texts and figure claims): a UserError names
@@ -77,23 +103,27 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     staging = Staging(out)
     with staging as output:
         report = KitReport(output.root)
-        scoped: list[tuple[str, KitJob]] = []
+        report.options = options
+        scoped: list[tuple[str, str, KitJob]] = []  # (scope, game, job)
         for catalogue in catalogues:
             game = registry.get(catalogue.game)
             for job in game.kit_jobs(catalogue, theme, output, layouts, options,
                                      _rulebook_langs(options, catalogue.game)):
-                scoped.append((f"{game.name}/{job.part}", job))
-        pieces = [(scope, piece) for scope, job in scoped for piece in job.split()]
-        workers = _workers(options.jobs, [piece.cost for _scope, piece in pieces])
-        if workers > 1:
-            scoped = pieces
+                # Always the pieces: a progress line for each (each rulebook...).
+                scoped += [(f"{game.name}/{job.part}", game.name, piece)
+                           for piece in job.split()]
+        workers = _workers(options.jobs, [job.cost for _scope, _game, job in scoped])
         made: dict[str, list[Path]] = {}
-        jobs = [job for _scope, job in scoped]
-        for (scope, job), paths in zip(scoped, _run_jobs(jobs, workers, say), strict=True):
+        jobs = [job for _scope, _game, job in scoped]
+        if events is not None:
+            events.planned([f"{game} {job.label or job.part}" for _s, game, job in scoped])
+        results = _run_jobs(jobs, workers, say, events)
+        for (scope, _game, job), paths in zip(scoped, results, strict=True):
             report.files.extend(paths)
             made.setdefault(scope, []).extend(paths)
             report.counts[job.part] = report.counts.get(job.part, 0) + len(paths)
-        removed = staging.commit(made)
+        report.made = made
+        removed = staging.commit(made, keep_unmade=keep_unmade)
     if removed:
         report.notes.append(f"removed {len(removed)} file(s) an earlier build made and this "
                             "one no longer does: " + ", ".join(
@@ -211,17 +241,29 @@ def _workers(asked: int | None, costs: Sequence[int]) -> int:
 # closures over the catalogue and drawings, which fork copies but pickle cannot carry.
 _PENDING: list[KitJob] = []
 
-# What a job sends back: its paths, its progress messages, and its problems (a worker
-# cannot raise UserError across processes with its diagnostics intact).
-_Outcome = tuple[list[Path], list[str], tuple[Diagnostic, ...]]
+# What a job sends back: its paths, its progress messages, its problems (a worker
+# cannot raise UserError across processes with its diagnostics intact), and its time.
+_Outcome = tuple[list[Path], list[str], tuple[Diagnostic, ...], float]
+# Where forked workers tell (job index, "started" or "said", message) as it happens.
+_EVENTS: Any = None
 
 
 def _run_job(index: int) -> _Outcome:
     messages: list[str] = []
+    queue = _EVENTS
+
+    def say(message: str) -> None:
+        messages.append(message)
+        if queue is not None:
+            queue.put((index, "said", message))
+
+    if queue is not None:
+        queue.put((index, "started", ""))
+    started = time.perf_counter()
     try:
-        return _PENDING[index].run(messages.append), messages, ()
+        return _PENDING[index].run(say), messages, (), time.perf_counter() - started
     except UserError as exc:
-        return [], messages, exc.diagnostics
+        return [], messages, exc.diagnostics, time.perf_counter() - started
 
 
 def _worker_init() -> None:
@@ -240,39 +282,102 @@ def _worker_init() -> None:
         os._exit(1)
 
 
-def _run_jobs(jobs: Sequence[KitJob], workers: int, say: Progress) -> list[list[Path]]:
+class _NoEvents:
+    def planned(self, labels: Sequence[str]) -> None:
+        pass
+
+    def started(self, index: int) -> None:
+        pass
+
+    def said(self, index: int, message: str) -> None:
+        pass
+
+    def finished(self, index: int, files: Sequence[Path], seconds: float) -> None:
+        pass
+
+
+# How long the parent waits for a worker's message before it looks at the results.
+_POLL_SECONDS = 0.05
+
+
+def _run_jobs(jobs: Sequence[KitJob], workers: int, say: Progress,
+              events: BuildEvents | None = None) -> list[list[Path]]:
     """Run every job, in worker processes when ``workers`` > 1; results in job order.
-    Progress is told as each job's turn comes; every problem of every job is raised
-    together, as one UserError. Whatever ends the parent's wait (a problem, Ctrl-C,
-    SIGTERM) terminates every worker before it goes on."""
+    ``say`` is told each job's messages as its turn comes, ``events`` as they happen;
+    every problem of every job is raised together, as one UserError. Whatever ends the
+    parent's wait (a problem, Ctrl-C, SIGTERM) terminates every worker before it goes
+    on."""
+    told: BuildEvents = events or _NoEvents()
     if workers <= 1:  # in this process: progress as it happens, the first problem stops
-        return [job.run(say) for job in jobs]
-    results: list[list[Path]] = []
+        serial: list[list[Path]] = []
+        for index, job in enumerate(jobs):
+            told.started(index)
+            started = time.perf_counter()
+
+            def both(message: str, index: int = index) -> None:
+                told.said(index, message)
+                say(message)
+
+            serial.append(job.run(both))
+            told.finished(index, serial[-1], time.perf_counter() - started)
+        return serial
+    return _run_in_workers(jobs, workers, say, told)
+
+
+def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
+                    told: BuildEvents) -> list[list[Path]]:
+    import multiprocessing
+    import queue as queues
+
+    results: dict[int, list[Path]] = {}
     problems: list[Diagnostic] = []
     _prepare_workers(jobs)
-    import multiprocessing
-
+    global _EVENTS
+    context = multiprocessing.get_context("fork")
     _PENDING[:] = jobs
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_init)
+    _EVENTS = context.Queue()  # before the fork: every worker inherits it
+    pool = context.Pool(workers, initializer=_worker_init)
     try:
-        # Longest first, so that no long job starts last; results read in job order.
+        # Longest first, so that no long job starts last.
         order = sorted(range(len(jobs)), key=lambda i: -jobs[i].cost)
         pending = {index: pool.apply_async(_run_job, (index,)) for index in order}
         pool.close()
-        for index in range(len(jobs)):
-            paths, messages, diagnostics = pending[index].get()
-            for message in messages:
-                say(message)
-            problems.extend(diagnostics)
-            results.append(paths)
+        outcomes: dict[int, _Outcome] = {}
+        next_index = 0  # the next job whose messages and result are taken, in job order
+        while next_index < len(jobs):
+            try:  # a worker's news first, as it comes
+                index, kind, message = _EVENTS.get(timeout=_POLL_SECONDS)
+                if index in outcomes:  # news of a finished job comes too late
+                    continue
+                if kind == "started":
+                    told.started(index)
+                else:
+                    told.said(index, message)
+                continue
+            except queues.Empty:
+                pass
+            for index in [i for i in order if i not in outcomes and pending[i].ready()]:
+                outcomes[index] = pending[index].get()  # a bug in a job is raised here
+                paths, _messages, _diagnostics, seconds = outcomes[index]
+                told.finished(index, paths, seconds)
+            while next_index in outcomes:
+                paths, messages, diagnostics, _seconds = outcomes[next_index]
+                for message in messages:
+                    say(message)
+                problems.extend(diagnostics)
+                results[next_index] = paths
+                next_index += 1
         pool.join()
     finally:
         pool.terminate()  # no worker outlives the build, however it ends
         pool.join()
         _PENDING.clear()
+        _EVENTS.close()
+        _EVENTS.cancel_join_thread()
+        _EVENTS = None
     if problems:
         raise UserError(dict.fromkeys(problems))  # a problem two jobs found, once
-    return results
+    return [results[index] for index in range(len(jobs))]
 
 
 def _prepare_workers(jobs: Sequence[KitJob]) -> None:
@@ -299,7 +404,60 @@ def format_summary(report: KitReport) -> str:
     lines = [f"wrote {len(report.files)} files ({parts or 'nothing'}), "
              f"{_size(total)}, into {report.root} in {report.seconds:.2f} s"]
     lines += [f"note: {note}" for note in report.notes]
+    lines += print_instructions(report)
     return "\n".join(lines)
+
+
+FLIPS_IN_PDF = {b"DuplexFlipLongEdge": "long", b"DuplexFlipShortEdge": "short",
+                b"Simplex": None}
+
+
+def print_instructions(report: KitReport) -> list[str]:
+    """What to print: each PDF of the sheets parts, with its paper, how it is printed
+    (double-sided, flipped on which edge, or single-sided) and its sheets of paper,
+    read from the file itself; and at which scale (100 %, whatever --scale was)."""
+    sheets = [path for scope, paths in report.made.items() if scope.endswith("/sheets")
+              for path in paths if path.suffix == ".pdf"]
+    if not sheets:
+        return []
+    scale = report.options.scale
+    lines = ['to print, at 100 % ("Actual size"; never "Fit to page" or "Shrink to fit"):']
+    for path in sheets:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        pages = max((int(n) for n in re.findall(rb"/Count (\d+)", data)), default=0)
+        duplex: str | None = report.options.flip  # a tile sheet unless the file says
+        preference = re.search(rb"/Duplex /(\w+)", data)
+        if preference and preference.group(1) in FLIPS_IN_PDF:
+            duplex = FLIPS_IN_PDF[preference.group(1)]
+        how = ("single-sided" if duplex is None
+               else f"double-sided, flip on the {duplex} edge")
+        count = pages if duplex is None else (pages + 1) // 2
+        lines.append(f"  {path.relative_to(report.root).as_posix()}: {_paper(data)}, {how}, "
+                     f"{count} sheet{'s' if count != 1 else ''}")
+    if scale != (100.0, 100.0):
+        lines.append(f"  (already enlarged for a printer that prints at {scale[0]:g} % x "
+                     f"{scale[1]:g} %: --scale)")
+    return lines
+
+
+def _paper(pdf: bytes) -> str:
+    """The paper of a PDF's first page: a layout's label, or its size in mm."""
+    from micropul_print.sheets.layout import LAYOUT_NAMES
+
+    box = re.search(rb"/MediaBox \[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s*\]",
+                    pdf)
+    if box is None:
+        return "unknown paper"
+    x0, y0, x1, y1 = (float(v) for v in box.groups())
+    width, height = (x1 - x0) * 25.4 / 72, (y1 - y0) * 25.4 / 72
+    for name in LAYOUT_NAMES:
+        layout = load_layout(name)
+        if abs(layout.paper_width - width) < 0.5 and abs(layout.paper_height - height) < 0.5:
+            return str(layout.label)
+    return f"{width:.0f} x {height:.0f} mm paper"
 
 
 def _size(n: int) -> str:

@@ -100,11 +100,14 @@ class Staging:
             with contextlib.suppress(OSError):  # a failed first build leaves no folder
                 self._created.rmdir()
 
-    def commit(self, made: Mapping[str, Iterable[Path]]) -> list[Path]:
+    def commit(self, made: Mapping[str, Iterable[Path]], *,
+               keep_unmade: bool = False) -> list[Path]:
         """Move every staged file into place and update the manifest: ``made`` maps each
         part of the kit this build made (e.g. ``<game>/sheets``) to its files. Files the
         manifest lists for those parts and this build did not make are removed; other
-        parts' files are left alone. Returns the files removed."""
+        parts' files are left alone. With ``keep_unmade`` (a build that remade only some
+        files of its parts, such as one language's rulebook), they are kept, and stay in
+        the manifest while they exist. Returns the files removed."""
         output = self.output
         assert output is not None and output.staging is not None, "commit inside the block"
         root, staging = output.root, output.staging
@@ -118,6 +121,10 @@ class Staging:
         manifest = read_manifest(root)
         removed: list[Path] = []
         for part, files in made_files.items():
+            if keep_unmade:
+                kept = [f for f in manifest.get(part, ()) if (root / f).is_file()]
+                manifest[part] = sorted({*kept, *files})
+                continue
             for relative in sorted(set(manifest.get(part, ())) - set(files)):
                 with contextlib.suppress(UserError):
                     stale = output.path(relative)

@@ -8,29 +8,41 @@ report duplicate keys, bound alias expansion before it happens, refuse recursive
 aliases and deep nesting (libyaml's composer recurses in C and crashes on a few
 hundred thousand nested brackets), and point at the exact alias or tag at fault.
 
+Plain scalars are resolved by the YAML 1.2 core schema (:func:`read_number`), not by
+PyYAML's YAML 1.1 rules: ``yes``, ``on``, ``1:00``, ``0b101`` and ``1_000`` are text,
+and every number is read by one function that counts its digits before converting it.
+The limits are listed in docs/catalogue.md ("Limits").
+
 Every problem is a :class:`~micropul_print.errors.Diagnostic`; nothing here raises on
 bad input. Lines and columns are 1-based; columns count characters.
 """
 
 from __future__ import annotations
 
+import math
 import os
+import re
+import stat
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, Protocol, TypeVar
 
 import yaml
-from yaml.constructor import ConstructorError, SafeConstructor
-from yaml.resolver import Resolver
 
-from micropul_print.errors import Diagnostic, Severity, errors_in
+from micropul_print.errors import Diagnostic, Severity, errors_in, quoted
 
 T = TypeVar("T")
 
 MAX_BYTES = 1024 * 1024  # refuse larger files before reading them
 MAX_NODES = 100_000  # nodes after expanding every alias
 MAX_DEPTH = 100  # nested lists/mappings
+MAX_PROBLEMS = 100  # the reader stops after this many problems: the rest is noise
+# Numbers: digits counted before any conversion, and a size every JSON reader keeps
+# exact (2**53 - 1), which also keeps integer keys from sharing a hash.
+MAX_NUMBER_DIGITS = 30
+MAX_NUMBER = 2**53 - 1
 
 ScalarValue = str | int | float | bool | None
 
@@ -45,28 +57,178 @@ except AttributeError:  # PyYAML built without libyaml: same events, slower
     _Parser = yaml.SafeLoader
 
 
-class _StandardResolver(Resolver):
-    """Plain scalars resolve only to the standard tags: no timestamps, no merge keys."""
+# ---------------------------------------------------------------------------
+# Plain scalars: the YAML 1.2 core schema
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.yaml_implicit_resolvers = {
-            first: [(tag, rx) for tag, rx in resolvers if tag[len(_YAML_TAG) :] in _SCALAR_TAGS]
-            for first, resolvers in Resolver.yaml_implicit_resolvers.items()
-        }
+_NULLS = frozenset(("", "~", "null", "Null", "NULL"))
+_BOOLS = {"true": True, "True": True, "TRUE": True,
+          "false": False, "False": False, "FALSE": False}
+# Booleans of YAML 1.1 only; text in YAML 1.2 (expect_bool says so).
+YAML11_BOOLS = frozenset(
+    ("y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
+     "on", "On", "ON", "off", "Off", "OFF")
+)
+# [0-9], never \d: only ASCII digits make a number (int() would take '٤' or '²').
+_DECIMAL = re.compile(r"[-+]?[0-9]+")
+_OCTAL = re.compile(r"0o[0-7]+")
+_HEX = re.compile(r"0x[0-9a-fA-F]+")
+_DECIMAL_FRACTION = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?")
+_INFINITY = re.compile(r"[-+]?\.(?:inf|Inf|INF)")
+_NAN = re.compile(r"\.(?:nan|NaN|NAN)")
+# Numbers of YAML 1.1 only, to explain why they are text (linear: no nested choices).
+_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
+_YAML11_NUMBER = re.compile(
+    r"[-+]?(?:0b[01_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+][0-9]+)?"
+    r"|\.[0-9_]+(?:[eE][-+][0-9]+)?)"
+)
+_FOLLOWS_12 = "YAML 1.2, which this tool follows, reads it as text"
 
 
-_RESOLVER = _StandardResolver()
+@dataclass(frozen=True)
+class Number:
+    """What :func:`read_number` made of a text."""
+
+    value: int | float | None  # None: not a number this tool accepts
+    note: str = ""  # why not, or how other YAML readers read it differently
 
 
-def _resolve(text: str, implicit: tuple[bool, bool]) -> str:
-    """The tag of an untagged scalar: int, float, bool or null when plain and it looks
-    like one (YAML 1.1 rules, as PyYAML), else str."""
-    tag: str = _RESOLVER.resolve(yaml.ScalarNode, text, implicit)  # type: ignore[no-untyped-call]
-    return tag
+def read_number(text: str) -> Number:
+    """The number ``text`` is written as, by the YAML 1.2 core schema: whole numbers in
+    decimal (``-12``), octal (``0o17``) or hexadecimal (``0x1f``); decimals with an
+    optional exponent (``2.5``, ``.5``, ``1e3``); ``.inf``, ``-.inf`` and ``.nan``. Only
+    the ASCII digits 0-9 count. A number of more than MAX_NUMBER_DIGITS digits (counted
+    before anything is converted) or larger than MAX_NUMBER is refused, with a note.
+
+    The one reader of numbers: YAML resolution and every reader that takes a number
+    from a file's text go through it."""
+    if _DECIMAL.fullmatch(text):
+        body, base = text.lstrip("+-"), 10
+        digits = len(body)
+    elif _OCTAL.fullmatch(text) or _HEX.fullmatch(text):
+        body, base = text, 8 if text[1] == "o" else 16
+        digits = len(text) - 2
+    elif _DECIMAL_FRACTION.fullmatch(text):
+        body, base = text, 0  # 0: a decimal fraction
+        digits = sum(char.isdigit() for char in text)
+    elif _INFINITY.fullmatch(text):
+        return Number(-math.inf if text.startswith("-") else math.inf)
+    elif _NAN.fullmatch(text):
+        return Number(math.nan)
+    else:
+        return Number(None, _why_text(text))
+    if digits > MAX_NUMBER_DIGITS:
+        return Number(None, f"a number of {digits} digits; at most {MAX_NUMBER_DIGITS} "
+                            "are allowed")
+    value: int | float = (
+        float(text) if base == 0 else int(text, 10) if base == 10 else int(body[2:], base)
+    )
+    if not abs(value) <= MAX_NUMBER:
+        return Number(None, f"beyond ±{MAX_NUMBER} (2^53 - 1), the largest size allowed")
+    note = ""
+    if base == 10 and len(body) > 1 and body.startswith("0"):
+        octal = body.lstrip("0")
+        if octal and text == body and not set(octal) & {"8", "9"}:
+            octal = f" (or 0o{octal} for octal)"
+        else:
+            octal = ""
+        note = f"YAML 1.1 readers take a leading 0 for octal; write {value}{octal}"
+    return Number(value, note)
 
 
-_CONSTRUCTOR = SafeConstructor()
+def _why_text(text: str) -> str:
+    """Why a text that looks like a number is not one, or ""."""
+    if _SEXAGESIMAL.fullmatch(text):
+        return f"YAML 1.1 read it as a base-60 number; {_FOLLOWS_12}"
+    if _YAML11_NUMBER.fullmatch(text):
+        if "0b" in text:
+            kind = "a binary number"
+        elif "_" in text:
+            kind = "a number, skipping the '_'"
+        else:
+            kind = "a number"
+        return f"YAML 1.1 read it as {kind}; {_FOLLOWS_12}"
+    for char in text:
+        if not char.isascii() and (char.isdigit() or char.isnumeric()):
+            return f"{describe_character(char)} is not one of the digits 0-9"
+    return ""
+
+
+_NUMBER_STARTS = frozenset("+-.0123456789")
+
+
+def _resolve(text: str) -> tuple[str, ScalarValue]:
+    """(tag, value) of a plain scalar, by the YAML 1.2 core schema."""
+    if text in _NULLS:
+        return "null", None
+    boolean = _BOOLS.get(text)
+    if boolean is not None:
+        return "bool", boolean
+    if text[0] not in _NUMBER_STARTS:  # most text: no need to look further
+        return "str", text
+    number = read_number(text).value
+    if number is None:
+        return "str", text
+    return ("int" if isinstance(number, int) else "float"), number
+
+
+def _construct(tag: str, text: str) -> tuple[bool, ScalarValue, str]:
+    """(valid, value, note) of a scalar tagged ``!!tag``; the note may say why not."""
+    if tag == "null":
+        return text in _NULLS, None, ""
+    if tag == "bool":
+        note = f"YAML 1.1 read it as a boolean; {_FOLLOWS_12}" if text in YAML11_BOOLS else ""
+        return text in _BOOLS, _BOOLS.get(text), note
+    number = read_number(text)
+    if tag == "int" and isinstance(number.value, int):
+        return True, number.value, ""
+    if tag == "float" and number.value is not None:
+        return True, float(number.value), ""
+    return False, None, number.note
+
+
+# ---------------------------------------------------------------------------
+# Characters
+
+# YAML's printable characters: anything else may not appear in a file at all.
+_NOT_YAML = re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# What escapes in double quotes can still put into a value, and this tool refuses:
+# control characters other than tab and line break, and halves of UTF-16 pairs.
+_NOT_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+# Line breaks as the YAML parsers count them, for positions we compute ourselves.
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_C0_NAMES = (
+    "NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "TAB", "LF", "VT", "FF",
+    "CR", "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM",
+    "SUB", "ESC", "FS", "GS", "RS", "US",
+)
+
+
+def describe_character(char: str) -> str:
+    """``U+0007 (BEL)``: a character named so that the message itself stays readable."""
+    code = ord(char)
+    if code < 0x20:
+        name = _C0_NAMES[code]
+    elif code == 0x7F:
+        name = "DEL"
+    elif 0x80 <= code <= 0x9F:
+        name = "a C1 control character"
+    elif 0xD800 <= code <= 0xDFFF:
+        name = "a lone UTF-16 surrogate"
+    elif 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE:
+        name = "a noncharacter"
+    elif unicodedata.category(char) == "Co":
+        name = "a private-use character"
+    else:
+        name = unicodedata.name(char, "") or "an unassigned code point"
+    return f"U+{code:04X} ({name})"
+
+
+def _where_in(file: str, text: str, index: int) -> Where:
+    """Where character ``index`` of ``text`` lies, counting lines as YAML does."""
+    line, start = 1, 0
+    for match in _LINE_BREAK.finditer(text, 0, index):
+        line, start = line + 1, match.end()
+    return Where(file, line, index - start + 1)
 
 
 @dataclass(frozen=True)
@@ -194,14 +356,29 @@ def read_document(
     return (None if errors_in(diagnostics) else value), diagnostics
 
 
+def _not_a_file(mode: int) -> str:
+    """Why a file of ``mode`` is not read ("" for a regular file): a directory, a pipe
+    (opening one waits for a writer), a socket or a device (reading one may never end)."""
+    if stat.S_ISREG(mode):
+        return ""
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file"
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        return "is a pipe or socket, not a file"
+    return "is a device, not a file"
+
+
 def _read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, str]:
     try:
-        if path.is_dir():
-            return None, "is a directory, not a file"
-        if path.is_fifo() or path.is_socket():  # opening a pipe would wait for a writer
-            return None, "is a pipe or socket, not a file"
+        problem = _not_a_file(os.stat(path).st_mode)  # before opening: opening can hang
+        if problem:
+            return None, problem
         with path.open("rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
+            status = os.fstat(handle.fileno())  # the file opened, should it have changed
+            problem = _not_a_file(status.st_mode)
+            if problem:
+                return None, problem
+            size = status.st_size
             if size > max_bytes:
                 return None, _too_large(size, max_bytes)
             # Read one byte past the limit: devices and pipes report no size.
@@ -210,6 +387,8 @@ def _read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, str]:
         return None, "file not found"
     except PermissionError:
         return None, "cannot read file: permission denied"
+    except ValueError:  # a NUL in the name: no file can have it
+        return None, "cannot read file: its name holds a NUL character"
     except OSError as exc:
         return None, f"cannot read file: {(exc.strerror or str(exc)).lower()}"
     if len(data) > max_bytes:
@@ -242,20 +421,26 @@ def parse_yaml(
     return _Composer(file, max_nodes).compose(text)
 
 
+# Byte-order marks of the encodings YAML allows besides UTF-8 (UTF-32 first: its
+# little-endian mark begins with UTF-16's).
+_OTHER_BOMS = ((b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe\x00\x00", "UTF-32"),
+               (b"\xfe\xff", "UTF-16"), (b"\xff\xfe", "UTF-16"))
+
+
 def _decode(data: bytes, file: str) -> str | Diagnostic:
+    for bom, encoding in _OTHER_BOMS:
+        if data.startswith(bom):
+            return Diagnostic(file, 1, 1, f"file is {encoding} (it starts with a {encoding} "
+                                          "byte-order mark); save it as UTF-8")
     data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line_start = data.rfind(b"\n", 0, exc.start) + 1
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = len(data[line_start : exc.start].decode("utf-8")) + 1
-        return Diagnostic(
-            file,
-            line,
-            col,
+        before = data[: exc.start].decode("utf-8")  # valid: the error is the first one
+        where = _where_in(file, before, len(before))
+        return where.diagnostic(
             f"file is not valid UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded "
-            "(save the file as UTF-8)",
+            "(save the file as UTF-8)"
         )
 
 
@@ -306,6 +491,10 @@ class _Composer:
         self.spoiled = self.spoiled or spoils
 
     def compose(self, text: str) -> tuple[YamlNode | None, list[Diagnostic]]:
+        bad = _NOT_YAML.search(text)
+        if bad is not None:  # the parsers would refuse it without saying where
+            self.error(_where_in(self.file, text, bad.start()), _bad_character(bad.group()))
+            return None, self.diagnostics
         try:
             for event in yaml.parse(text, Loader=_Parser):
                 self.handle(event)
@@ -313,13 +502,18 @@ class _Composer:
             pass
         except yaml.MarkedYAMLError as exc:
             self.error(self.where(exc.problem_mark or exc.context_mark), _syntax_message(exc))
-        except yaml.YAMLError as exc:  # unmarked: e.g. a reader error on odd characters
-            self.error(Where(self.file, 0, 0), f"invalid YAML: {exc}")
+        except yaml.YAMLError as exc:  # unmarked; the check above leaves none we know of
+            reason = getattr(exc, "reason", None) or str(exc).split("\n")[0]
+            self.error(Where(self.file, 0, 0), f"invalid YAML: {reason}")
         if not self.diagnostics and self.documents == 0:
             self.error(Where(self.file, 0, 0), "file is empty (no YAML content)")
         return (None if self.spoiled else self.root), self.diagnostics
 
     def handle(self, event: yaml.Event) -> None:
+        if len(self.diagnostics) >= MAX_PROBLEMS:
+            self.error(self.where(event.start_mark),
+                       f"more than {MAX_PROBLEMS} problems; not reading further")
+            raise _Fatal
         if isinstance(event, yaml.DocumentStartEvent):
             self.documents += 1
             if self.documents > 1:
@@ -328,6 +522,11 @@ class _Composer:
                     "several YAML documents in one file (expected one; remove the '---' line)",
                 )
                 raise _Fatal
+            if event.version is not None and tuple(event.version) < (1, 2):
+                self.diagnostics.append(self.where(event.start_mark).diagnostic(
+                    "the file asks for YAML 1.1 ('%YAML 1.1'), but this tool reads YAML 1.2: "
+                    "yes, no, on, off, 1:00, 0b101 and 1_000 are text, 017 is 17; remove "
+                    "the line", Severity.WARNING))
         elif isinstance(event, yaml.ScalarEvent):
             self.scalar(event)
         elif isinstance(event, yaml.AliasEvent):
@@ -353,21 +552,33 @@ class _Composer:
     def scalar(self, event: yaml.ScalarEvent) -> None:
         where = self.where(event.start_mark)
         self.count(1, where)
-        tag = event.tag
-        if tag is None or tag == "!":
-            tag = _resolve(event.value, event.implicit)
-        short = tag[len(_YAML_TAG) :] if tag.startswith(_YAML_TAG) else ""
-        value: ScalarValue = event.value
-        if short not in _SCALAR_TAGS:
-            self.bad_tag(where, tag)
-            short = "str"
-        elif short != "str":
-            try:
-                value = _construct(short, event.value)
-            except (ValueError, KeyError, ConstructorError):
-                self.error(where, f"{event.value!r} is not a valid !!{short} value")
+        text: str = event.value
+        style = event.style or None  # libyaml gives '' for plain
+        value: ScalarValue = text
+        short = "str"
+        if event.tag is None and style is None:
+            short, value = _resolve(text)
+        elif event.tag not in (None, "!"):  # "!" and quotes: text
+            tag: str = event.tag
+            short = tag[len(_YAML_TAG) :] if tag.startswith(_YAML_TAG) else ""
+            if short not in _SCALAR_TAGS:
+                self.bad_tag(where, tag)
                 short = "str"
-        node = YamlScalar(where, value, event.value, short, event.style or None)  # libyaml: ''
+            elif short != "str":
+                valid, value, why = _construct(short, text)
+                if not valid:
+                    why = f" ({why})" if why else ""
+                    self.error(where, f"{quoted(text)} is not a valid !!{short} value{why}")
+                    short, value = "str", text
+        node = YamlScalar(where, value, text, short, style)
+        odd = _NOT_TEXT.search(text)
+        if odd is not None:  # an escape in double quotes: YAML allows it, we do not
+            char = odd.group()
+            why = ("half of a UTF-16 pair is not a character" if char >= "\ud800" else
+                   "a value may hold tabs and line breaks, no other control character")
+            self.error(node.where_at(odd.start()),
+                       f"a text holds {describe_character(char)}, written as an escape "
+                       f"({why})", spoils=False)
         if event.anchor is not None:
             self.anchors[event.anchor] = (node, 1)
         self.add(node, 1)
@@ -376,17 +587,20 @@ class _Composer:
         shown = "!!" + tag[len(_YAML_TAG) :] if tag.startswith(_YAML_TAG) else tag
         self.error(
             where,
-            f"unsupported tag {shown!r} (only the standard tags {_STANDARD_TAGS} are allowed)",
+            f"unsupported tag {quoted(shown)} (only the standard tags {_STANDARD_TAGS} "
+            "are allowed)",
         )
 
     def alias(self, event: yaml.AliasEvent) -> None:
         where = self.where(event.start_mark)
-        name = event.anchor
+        name: str = event.anchor or ""
         if name in self.open_anchors:
-            self.error(where, f"recursive alias '*{name}' (it refers to a value that contains it)")
+            self.error(where, f"recursive alias {quoted('*' + name)} (it refers to a value "
+                              "that contains it)")
             raise _Fatal
         if name not in self.anchors:
-            self.error(where, f"undefined alias '*{name}' (expected an anchor '&{name}' before it)")
+            self.error(where, f"undefined alias {quoted('*' + name)} (expected an anchor "
+                              f"{quoted('&' + name)} before it)")
             raise _Fatal
         node, size = self.anchors[name]
         self.count(size, where, alias=True)
@@ -447,7 +661,7 @@ class _Composer:
         if first is not None:
             self.error(
                 node.where,
-                f"duplicate key {node.raw!r} (already set at line {first.line}; "
+                f"duplicate key {quoted(node.raw)} (already set at line {first.line}; "
                 "each key may appear once)",
                 spoils=False,
             )
@@ -458,16 +672,13 @@ class _Composer:
         frame.items.append(node)
 
 
-def _construct(tag: str, text: str) -> ScalarValue:
-    node = yaml.ScalarNode(_YAML_TAG + tag, text)
-    if tag == "int":
-        return int(_CONSTRUCTOR.construct_yaml_int(node))
-    if tag == "float":
-        return float(_CONSTRUCTOR.construct_yaml_float(node))
-    if tag == "bool":
-        return bool(_CONSTRUCTOR.construct_yaml_bool(node))
-    _CONSTRUCTOR.construct_yaml_null(node)
-    return None
+def _bad_character(char: str) -> str:
+    message = f"{describe_character(char)} is not allowed in a YAML file"
+    if char == "\x00":
+        message += " (a file with NUL characters is often UTF-16 or not text: save it as UTF-8)"
+    elif char < "\xa0":
+        message += " (control characters cannot appear in YAML, not even in quotes)"
+    return message
 
 
 def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
@@ -487,12 +698,39 @@ def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
 
 
 def describe(node: YamlNode) -> str:
-    """How a value is named in a message: quoted scalars, or its kind."""
+    """How a value is named in a message: quoted scalars (escaped, and cut when long:
+    :func:`~micropul_print.errors.quoted`), or its kind."""
     if isinstance(node, YamlScalar):
         if node.tag == "null" and node.raw in ("", "~"):
             return "nothing"
-        return repr(node.raw)
+        return quoted(node.raw)
     return node.kind
+
+
+def number_value(node: YamlNode) -> int | float | None:
+    """The number a plain scalar is written as (resolved by :func:`read_number`, so
+    within the limits; ``.inf`` and ``.nan`` included), or None for anything else."""
+    if isinstance(node, YamlScalar) and node.tag in ("int", "float"):
+        value = node.value
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def explain(node: YamlNode) -> str:
+    """`` (why)`` to add to a message saying a number was expected: why this scalar is
+    no number though it looks like one (YAML 1.1 forms, limits, digits that are not
+    0-9, quotes); "" when there is nothing to add."""
+    if not isinstance(node, YamlScalar) or node.tag != "str":
+        return ""
+    number = read_number(node.raw)
+    if node.style is None:
+        note = number.note
+    elif number.value is not None:
+        note = "in quotes, so it is text: remove the quotes"
+    else:
+        note = ""
+    return f" ({note})" if note else ""
 
 
 def join_choices(choices: Sequence[str], last: str = "or") -> str:
@@ -514,7 +752,7 @@ def check_keys(
         if key.raw not in known:
             found.append(
                 key.diagnostic(
-                    f"unknown key {key.raw!r} in {what} (expected {join_choices(known)})",
+                    f"unknown key {quoted(key.raw)} in {what} (expected {join_choices(known)})",
                     Severity.WARNING,
                 )
             )
@@ -541,16 +779,31 @@ def expect_sequence(
 
 
 def expect_int(node: YamlNode, what: str, diagnostics: list[Diagnostic]) -> int | None:
-    if isinstance(node, YamlScalar) and node.tag == "int" and isinstance(node.value, int):
-        return node.value
-    diagnostics.append(node.diagnostic(f"{what} must be a whole number, got {describe(node)}"))
+    """A whole number (see :func:`read_number`); a leading zero, which YAML 1.1 readers
+    take for octal, is read as decimal with a warning."""
+    value = number_value(node)
+    if isinstance(value, int) and isinstance(node, YamlScalar):
+        note = read_number(node.raw).note
+        if note:
+            diagnostics.append(node.diagnostic(
+                f"{what} {quoted(node.raw)} is read as {value}: {note}", Severity.WARNING))
+        return value
+    diagnostics.append(node.diagnostic(
+        f"{what} must be a whole number, got {describe(node)}{explain(node)}"))
     return None
 
 
 def expect_bool(node: YamlNode, what: str, diagnostics: list[Diagnostic]) -> bool | None:
+    """true or false (any case YAML 1.2 allows); yes, no, on and off are text in YAML 1.2,
+    and the message says so."""
     if isinstance(node, YamlScalar) and node.tag == "bool" and isinstance(node.value, bool):
         return node.value
-    diagnostics.append(node.diagnostic(f"{what} must be true or false, got {describe(node)}"))
+    hint = ""
+    if isinstance(node, YamlScalar) and node.style is None and node.raw in YAML11_BOOLS:
+        hint = (f" (YAML 1.1 read {node.raw!r} as a boolean; {_FOLLOWS_12}: "
+                "write true or false)")
+    diagnostics.append(node.diagnostic(
+        f"{what} must be true or false, got {describe(node)}{hint}"))
     return None
 
 

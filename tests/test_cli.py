@@ -116,3 +116,27 @@ def test_the_number_of_games_is_a_plain_bounded_number(
         main(["check", "--games", value])
     assert exit_.value.code == 2
     assert "argument --games: the number of games must be" in capsys.readouterr().err
+
+
+def test_a_file_the_system_refuses_is_one_line_and_status_1(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import errno
+
+    from micropul_print.commands import catalogue
+
+    def refused(_args: object) -> int:
+        raise PermissionError(errno.EACCES, "Permission denied", "/out/tiles/tile-01.svg")
+
+    monkeypatch.setattr(catalogue, "run", refused)
+    assert main(["catalogue"]) == 1
+    assert capsys.readouterr().err == (
+        "/out/tiles/tile-01.svg: error: cannot write or read it: Permission denied\n")
+
+
+@pytest.mark.parametrize("device", ["/dev/ptmx", "/dev/zero", "/dev/null"])
+def test_a_device_given_as_a_catalogue_is_refused_at_once(
+        device: str, capsys: pytest.CaptureFixture[str]) -> None:
+    if not Path(device).exists():
+        pytest.skip(f"no {device} here")
+    assert main(["catalogue", device]) == 1
+    assert capsys.readouterr().err == f"{device}: error: is a device, not a file\n"

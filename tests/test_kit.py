@@ -32,7 +32,20 @@ def test_micropul_sheets_hold_48_tiles_and_6_stones() -> None:
     assert all(d.width == 14.0 for d in stones)
     assert len(set(stones)) == 2  # three of each player's colour
     letter = plan_tile_sheets(art, load_layout("letter"), SheetOptions())
-    assert [len(p.placements) for p in letter.pages if p.side == "front"] == [0, 48, 6]
+    # Letter's page holds exactly 48: the stones go on the calibration sheet.
+    assert [len(p.placements) for p in letter.pages if p.side == "front"] == [6, 48]
+
+
+def test_stones_are_round_chips_with_the_bleed_and_a_cut_circle_on_the_front_only(
+        ) -> None:
+    art = TileArt(load_catalogue(), load_theme("classic"))
+    plan = plan_tile_sheets(art, load_layout("a4"), SheetOptions(bleed=3.0, calibration=False))
+    stones = [(page.side, pl) for page in plan.pages for pl in page.placements if pl.round]
+    assert [side for side, _pl in stones] == ["front"] * 6 + ["back"] * 6
+    assert {pl.drawing.width for _side, pl in stones} == {14.0 + 2 * 3.0}
+    fronts = {pl.drawing for side, pl in stones if side == "front"}
+    backs = {pl.drawing for side, pl in stones if side == "back"}
+    assert len(fronts) == len(backs) == 2 and not fronts & backs  # back: no cut circle
 
 
 def test_every_card_has_the_same_back() -> None:
@@ -147,7 +160,7 @@ def test_worker_processes_write_what_one_process_writes(tmp_path: Path) -> None:
     two = build_kit(tmp_path / "two", options._replace(jobs=2), progress=parallel.append)
     assert [p.relative_to(one.root) for p in one.files] == [
         p.relative_to(two.root) for p in two.files]
-    assert one.counts == two.counts == {"tile files": 99, "sheets": 1, "rulebooks": 2}
+    assert one.counts == two.counts == {"tile files": 99, "sheets": 1, "rulebooks": 4}
     for path in one.files:
         assert path.read_bytes() == (two.root / path.relative_to(one.root)).read_bytes()
     # Progress is told in the jobs' order, whichever worker finished first.

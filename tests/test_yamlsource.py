@@ -76,7 +76,7 @@ def test_scalars_keep_raw_text_and_resolved_tag() -> None:
     assert seen == {
         "a": (1, "1", "int"),
         "b": ("1", "1", "str"),
-        "c": (True, "yes", "bool"),
+        "c": ("yes", "yes", "str"),  # YAML 1.2: only true and false are booleans
         "d": (None, "", "null"),
         "e": (2.5, "2.5", "float"),
         "f": ("2001-01-01", "2001-01-01", "str"),  # no implicit timestamps
@@ -117,12 +117,21 @@ def test_unreadable_file(tmp_path: Path) -> None:
     ]
 
 
-def test_size_limit_applies_to_files_that_report_no_size() -> None:
-    # /dev/zero reports size 0 and never ends: only the bounded read stops it.
+def test_a_device_is_never_read() -> None:
+    # /dev/zero never ends, /dev/ptmx would wait: refused before opening.
     root, diagnostics = read_yaml("/dev/zero", max_bytes=1000)
     assert root is None
+    assert [str(d) for d in diagnostics] == ["/dev/zero: error: is a device, not a file"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs Linux's /proc")
+def test_size_limit_applies_to_files_that_report_no_size() -> None:
+    # A /proc file is a regular file of size 0 with more to read: only the bounded
+    # read stops it.
+    root, diagnostics = read_yaml("/proc/self/maps", max_bytes=10)
+    assert root is None
     assert [str(d) for d in diagnostics] == [
-        "/dev/zero: error: file is larger than the limit of 1000 bytes (0.000953674 MiB)"
+        "/proc/self/maps: error: file is larger than the limit of 10 bytes (9.53674e-06 MiB)"
     ]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import io
-from typing import IO, Any
+from typing import IO, Any, assert_never
 
 from reportlab.lib.colors import toColor
 from reportlab.lib.units import mm
@@ -57,10 +57,24 @@ def register_fonts() -> None:
                                   boldItalic=FONT_NAMES["bold_italic"])
 
 
-def draw(canvas: Canvas, drawing: Drawing, x: float, y: float) -> None:
+class PageCanvas(Canvas):  # type: ignore[misc]  # reportlab is untyped
+    """A reportlab Canvas that tells its page size (``page_size``, in points), which
+    :func:`draw` needs to place drawings from the page's top edge: Canvas keeps it in a
+    private attribute. Pass it as ``canvasmaker`` to a reportlab document's build."""
+
+    def __init__(self, *args: Any, pagesize: tuple[float, float], **kwargs: Any) -> None:
+        super().__init__(*args, pagesize=pagesize, **kwargs)
+        self.page_size = pagesize
+
+    def setPageSize(self, size: tuple[float, float]) -> None:
+        super().setPageSize(size)
+        self.page_size = size
+
+
+def draw(canvas: PageCanvas, drawing: Drawing, x: float, y: float) -> None:
     """Paint ``drawing`` with its top-left corner at (x, y) mm from the page's top-left."""
     register_fonts()
-    page_height = float(canvas._pagesize[1])
+    page_height = float(canvas.page_size[1])
     canvas.saveState()
     # From here on, one unit is 1 mm and y runs down the page, as in the primitives.
     canvas.translate(x * mm, page_height - y * mm)
@@ -81,13 +95,13 @@ def to_pdf(drawing: Drawing, title: str = "") -> bytes:
 
 
 def make_canvas(target: str | IO[bytes], pagesize: tuple[float, float],
-                title: str = "") -> Canvas:
+                title: str = "") -> PageCanvas:
     """A reproducible canvas (``pagesize`` in points): invariant mode, fixed metadata,
     and Lato as its initial font, so not even reportlab's page preamble names a
     standard-14 font (a plain Canvas would reference an unembedded Helvetica)."""
     register_fonts()
-    canvas = Canvas(target, pagesize=pagesize, invariant=1, pageCompression=1,
-                    initialFontName=FONT_NAMES["regular"])
+    canvas = PageCanvas(target, pagesize=pagesize, invariant=1, pageCompression=1,
+                        initialFontName=FONT_NAMES["regular"])
     set_metadata(canvas, title)
     return canvas
 
@@ -121,56 +135,58 @@ def _set_paint(canvas: Canvas, fill: str | None, stroke: str | None,
 
 
 def _paint(canvas: Any, item: Primitive) -> None:
-    if isinstance(item, Rect):
-        fill, stroke = _set_paint(canvas, item.fill, item.stroke, item.stroke_width)
-        if fill or stroke:
-            if item.corner_radius > 0:
-                canvas.roundRect(item.x, item.y, item.width, item.height, item.corner_radius,
-                                 stroke=stroke, fill=fill)
+    match item:
+        case Rect():
+            fill, stroke = _set_paint(canvas, item.fill, item.stroke, item.stroke_width)
+            if fill or stroke:
+                if item.corner_radius > 0:
+                    canvas.roundRect(item.x, item.y, item.width, item.height, item.corner_radius,
+                                     stroke=stroke, fill=fill)
+                else:
+                    canvas.rect(item.x, item.y, item.width, item.height, stroke=stroke, fill=fill)
+        case Circle():
+            fill, stroke = _set_paint(canvas, item.fill, item.stroke, item.stroke_width)
+            if fill or stroke:
+                canvas.circle(item.cx, item.cy, item.r, stroke=stroke, fill=fill)
+        case Line():
+            _fill, stroke = _set_paint(canvas, None, item.stroke, item.stroke_width)
+            if stroke:
+                canvas.line(item.x1, item.y1, item.x2, item.y2)
+        case Polygon():
+            fill, stroke = _set_paint(canvas, item.fill, item.stroke, item.stroke_width)
+            if (fill or stroke) and item.points:
+                path = canvas.beginPath()
+                path.moveTo(*item.points[0])
+                for point in item.points[1:]:
+                    path.lineTo(*point)
+                path.close()
+                canvas.drawPath(path, stroke=stroke, fill=fill)
+        case Text():
+            if item.fill is None:
+                return
+            canvas.saveState()
+            canvas.translate(item.x, item.y)
+            canvas.scale(1, -1)  # upright glyphs in the y-down frame
+            canvas.setFillColor(_colour(item.fill))
+            canvas.setFont(FONT_NAMES[item.weight], item.size)
+            if item.anchor == "middle":
+                canvas.drawCentredString(0, 0, item.text)
+            elif item.anchor == "end":
+                canvas.drawRightString(0, 0, item.text)
             else:
-                canvas.rect(item.x, item.y, item.width, item.height, stroke=stroke, fill=fill)
-    elif isinstance(item, Circle):
-        fill, stroke = _set_paint(canvas, item.fill, item.stroke, item.stroke_width)
-        if fill or stroke:
-            canvas.circle(item.cx, item.cy, item.r, stroke=stroke, fill=fill)
-    elif isinstance(item, Line):
-        _fill, stroke = _set_paint(canvas, None, item.stroke, item.stroke_width)
-        if stroke:
-            canvas.line(item.x1, item.y1, item.x2, item.y2)
-    elif isinstance(item, Polygon):
-        fill, stroke = _set_paint(canvas, item.fill, item.stroke, item.stroke_width)
-        if (fill or stroke) and item.points:
-            path = canvas.beginPath()
-            path.moveTo(*item.points[0])
-            for point in item.points[1:]:
-                path.lineTo(*point)
-            path.close()
-            canvas.drawPath(path, stroke=stroke, fill=fill)
-    elif isinstance(item, Text):
-        if item.fill is None:
-            return
-        canvas.saveState()
-        canvas.translate(item.x, item.y)
-        canvas.scale(1, -1)  # upright glyphs in the y-down frame
-        canvas.setFillColor(_colour(item.fill))
-        canvas.setFont(FONT_NAMES[item.weight], item.size)
-        if item.anchor == "middle":
-            canvas.drawCentredString(0, 0, item.text)
-        elif item.anchor == "end":
-            canvas.drawRightString(0, 0, item.text)
-        else:
-            canvas.drawString(0, 0, item.text)
-        canvas.restoreState()
-    elif isinstance(item, Group):
-        canvas.saveState()
-        canvas.translate(item.dx, item.dy)
-        if item.rotate % 360:
-            # In the y-down frame a positive reportlab angle turns clockwise on the page.
-            canvas.translate(item.rotate_cx, item.rotate_cy)
-            canvas.rotate(item.rotate % 360)
-            canvas.translate(-item.rotate_cx, -item.rotate_cy)
-        for child in item.items:
-            _paint(canvas, child)
-        canvas.restoreState()
-    else:
-        raise TypeError(f"not a drawing primitive: {item!r}")
+                canvas.drawString(0, 0, item.text)
+            canvas.restoreState()
+        case Group():
+            canvas.saveState()
+            canvas.translate(item.dx, item.dy)
+            if item.rotate % 360:
+                # In the y-down frame a positive reportlab angle turns clockwise on the page.
+                canvas.translate(item.rotate_cx, item.rotate_cy)
+                canvas.rotate(item.rotate % 360)
+                canvas.translate(-item.rotate_cx, -item.rotate_cy)
+            for child in item.items:
+                _paint(canvas, child)
+            canvas.restoreState()
+        case _:
+            # mypy proves every primitive type has its case above.
+            assert_never(item)

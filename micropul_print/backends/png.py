@@ -1,19 +1,27 @@
 """Drawing -> PNG (Pillow), anti-aliased by painting at a whole multiple of the target
 resolution (at least PAINT_PX_PER_MM) and averaging each block of pixels.
 
-The image is exactly round(mm / 25.4 * dpi) pixels each way and records its dpi, so it
-prints at its true size. No timestamp or other varying chunk is written: the same
-Drawing gives the same bytes.
+The image is exactly round(mm / 25.4 * dpi) pixels each way, the drawing stretched to
+fill them, so a pixel is not quite 1/dpi inch (a 36 mm tile at 300 dpi is 425 pixels,
+which at 300 dpi would print 35.983 mm). Its pHYs chunk records the resolution that
+makes the image print at the drawing's own size: pixels per metre chosen so that
+pixels / (pixels per metre) is as close to the size as a whole number allows (36 mm:
+11806 px/m, printing 35.9986 mm). The colours are sRGB, and say so (sRGB chunk, with
+the gAMA and cHRM chunks the PNG specification asks of sRGB writers for older
+readers). No timestamp or other varying chunk is written: the same Drawing gives the
+same bytes.
 """
 
 from __future__ import annotations
 
 import io
 import math
+import struct
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import assert_never
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
 
 from micropul_print import fonts
 from micropul_print.draw.primitives import (
@@ -36,6 +44,15 @@ MM_PER_INCH = 25.4
 # Supersampled pixels painted at once (12 MB in RGB): larger pictures go in bands.
 MAX_PAINT_PIXELS = 1 << 22
 _ANCHORS = {"start": "ls", "middle": "ms", "end": "rs"}
+# Where a rendered image keeps the size (mm) of the drawing it shows, for png_bytes.
+SIZE_INFO = "micropul_print.size_mm"
+# The sRGB chunk (rendering intent: perceptual) and, for readers that do not know it,
+# the gAMA and cHRM values the PNG specification gives for sRGB (in 1/100000).
+_SRGB_CHUNKS = (
+    (b"sRGB", b"\x00"),
+    (b"gAMA", struct.pack(">I", 45455)),
+    (b"cHRM", struct.pack(">8I", 31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000)),
+)
 
 
 def pixel_size(mm: float, dpi: int) -> int:
@@ -53,13 +70,27 @@ def to_image(drawing: Drawing, dpi: int = 300) -> Image.Image:
 
 
 def to_png(drawing: Drawing, dpi: int = 300) -> bytes:
-    """PNG bytes of the drawing; RGB when fully opaque (tile faces), else RGBA."""
+    """PNG bytes of the drawing; RGB when fully opaque (tile faces), else RGBA. It
+    prints at the drawing's size (see pixels_per_metre)."""
     return png_bytes(_render(drawing, dpi), dpi)
 
 
 def to_raster(drawing: Drawing, dpi: int = 300) -> Image.Image:
-    """The image to_png encodes: RGB when the drawing is opaque, else RGBA."""
+    """The image to_png encodes: RGB when the drawing is opaque, else RGBA; it
+    remembers the drawing's size for png_bytes."""
     return _render(drawing, dpi)
+
+
+def pixels_per_metre(pixels: int, mm: float) -> int:
+    """The whole number of pixels per metre at which ``pixels`` span ``mm`` most
+    exactly (what a PNG's pHYs chunk can say)."""
+    if pixels < 1 or mm <= 0:
+        raise ValueError("an image of no pixels or no size has no resolution")
+    # The size falls as the resolution rises: the best whole resolution is next to
+    # the exact one, on one side or the other.
+    best = round(pixels / (mm / 1000.0))
+    candidates = [ppm for ppm in (best - 1, best, best + 1) if ppm > 0]
+    return min(candidates, key=lambda ppm: abs(pixels / ppm * 1000.0 - mm))
 
 
 def _render(drawing: Drawing, dpi: int) -> Image.Image:
@@ -71,6 +102,12 @@ def _render(drawing: Drawing, dpi: int) -> Image.Image:
     width, height = pixel_size(drawing.width, dpi), pixel_size(drawing.height, dpi)
     if width < 1 or height < 1:
         raise ValueError(f"{drawing.width} x {drawing.height} mm at {dpi} dpi is under a pixel")
+    image = _render_pixels(drawing, dpi, width, height)
+    image.info[SIZE_INFO] = (drawing.width, drawing.height)
+    return image
+
+
+def _render_pixels(drawing: Drawing, dpi: int, width: int, height: int) -> Image.Image:
     factor = supersample(dpi)
     first = drawing.background
     opaque = first is not None
@@ -119,11 +156,25 @@ def _paint_band(items: tuple[Primitive, ...], scale: _Affine, size: tuple[int, i
 
 
 def png_bytes(image: Image.Image, dpi: int) -> bytes:
-    """Encode ``image`` reproducibly, recording ``dpi``; drops alpha when opaque."""
+    """Encode ``image`` reproducibly, as sRGB; drops alpha when opaque. Its pHYs
+    chunk makes it print at the size of the drawing it was rendered from (to_raster),
+    or at ``dpi`` for any other image."""
+    size = image.info.get(SIZE_INFO)
+    if size is not None:
+        ppm = (pixels_per_metre(image.width, size[0]), pixels_per_metre(image.height, size[1]))
+    else:
+        ppm = (round(dpi / 0.0254),) * 2
     if image.mode == "RGBA" and image.getchannel("A").getextrema() == (255, 255):
         image = image.convert("RGB")
+    chunks = PngImagePlugin.PngInfo()
+    for name, data in _SRGB_CHUNKS:
+        chunks.add(name, data)
+    # Pillow writes pHYs from a resolution in dpi, as int(dpi / 0.0254 + 0.5) pixels
+    # per metre: this dpi gives back exactly ``ppm``.
+    dpi_written = (ppm[0] * 0.0254, ppm[1] * 0.0254)
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False, compress_level=6)
+    image.save(buffer, format="PNG", pnginfo=chunks, dpi=dpi_written, optimize=False,
+               compress_level=6)
     return buffer.getvalue()
 
 
@@ -182,23 +233,25 @@ class _Painter:
         self.draw = ImageDraw.Draw(image)
 
     def paint(self, item: Primitive, t: _Affine) -> None:
-        if isinstance(item, Rect):
-            self._rect(item, t)
-        elif isinstance(item, Circle):
-            self._circle(item, t)
-        elif isinstance(item, Line):
-            if item.stroke is not None and item.stroke_width > 0:
-                self._line(item, t)
-        elif isinstance(item, Polygon):
-            self._polygon(item, t)
-        elif isinstance(item, Text):
-            self._text(item, t)
-        elif isinstance(item, Group):
-            inner = t.then(_group_transform(item))
-            for child in item.items:
-                self.paint(child, inner)
-        else:
-            raise TypeError(f"not a drawing primitive: {item!r}")
+        match item:
+            case Rect():
+                self._rect(item, t)
+            case Circle():
+                self._circle(item, t)
+            case Line():
+                if item.stroke is not None and item.stroke_width > 0:
+                    self._line(item, t)
+            case Polygon():
+                self._polygon(item, t)
+            case Text():
+                self._text(item, t)
+            case Group():
+                inner = t.then(_group_transform(item))
+                for child in item.items:
+                    self.paint(child, inner)
+            case _:
+                # mypy proves every primitive type has its case above.
+                assert_never(item)
 
     def _rect(self, item: Rect, t: _Affine) -> None:
         (x0, y0), (x1, y1) = t(item.x, item.y), t(item.x + item.width, item.y + item.height)

@@ -4,9 +4,9 @@ say "mm", so the file prints at its true size.
 One SVG element per primitive (a Group is one ``g``), in the same order; numbers are
 written with at most four decimals, so the same Drawing always gives the same bytes.
 Text becomes a ``path`` of Lato's glyph outlines, labelled with the text: the file
-prints the same on a machine without Lato, as the PDF and PNG do. Printable ASCII comes
-from the generated glyph table (no font parsing, no fontTools import); any other text is
-drawn by fontTools. Both give the very same path data (tests/test_glyphtable.py).
+prints the same on a machine without Lato, as the PDF and PNG do. The outlines of
+printable ASCII come from the generated glyph table (no font parsing); any other text's
+are read from the font. Either way fontTools' SVGPathPen writes the path data.
 
 The document is built with the standard library's ElementTree, in the form svgwrite
 wrote it (the same root attributes, an empty ``defs``, attributes in name order, empty
@@ -16,7 +16,10 @@ its validators and parser) took longer than writing all 49 tile files.
 
 from __future__ import annotations
 
+import functools
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from typing import Any, assert_never
 
 from micropul_print.draw.primitives import (
     Circle,
@@ -73,152 +76,114 @@ def _paint(fill: str | None, stroke: str | None, stroke_width: float) -> dict[st
 
 
 def _element(item: Primitive) -> ET.Element:
-    if isinstance(item, Rect):
-        extra = {}
-        if item.corner_radius > 0:
-            extra = {"rx": num(item.corner_radius), "ry": num(item.corner_radius)}
-        return _node("rect", {"x": num(item.x), "y": num(item.y), "width": num(item.width),
-                              "height": num(item.height), **extra,
-                              **_paint(item.fill, item.stroke, item.stroke_width)})
-    if isinstance(item, Circle):
-        return _node("circle", {"cx": num(item.cx), "cy": num(item.cy), "r": num(item.r),
-                                **_paint(item.fill, item.stroke, item.stroke_width)})
-    if isinstance(item, Line):
-        return _node("line", {"x1": num(item.x1), "y1": num(item.y1), "x2": num(item.x2),
-                              "y2": num(item.y2), **_paint(None, item.stroke, item.stroke_width)})
-    if isinstance(item, Polygon):
-        points = " ".join(f"{num(x)},{num(y)}" for x, y in item.points)
-        return _node("polygon", {"points": points,
-                                 **_paint(item.fill, item.stroke, item.stroke_width)})
-    if isinstance(item, Text):
-        return _node("path", {"d": text_outline(item), "fill": item.fill or "none",
-                              "aria-label": item.text})
-    if isinstance(item, Group):
-        transforms = []
-        if item.dx or item.dy:
-            transforms.append(f"translate({num(item.dx)} {num(item.dy)})")
-        if item.rotate % 360:
-            transforms.append(f"rotate({item.rotate % 360} {num(item.rotate_cx)} "
-                              f"{num(item.rotate_cy)})")
-        group = _node("g", {"transform": " ".join(transforms)})
-        for child in item.items:
-            group.append(_element(child))
-        return group
-    raise TypeError(f"not a drawing primitive: {item!r}")
+    match item:
+        case Rect():
+            extra = {}
+            if item.corner_radius > 0:
+                extra = {"rx": num(item.corner_radius), "ry": num(item.corner_radius)}
+            return _node("rect", {"x": num(item.x), "y": num(item.y), "width": num(item.width),
+                                  "height": num(item.height), **extra,
+                                  **_paint(item.fill, item.stroke, item.stroke_width)})
+        case Circle():
+            return _node("circle", {"cx": num(item.cx), "cy": num(item.cy), "r": num(item.r),
+                                    **_paint(item.fill, item.stroke, item.stroke_width)})
+        case Line():
+            return _node("line", {"x1": num(item.x1), "y1": num(item.y1), "x2": num(item.x2),
+                                  "y2": num(item.y2),
+                                  **_paint(None, item.stroke, item.stroke_width)})
+        case Polygon():
+            points = " ".join(f"{num(x)},{num(y)}" for x, y in item.points)
+            return _node("polygon", {"points": points,
+                                     **_paint(item.fill, item.stroke, item.stroke_width)})
+        case Text():
+            return _node("path", {"d": text_outline(item), "fill": item.fill or "none",
+                                  "aria-label": item.text})
+        case Group():
+            transforms = []
+            if item.dx or item.dy:
+                transforms.append(f"translate({num(item.dx)} {num(item.dy)})")
+            if item.rotate % 360:
+                transforms.append(f"rotate({item.rotate % 360} {num(item.rotate_cx)} "
+                                  f"{num(item.rotate_cy)})")
+            group = _node("g", {"transform": " ".join(transforms)})
+            for child in item.items:
+                group.append(_element(child))
+            return group
+        case _:
+            # mypy proves every primitive type has its case above.
+            assert_never(item)
+
+
+# A glyph: its advance in font units, and what draws its outline (font units) on a pen.
+_Glyph = tuple[int, Callable[[Any], None]]
 
 
 def text_outline(text: Text) -> str:
     """The path data of ``text`` set in Lato at its anchor: glyph outlines placed by
     their advance widths (Lato has no legacy kerning table; the PDF and PNG backends
-    do not kern either)."""
-    glyphs = [table_glyph(char, text.weight) for char in text.text]
-    if any(glyph is None for glyph in glyphs):
+    do not kern either). Printable ASCII is drawn from the generated table, anything
+    else from the font; both give the same pen calls (tests/test_glyphtable.py)."""
+    glyphs = _table_glyphs(text)
+    if glyphs is None:
         return _font_outline(text)
-    scale = text.size / units_per_em()
-    width = sum(glyph[0] for glyph in glyphs if glyph is not None) * scale
-    x = text.x - {"start": 0.0, "middle": width / 2, "end": width}[text.anchor]
-    pen = _PathWriter()
-    for glyph in glyphs:
-        assert glyph is not None
-        pen.draw(glyph[1], scale, x, text.y)
-        x += glyph[0] * scale
-    return pen.commands()
+    return _outline(text, glyphs, units_per_em())
 
 
 def _font_outline(text: Text) -> str:
-    """text_outline through fontTools, for characters outside the glyph table."""
+    """text_outline with every glyph read from the font by fontTools, even one the
+    table holds."""
+    font = lato(text.weight)
+    cmap = font.getBestCmap()
+    glyph_set = font.getGlyphSet()
+    metrics = font["hmtx"]
+    names = [cmap.get(ord(char), ".notdef") for char in text.text]
+    glyphs: list[_Glyph] = [(metrics[name][0], glyph_set[name].draw) for name in names]
+    return _outline(text, glyphs, font["head"].unitsPerEm, glyph_set)
+
+
+def _outline(text: Text, glyphs: list[_Glyph], units_per_em: int,
+             glyph_set: Any = None) -> str:
+    """The glyphs set one after the other from the anchor, ``units_per_em`` font units
+    to ``text.size``, as SVG path data (fontTools' pen writes it). Composite glyphs
+    (accented letters) draw their components from ``glyph_set``."""
     from fontTools.pens.svgPathPen import SVGPathPen  # type: ignore[import-untyped]
     from fontTools.pens.transformPen import TransformPen  # type: ignore[import-untyped]
 
-    font = lato(text.weight)
-    cmap = font.getBestCmap()
-    glyphs = font.getGlyphSet()
-    metrics = font["hmtx"]
-    scale = text.size / font["head"].unitsPerEm
-    names = [cmap.get(ord(char), ".notdef") for char in text.text]
-    width = sum(metrics[name][0] for name in names) * scale
+    scale = text.size / units_per_em
+    width = sum(advance for advance, _draw in glyphs) * scale
     x = text.x - {"start": 0.0, "middle": width / 2, "end": width}[text.anchor]
-    pen = SVGPathPen(glyphs, ntos=num)
-    for name in names:
+    pen = SVGPathPen(glyph_set, ntos=num)
+    for advance, draw in glyphs:
         # Font units have y upward from the baseline; the page has y downward.
-        glyphs[name].draw(TransformPen(pen, (scale, 0, 0, -scale, x, text.y)))
-        x += metrics[name][0] * scale
+        draw(TransformPen(pen, (scale, 0, 0, -scale, x, text.y)))
+        x += advance * scale
     commands: str = pen.getCommands()
     return commands
 
 
-class _PathWriter:
-    """Path data from table pen calls, character for character what fontTools writes
-    (a TransformPen into an SVGPathPen with ``ntos=num``): the same arithmetic in the
-    same order, the same implied on-curve points, the same M/L/H/V/Q/Z shortening."""
+def _table_glyphs(text: Text) -> list[_Glyph] | None:
+    """The glyphs of ``text`` from the generated table (no font parsing); None when a
+    character is not in it."""
+    glyphs: list[_Glyph] = []
+    for char in text.text:
+        entry = table_glyph(char, text.weight)
+        if entry is None:
+            return None
+        advance, calls = entry
+        glyphs.append((advance, functools.partial(_replay, calls)))
+    return glyphs
 
-    def __init__(self) -> None:
-        self._commands: list[str] = []
-        self._last_command: str | None = None
-        self._last: tuple[float, float] | None = None
 
-    def commands(self) -> str:
-        return "".join(self._commands)
-
-    def draw(self, calls: tuple[PenCall, ...], scale: float, dx: float, dy: float) -> None:
-        """One glyph, font units scaled by ``scale``, y flipped, moved to (dx, dy)."""
-        yy = -scale
-        for operator, numbers in calls:
-            # fontTools' Transform(scale, 0, 0, -scale, dx, dy).transformPoint, verbatim.
-            points = [(scale * numbers[i] + 0 * numbers[i + 1] + dx,
-                       0 * numbers[i] + yy * numbers[i + 1] + dy)
-                      for i in range(0, len(numbers), 2)]
-            if operator == "M":
-                self._move(points[0])
-            elif operator == "L":
-                self._line(points[0])
-            elif operator == "Q":
-                self._quadratic(points)
-            elif operator == "Z":
-                self._commands.append("Z")
-                self._last_command = "Z"
-                self._last = None
-            else:
-                raise ValueError(f"unknown pen call in the glyph table: {operator!r}")
-
-    def _move(self, point: tuple[float, float]) -> None:
-        if self._last_command == "M":  # a lone move is dropped, as SVGPathPen does
-            self._commands.pop()
-        self._commands.append(f"M{num(point[0])} {num(point[1])}")
-        self._last_command = "M"
-        self._last = point
-
-    def _line(self, point: tuple[float, float]) -> None:
-        x, y = point
-        last_x, last_y = self._last if self._last is not None else (None, None)
-        if x == last_x and y == last_y:
-            return
-        if x == last_x:
-            command: str | None = "V"
-            text = num(y)
-        elif y == last_y:
-            command, text = "H", num(x)
-        elif self._last_command == "M":
-            command, text = None, f" {num(x)} {num(y)}"
+def _replay(calls: tuple[PenCall, ...], pen: Any) -> None:
+    for operator, numbers in calls:
+        points = [(numbers[i], numbers[i + 1]) for i in range(0, len(numbers), 2)]
+        if operator == "M":
+            pen.moveTo(points[0])
+        elif operator == "L":
+            pen.lineTo(points[0])
+        elif operator == "Q":
+            pen.qCurveTo(*points)
+        elif operator == "Z":
+            pen.closePath()
         else:
-            command, text = "L", f"{num(x)} {num(y)}"
-        if command:
-            self._last_command = command
-            text = command + text
-        self._commands.append(text)
-        self._last = point
-
-    def _quadratic(self, points: list[tuple[float, float]]) -> None:
-        # BasePen.qCurveTo: an implied on-curve point halfway between two off-curve ones.
-        if len(points) == 1:
-            self._line(points[0])
-            return
-        for i in range(len(points) - 2):
-            (x, y), (nx, ny) = points[i], points[i + 1]
-            self._quadratic_one(points[i], (0.5 * (x + nx), 0.5 * (y + ny)))
-        self._quadratic_one(points[-2], points[-1])
-
-    def _quadratic_one(self, control: tuple[float, float], end: tuple[float, float]) -> None:
-        self._commands.append(f"Q{num(control[0])} {num(control[1])} {num(end[0])} {num(end[1])}")
-        self._last_command = "Q"
-        self._last = end
+            raise ValueError(f"unknown pen call in the glyph table: {operator!r}")

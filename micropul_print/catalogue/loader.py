@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from micropul_print import registry
-from micropul_print.errors import Diagnostic, UserError, usable
+from micropul_print.errors import Diagnostic, UserError, quoted, usable
 from micropul_print.gameapi import Catalogue, Game
 from micropul_print.yamlsource import (
     YamlMapping,
@@ -91,7 +91,8 @@ def _read(root: YamlNode, source: str, out: list[Diagnostic]) -> Catalogue | Non
             schema = registry.get(game)
         else:
             out.append(
-                game_node.diagnostic(f"unknown game {game!r} (expected {join_choices(names)})")
+                game_node.diagnostic(
+                    f"unknown game {quoted(game)} (expected {join_choices(names)})")
             )
     game_keys = () if schema is None else schema.catalogue_keys
     out.extend(check_keys(root, "the catalogue", (*_HEADER_KEYS, *game_keys)))

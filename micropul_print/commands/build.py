@@ -6,10 +6,23 @@ import argparse
 import math
 import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from micropul_print.config import ConfigSpec
+from micropul_print.draw.theme import THEME_NAMES
+from micropul_print.gameapi import SHEET_LAYOUTS
+
+if TYPE_CHECKING:
+    from micropul_print.kit import KitOptions, KitReport
 
 from micropul_print.commands.values import whole_number
 
 HELP = "build the print-and-play kit: tile images, duplex PDF sheets, boards, rulebooks"
+# Options the configuration file may set: all but --watch (a build that never ends
+# is asked for each time); paths in the file are relative to it (docs/configuration.md).
+CONFIG = ConfigSpec(exclude=frozenset({"watch"}),
+                    paths={"catalogue": (), "out": (), "theme": THEME_NAMES})
 
 PAPERS = ("a4", "letter")
 # Parts of the kit --only can pick; the default is all of them.
@@ -27,6 +40,15 @@ def _bleed(text: str) -> float:
     return value
 
 
+def _tile_numbers(text: str) -> tuple[int, ...]:
+    from micropul_print.sheets.reprint import parse_numbers
+
+    try:
+        return parse_numbers(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _offset(text: str) -> tuple[float, float]:
     parts = text.split(",")
     try:
@@ -36,6 +58,29 @@ def _offset(text: str) -> tuple[float, float]:
             f"expected two millimetre values X,Y such as 0.5,-1: {text!r}") from None
     if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > 20:
         raise argparse.ArgumentTypeError("each back offset must be within 20 mm")
+    return x, y
+
+
+MIN_SCALE, MAX_SCALE = 90.0, 110.0
+
+
+def _scale(text: str) -> tuple[float, float]:
+    """``X,Y`` or one value for both: the printer's scale in per cent, across and down
+    the page, as the calibration page reads it."""
+    parts = text.split(",")
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        values = []
+    if len(values) not in (1, 2):
+        raise argparse.ArgumentTypeError(
+            f"expected the printer's scale in per cent, X,Y or one value for both, such as "
+            f"97 or 97,98.5: {text!r}")
+    x, y = values[0], values[-1]
+    if not all(math.isfinite(v) and MIN_SCALE <= v <= MAX_SCALE for v in (x, y)):
+        raise argparse.ArgumentTypeError(
+            f"each scale must be between {MIN_SCALE:g} and {MAX_SCALE:g} per cent (a printer "
+            "further off is set to fit the page to the paper: print at 100 %)")
     return x, y
 
 
@@ -76,6 +121,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "or a theme YAML file (default: classic)")
     parser.add_argument("--paper", choices=(*PAPERS, "all"), default="all",
                         help="paper of the PDF sheets and rulebooks (default: all)")
+    parser.add_argument("--layout", choices=(*SHEET_LAYOUTS, "all"), default="duplex",
+                        help="how the tile sheets are printed: duplex (double-sided), "
+                             "gutter-fold (single-sided, fronts and backs side by side, to "
+                             "fold and glue: sheets/<game>-tiles-gutterfold-<paper>.pdf), or "
+                             "all (default: duplex)")
+    parser.add_argument("--cut-files", action="store_true",
+                        help="for print-and-cut machines (Silhouette): registration marks on "
+                             "the duplex tile sheets, and a cut file of each front page, "
+                             "sheets/<game>-cut-<paper>-page<N>.svg")
+    parser.add_argument("--tiles", type=_tile_numbers, default=None, metavar="N[,N-M...]",
+                        help="also write duplex sheets of these tiles only, to replace lost "
+                             "or damaged ones: sheets/<game>-reprint-<paper>.pdf (the "
+                             "numbers of the catalogue's tiles, e.g. 7,12,31 or 7-9)")
+    parser.add_argument("--print-shop", action="store_true",
+                        help="also write sheets/<game>-tiles-print-shop.pdf for a print shop: "
+                             "each tile alone on a page with 3 mm bleed, front then back, "
+                             "with trim and bleed boxes")
     parser.add_argument("--bleed", type=_bleed, metavar="MM",
                         help="art beyond the cut line, in mm, on the sheets and the PNG files "
                              "(default: 0 on sheets, for home printing; 3 on the PNG files)")
@@ -92,6 +154,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
                         help="shift every back page by X,Y mm (right, down) to correct a "
                              "printer's front/back drift, as read on the calibration page")
+    parser.add_argument("--scale", type=_scale, default=(100.0, 100.0), metavar="X[,Y]",
+                        help="the printer's scale in per cent across and down the page, as "
+                             "read on the calibration page (one value for both): every PDF "
+                             "page is enlarged to make up for it (default: 100)")
     parser.add_argument("--no-calibration", dest="calibration", action="store_false",
                         help="leave the calibration page (and its back) out of the sheets")
     parser.add_argument("--lang", type=_languages, default=None, metavar="L[,L...]",
@@ -104,18 +170,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="treat catalogue and theme warnings as errors")
     parser.add_argument("--quiet", action="store_true",
                         help="print nothing but problems (no progress, no summary)")
+    parser.add_argument("--watch", action="store_true",
+                        help="build, then rebuild the parts affected whenever the catalogue, "
+                             "theme, configuration, a page layout or a rulebook language file "
+                             "changes, a line per rebuild, until Ctrl-C")
 
 
-def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
+def kit_options(args: argparse.Namespace) -> KitOptions:
+    """What the command line (and configuration) asks of the build."""
     from micropul_print import registry
-    from micropul_print.errors import Diagnostic, UserError
-    from micropul_print.kit import KitOptions, build_kit, format_summary
+    from micropul_print.kit import KitOptions
 
     games = (None if args.game is None else tuple(registry.game_names()) if args.game == "all"
              else (args.game,))
-    options = KitOptions(
+    return KitOptions(
         catalogue=Path(args.catalogue) if args.catalogue else None,
         games=games,
         theme=args.theme,
@@ -125,20 +193,50 @@ def run(args: argparse.Namespace) -> int:
         numbers=args.numbers,
         flip=args.duplex,
         back_offset=args.back_offset,
+        scale=args.scale,
         calibration=args.calibration,
         langs=args.lang,  # None: every language present
         parts=frozenset(args.only),
+        cut_files=args.cut_files,
+        tiles=args.tiles,
+        print_shop=args.print_shop,
+        sheet_layouts=SHEET_LAYOUTS if args.layout == "all" else (args.layout,),
         strict=args.strict,
     )
 
-    def progress(message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
 
-    try:
-        report = build_kit(Path(args.out), options, progress=None if args.quiet else progress)
-    except OSError as exc:  # an unwritable --out: the user's to fix, not a crash
-        where = str(exc.filename or args.out)
-        raise UserError([Diagnostic(where, 0, 0, f"cannot write: {exc.strerror or exc}")]) from None
+def run(args: argparse.Namespace) -> int:
+    if args.watch:
+        from micropul_print.watch import watch
+
+        return watch(args, kit_options, build)
+    report = build(Path(args.out), kit_options(args), quiet=args.quiet)
     if not args.quiet:
+        from micropul_print.kit import format_summary
+
         print(format_summary(report))
     return 0
+
+
+def build(out: Path, options: KitOptions, *, quiet: bool, keep_unmade: bool = False,
+          ) -> KitReport:
+    """Build into ``out``, showing progress on stderr unless ``quiet``."""
+    from micropul_print.errors import Diagnostic, UserError
+    from micropul_print.kit import build_kit
+
+    try:
+        if quiet:
+            return build_kit(out, options, keep_unmade=keep_unmade)
+        if sys.stderr.isatty():  # a live line per part, redrawn in place
+            from micropul_print.progress import LiveProgress
+
+            with LiveProgress(sys.stderr) as live:
+                return build_kit(out, options, events=live, keep_unmade=keep_unmade)
+        # A pipe or a log: a line per part as it ends, in a fixed order.
+        from micropul_print.progress import LineProgress
+
+        return build_kit(out, options, events=LineProgress(out, sys.stderr),
+                         keep_unmade=keep_unmade)
+    except OSError as exc:  # an unwritable --out: the user's to fix, not a crash
+        where = str(exc.filename or out)
+        raise UserError([Diagnostic(where, 0, 0, f"cannot write: {exc.strerror or exc}")]) from None

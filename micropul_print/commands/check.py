@@ -8,8 +8,12 @@ import sys
 
 from micropul_print import registry
 from micropul_print.commands.values import MAX_SEED, MAX_SIMULATED_GAMES, whole_number
+from micropul_print.config import ConfigSpec
 
 HELP = "validate the tile catalogue, check the set with the rules engine, simulate games"
+# Every option may be set in the configuration file; paths in the file are relative
+# to it (docs/configuration.md).
+CONFIG = ConfigSpec(paths={"catalogue": ()})
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

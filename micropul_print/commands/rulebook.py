@@ -1,5 +1,5 @@
-"""`micropul-print rulebook`: the localized rulebook PDFs of one game alone, where its
-kit puts them (e.g. output/rules/, or output/<game>/rules/)."""
+"""`micropul-print rulebook`: the localized rulebook PDFs of one game alone, and their
+booklets, where its kit puts them (e.g. output/rules/, or output/<game>/rules/)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,13 @@ import argparse
 import sys
 
 from micropul_print import registry
+from micropul_print.config import ConfigSpec
+from micropul_print.draw.theme import THEME_NAMES
 
 HELP = "build the rulebook PDFs (figures checked by the rules engine), or only --check them"
+# Every option may be set in the configuration file; paths in the file are relative
+# to it (docs/configuration.md).
+CONFIG = ConfigSpec(paths={"catalogue": (), "out": (), "theme": THEME_NAMES})
 
 PAPERS = ("a4", "letter")
 
@@ -39,6 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--catalogue", metavar="PATH",
                         help="tile catalogue; its game's rulebook is built (default: the "
                              "shipped catalogue of --game)")
+    parser.add_argument("--booklet", dest="booklet", action="store_true", default=True,
+                        help="also write each language's booklet, two pages up to fold, "
+                             "<game>-rules-<lang>-booklet-<paper>.pdf (the default)")
+    parser.add_argument("--no-booklet", dest="booklet", action="store_false",
+                        help="write the rulebooks only, no booklets")
     parser.add_argument("--check", action="store_true",
                         help="only check the texts and every figure's claims; write nothing")
     parser.add_argument("--quiet", action="store_true", help="print nothing but problems")
@@ -47,7 +57,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
     from micropul_print.errors import UserError
-    from micropul_print.rulebook import available_languages, build_rulebooks, check_rulebook
+    from micropul_print.rulebook import (
+        available_languages,
+        build_booklets,
+        build_rulebooks,
+        check_rulebook,
+    )
 
     catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game))
     if args.catalogue:
@@ -83,5 +98,8 @@ def run(args: argparse.Namespace) -> int:
     with staging as output:
         written = build_rulebooks(catalogue, theme, output, langs=langs, paper=args.paper,
                                   progress=say)
+        if args.booklet:
+            written += build_booklets(catalogue, theme, output, langs=langs, paper=args.paper,
+                                      progress=say)
         staging.commit({f"{catalogue.game}/rulebooks": written})
     return 0

@@ -3,8 +3,9 @@
 A :class:`Face` is a square split into a grid of cells, each holding a named mark
 (``disc-light``, ``dot2``, ``blank``...), or one big mark over the whole square with a
 mark at its centre; plus an optional label across the middle (START), a small corner
-number, and the cut outline. The theme says what each mark looks like. Nothing here
-knows any game: a game module maps its pieces to a Face.
+number, and the cut outline (faces printed with bleed have none: the art runs past the
+cut line instead). The theme says what each mark looks like. Nothing here knows any
+game: a game module maps its pieces to a Face.
 """
 
 from __future__ import annotations
@@ -72,7 +73,11 @@ def face_drawing(face: Face, theme: Theme, *, size: float, bleed: float = 0.0) -
         items += _label_items(face.label, theme, full / 2, full / 2)
     if face.number:
         items += _number_items(face.number, theme, bleed, bleed + size)
-    if face.outline and theme.outline is not None and theme.outline_width > 0.0:
+    # The cut outline guides scissors on a face printed without bleed. With bleed the
+    # art runs past the cut line and no line lies on it: a cut a little off the line
+    # would leave a sliver of outline on the tile's edge.
+    if (face.outline and theme.outline is not None and theme.outline_width > 0.0
+            and (bleed == 0.0 or face.round)):
         half = theme.outline_width / 2  # the whole stroke lies inside the cut line
         if face.round:
             items.append(Circle(_r(full / 2), _r(full / 2), _r(size / 2 - half),

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeVar
 
-from micropul_print.errors import Diagnostic, UserError, errors_in, usable
+from micropul_print.errors import Diagnostic, UserError, errors_in, quoted, usable
 from micropul_print.fonts import Weight
 from micropul_print.yamlsource import (
     Where,
@@ -27,6 +27,7 @@ from micropul_print.yamlsource import (
     check_keys,
     describe,
     in_file_order,
+    read_number,
     read_yaml,
 )
 
@@ -215,45 +216,47 @@ class _Reader:
             return None
         if not _COLOUR.fullmatch(text):
             extra = " or null for no paint" if allow_none else ""
-            self.report(node, f"{what} must be a colour like \"#1a2b3c\"{extra}; got {text!r}")
+            self.report(node, f"{what} must be a colour like \"#1a2b3c\"{extra}; "
+                              f"got {quoted(text)}")
             raise _Invalid
         return text.lower()
 
-    def length(self, node: YamlNode, what: str, *, maximum: float = 100.0) -> float:
+    def _number(self, node: YamlNode, what: str, expected: str) -> tuple[int | float, str]:
+        """The number a value's text is written as (quoted or not), read by the one
+        reader of numbers, yamlsource.read_number; and that text (a number: short)."""
         text = self.scalar(node, what)
-        try:
-            value = float(text)
-        except ValueError:
-            self.report(node, f"{what} must be a length in millimetres; got {text!r}")
-            raise _Invalid from None
-        if not 0.0 <= value <= maximum:
+        number = read_number(text)
+        if number.value is None:
+            why = f" ({number.note})" if number.note else ""
+            self.report(node, f"{what} must be {expected}; got {quoted(text)}{why}")
+            raise _Invalid
+        return number.value, text
+
+    def length(self, node: YamlNode, what: str, *, maximum: float = 100.0) -> float:
+        value, text = self._number(node, what, "a length in millimetres")
+        if not 0.0 <= value <= maximum:  # .nan and .inf too
             self.report(node, f"{what} must be between 0 and {maximum:g} mm; got {text}")
             raise _Invalid
-        return value
+        return float(value)
 
     def number(self, node: YamlNode, what: str, low: float, high: float) -> float:
-        text = self.scalar(node, what)
-        try:
-            value = float(text)
-        except ValueError:
-            self.report(node, f"{what} must be a number; got {text!r}")
-            raise _Invalid from None
+        value, text = self._number(node, what, "a number")
         if not low <= value <= high:
             self.report(node, f"{what} must be between {low:g} and {high:g}; got {text}")
             raise _Invalid
-        return value
+        return float(value)
 
     def count(self, node: YamlNode, what: str) -> int:
-        text = self.scalar(node, what)
-        if not text.isdigit() or not 1 <= int(text) <= 9:
+        value, text = self._number(node, what, "a whole number from 1 to 9")
+        if not isinstance(value, int) or not 1 <= value <= 9:
             self.report(node, f"{what} must be a whole number from 1 to 9; got {text!r}")
             raise _Invalid
-        return int(text)
+        return value
 
     def choice(self, node: YamlNode, what: str, choices: tuple[str, ...]) -> str:
         text = self.scalar(node, what)
         if text not in choices:
-            self.report(node, f"{what} must be one of {', '.join(choices)}; got {text!r}")
+            self.report(node, f"{what} must be one of {', '.join(choices)}; got {quoted(text)}")
             raise _Invalid
         return text
 

@@ -6,7 +6,8 @@ serves every game.
 A book belongs to the game of the catalogue it is built for: the registered game
 (micropul_print.registry) gives what only it knows (:class:`GameRulebook`).
 ``build_rulebooks`` is what ``micropul-print build`` and ``micropul-print rulebook``
-call. Importing this package loads no drawing library: reportlab comes in with
+call; ``build_booklets`` writes the same books as booklets to fold. Importing this
+package loads no drawing library: reportlab comes in with
 :mod:`micropul_print.rulebook.layout`, inside the build functions.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from micropul_print import registry
 from micropul_print.draw.theme import Theme
@@ -38,12 +40,19 @@ from micropul_print.rulebook.locales import (
 )
 from micropul_print.rulebook.verify import VerifiedFigure, check_texts
 
+if TYPE_CHECKING:  # the page layout imports reportlab
+    from micropul_print.rulebook import layout
+
 __all__ = [
     "PAPERS",
     "GameRulebook",
     "available_languages",
+    "booklet_path",
+    "build_booklets",
     "build_rulebooks",
     "check_rulebook",
+    "page_blocks",
+    "render_booklet",
     "render_rulebook",
     "rulebook_for",
     "rulebook_path",
@@ -132,9 +141,54 @@ def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
     return written
 
 
+def booklet_path(catalogue: Catalogue, lang: str, paper: str) -> str:
+    """Where a language's booklet goes, relative to the output directory:
+    ``<output_dir>/<game>-rules-<lang>-booklet-<paper>.pdf`` beside the game's books."""
+    return rulebook_path(catalogue, lang).removesuffix(".pdf") + f"-booklet-{paper}.pdf"
+
+
+def build_booklets(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
+                   langs: Sequence[str], paper: str,
+                   progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Write the rulebook of the catalogue's game for each language as a booklet
+    (:func:`booklet_path`, :func:`render_booklet`); return the paths."""
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {PAPERS}, not {paper!r}")
+    book, locales, figures = check_rulebook(catalogue, langs)
+    written = []
+    for locale in locales:
+        pdf = render_booklet(book, locale, figures, catalogue, theme, paper)
+        written.append(out.write_bytes(booklet_path(catalogue, locale.lang, paper), pdf))
+        if progress is not None:
+            progress(f"booklet {locale.lang} ({locale.name}): {written[-1]}")
+    return written
+
+
 def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
                     catalogue: Catalogue, theme: Theme, paper: str) -> bytes:
     """One language's rulebook as PDF bytes (figures already verified)."""
+    from micropul_print.rulebook import layout
+
+    blocks, texts = page_blocks(book, locale, figures, catalogue, theme)
+    return layout.render(blocks, texts, paper, page_budget=book.pages)
+
+
+def render_booklet(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
+                   catalogue: Catalogue, theme: Theme, paper: str) -> bytes:
+    """One language's rulebook as a booklet to fold, PDF bytes: pages of half the
+    paper in one column after a cover, two up on ``paper`` in folding order
+    (:mod:`micropul_print.rulebook.booklet`)."""
+    from micropul_print.rulebook import booklet
+
+    blocks, texts = page_blocks(book, locale, figures, catalogue, theme)
+    return booklet.render(blocks, texts, paper)
+
+
+def page_blocks(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
+                catalogue: Catalogue, theme: Theme) -> tuple[
+                    list[layout.PageBlock], layout.PageTexts]:
+    """What the page layout sets for one language: the blocks, in the language's
+    words, with the figures drawn, and the texts of the page furniture."""
     from micropul_print.rulebook import layout
 
     game = rulebook_for(catalogue.game)
@@ -169,5 +223,6 @@ def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure
         page_number=locale.texts["meta.page_number"],
         figure_label=locale.texts["meta.figure_label"],
         unbreakable=book.unbreakable,
+        language=locale.name,
     )
-    return layout.render(blocks, texts, paper, page_budget=book.pages)
+    return blocks, texts

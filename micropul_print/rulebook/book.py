@@ -18,9 +18,9 @@ from micropul_print.errors import Diagnostic, UserError, errors_in
 from micropul_print.yamlsource import (
     Where,
     YamlNode,
-    YamlScalar,
     check_keys,
     describe,
+    expect_bool,
     expect_int,
     expect_mapping,
     expect_sequence,
@@ -372,10 +372,7 @@ def _claim(node: YamlNode, rules: BookRules, out: list[Diagnostic]) -> Claim | N
 
 def read_bool(prop: str, node: YamlNode, out: list[Diagnostic]) -> bool | None:
     """A property stated as true or false."""
-    if isinstance(node, YamlScalar) and isinstance(node.value, bool):
-        return node.value
-    out.append(node.diagnostic(f"'{prop}' must be true or false, got {describe(node)}"))
-    return None
+    return expect_bool(node, f"'{prop}'", out)
 
 
 def _check_figures(book: Book, rules: BookRules) -> list[Diagnostic]:

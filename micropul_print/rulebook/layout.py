@@ -1,15 +1,20 @@
 """The rulebook's pages, set with reportlab platypus: two columns under a title on the
-first page, running head and page numbers, margins mirrored for duplex printing (the
-wide margin is always on the binding side), Lato embedded as subsets, reproducible
-bytes. Game-independent: it sets texts, figures and legend rows that it is given.
+first page (or, for a booklet, one column after a cover page), running head and page
+numbers, margins mirrored for duplex printing (the wide margin is always on the binding
+side), Lato embedded as subsets, reproducible bytes. Game-independent: it sets texts,
+figures and legend rows that it is given.
+
+Typesetting rules beyond reportlab's own: no column ends inside a word (a paragraph is
+split between words there), figures float to the top of the next column rather than
+leave a column half empty, and the columns of the last page are balanced.
 """
 
 from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -27,6 +32,8 @@ from reportlab.platypus import (
     Frame,
     FrameBreak,
     KeepTogether,
+    LayoutError,
+    PageBreak,
     PageTemplate,
     Paragraph,
     Spacer,
@@ -34,9 +41,9 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from micropul_print.backends.pdf import CREATOR, FONT_NAMES, register_fonts
+from micropul_print.backends.pdf import CREATOR, FONT_NAMES, PageCanvas, register_fonts
 from micropul_print.backends.pdf import draw as draw_drawing
-from micropul_print.draw.primitives import Drawing
+from micropul_print.draw.primitives import Drawing, Group, Primitive
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 
@@ -59,6 +66,10 @@ class Geometry:
     title_height: float = 34.0  # the title band of page 1
     header_offset: float = 10.0  # running head baseline, from the top edge
     footer_offset: float = 10.0  # page number baseline, from the bottom edge
+    columns: int = 2
+    # Page 1 is a cover (the title lines, a picture, the language) and the text starts
+    # on page 2, without a title band: a booklet's first page.
+    cover: bool = False
 
 
 GEOMETRY = Geometry()
@@ -87,6 +98,7 @@ class PageTexts:
     page_number: str  # with {page}
     figure_label: str  # with {number}
     unbreakable: tuple[str, ...] = ()  # see Hyphenator
+    language: str = ""  # the language's own name, on a booklet's cover
 
 
 @dataclass(frozen=True)
@@ -158,14 +170,14 @@ def markup(text: str) -> str:
 # -- flowables ----------------------------------------------------------------------------
 
 
-def _paint(canvas: Canvas, picture: Picture, height_pt: float) -> None:
+def _paint(canvas: PageCanvas, picture: Picture, height_pt: float) -> None:
     """Paint ``picture`` with its top-left at the current origin's top (the flowable's
     box is ``height_pt`` tall). The backend positions drawings from the page's top-left,
     so the page height is taken off again first."""
     x, y, width, height = picture.clip or (0.0, 0.0, picture.drawing.width,
                                             picture.drawing.height)
     scale = picture.size / width
-    page_height = float(canvas._pagesize[1])
+    page_height = float(canvas.page_size[1])
     canvas.saveState()
     if picture.clip is not None:
         path = canvas.beginPath()
@@ -196,10 +208,75 @@ class PictureFlowable(Flowable):  # type: ignore[misc]  # reportlab is untyped
         self.hAlign = "CENTER"
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.width, self.height = self.box
         return self.box
 
     def draw(self) -> None:
         _paint(self.canv, self.picture, self.box[1])
+
+
+# Where reportlab breaks a paragraph into words: any white space but the no-break space.
+_WORD_GAP = re.compile(r"[^\S\u00a0]+")
+_TAG = re.compile(r"<(/?)([a-z]+)>")
+
+
+def split_markup(words: Sequence[str], count: int) -> tuple[str, str]:
+    """Paragraph markup ``words`` (as split at _WORD_GAP) cut after ``count`` words
+    into two paragraphs' markup: tags open at the cut are closed in the first and
+    opened again in the second."""
+    open_tags: list[str] = []
+    for word in words[:count]:
+        for closing, tag in _TAG.findall(word):
+            if closing:
+                open_tags.remove(tag)
+            else:
+                open_tags.append(tag)
+    head = " ".join(words[:count]) + "".join(f"</{tag}>" for tag in reversed(open_tags))
+    tail = "".join(f"<{tag}>" for tag in open_tags) + " ".join(words[count:])
+    return head, tail
+
+
+class BookParagraph(Paragraph):  # type: ignore[misc]  # reportlab is untyped
+    """A paragraph that never ends a column inside a word. Where reportlab would split
+    it after a line ending in a broken word ("ko-" at the foot of a page, "loru" on the
+    next, maybe after a figure), it is split before that word instead: the word goes
+    on whole, and the shorter last line is justified like the lines above it."""
+
+    def __init__(self, text: str | None, style: ParagraphStyle,
+                 bulletText: str | None = None, **kwargs: Any) -> None:
+        super().__init__(text, style, bulletText=bulletText, **kwargs)
+        self.source = text  # None for the parts reportlab's own split makes
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        parts: list[Flowable] = super().split(availWidth, availHeight)
+        if len(parts) != 2 or self.source is None:
+            return parts
+        lines = len(parts[0].blPara.lines)  # what fits, widows and orphans considered
+        words = _WORD_GAP.split(self.source.strip())
+        # The most words that take no more lines. The lines of a paragraph's first k
+        # words are those of the whole paragraph but the last: line breaks depend only
+        # on the words before them, so the count grows with k.
+        low, high = 0, len(words) - 1
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self._lines(split_markup(words, middle)[0], availWidth) <= lines:
+                low = middle
+            else:
+                high = middle - 1
+        if low == 0:
+            return parts
+        head, tail = split_markup(words, low)
+        first = BookParagraph(head, self.style, bulletText=self.bulletText)
+        first._JustifyLast = 1  # not the paragraph's last line: justified
+        rest = BookParagraph(tail, self.style)
+        for part in (first, rest):  # what Placed records
+            part.block, part.kind = getattr(self, "block", None), getattr(self, "kind", None)
+        return [first, rest]
+
+    def _lines(self, source: str, width: float) -> int:
+        paragraph = Paragraph(source, self.style, bulletText=self.bulletText)
+        paragraph.wrap(width, 1e6)
+        return len(paragraph.blPara.lines)
 
 
 # -- hyphenation --------------------------------------------------------------------------
@@ -274,6 +351,8 @@ def _styles(lang: str, unbreakable: Sequence[str] = ()) -> dict[str, ParagraphSt
                                  alignment=TA_LEFT, spaceAfter=0),
         "title": ParagraphStyle("title", fontName=bold, fontSize=30, leading=34,
                                 textColor=INK, alignment=TA_CENTER),
+        "cover": ParagraphStyle("cover", fontName=bold, fontSize=40, leading=46,
+                                textColor=INK, alignment=TA_CENTER, spaceAfter=4),
         "tagline": ParagraphStyle("tagline", fontName=italic, fontSize=12.5, leading=16,
                                   textColor=ACCENT, alignment=TA_CENTER, spaceBefore=2),
         "version": ParagraphStyle("version", fontName=regular, fontSize=9, leading=12,
@@ -290,24 +369,91 @@ class Float(KeepTogether):  # type: ignore[misc]  # reportlab is untyped
     while the text after them fills this one."""
 
 
+@dataclass
+class Placed:
+    """Where a flowable of the story was drawn: its block (index in the blocks given
+    to :func:`render`, None for page furniture such as a cover), page (from 1),
+    column (from 0) and top and bottom (points from the page's foot)."""
+
+    block: int | None
+    page: int
+    column: int
+    top: float
+    bottom: float
+    kind: str  # "text", "heading", "figure" or "title"
+
+
+@dataclass
+class Laid:
+    """One layout of the book: the PDF, its pages, and where everything went."""
+
+    pdf: bytes
+    pages: int
+    tile_mm: float
+    # Per page, the height filled in each column (points, from its top).
+    fills: list[list[float]] = field(default_factory=list)
+    placed: list[Placed] = field(default_factory=list)
+
+
+def _column(frame: Frame) -> int | None:
+    """The column a frame is (its id ends in its number), None for the title or cover."""
+    number = frame.id.rsplit("-", 1)[-1]
+    return int(number) if number.isdigit() else None
+
+
 class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab is untyped
     """A document whose Floats wait instead of leaving the end of a column empty.
     Waiting floats keep their order and go first into the next frame, or at the end
-    of the story if no frame ends before it."""
+    of the story if no frame ends before it. A heading (``keep_below``) with too little
+    room under it for a few lines goes to the next column. It records where each
+    flowable went and how full each column is, and can set one page (the last) with
+    shorter columns."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, short_page: tuple[int, str] | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._waiting: list[Flowable] = []
         self._story: list[Flowable] | None = None
+        self.short_page = short_page  # (page number, the template to set it with)
+        self.fills: list[list[float]] = []
+        self.placed: list[Placed] = []
 
     def build(self, flowables: list[Flowable], *args: Any, **kwargs: Any) -> None:
         self._story = flowables  # the list build() consumes (not its other queues)
         super().build(flowables, *args, **kwargs)
 
+    def handle_pageBegin(self) -> None:
+        if self.short_page is not None and self.page + 1 == self.short_page[0]:
+            self.pageTemplate = self.pageTemplates[
+                [t.id for t in self.pageTemplates].index(self.short_page[1])]
+        super().handle_pageBegin()
+
+    def handle_pageEnd(self) -> None:
+        self.fills.append([frame._y2 - frame._y for frame in self.pageTemplate.frames
+                           if _column(frame) is not None])
+        super().handle_pageEnd()
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        kind = getattr(flowable, "kind", None)
+        if kind is None:
+            return
+        frame = self.frame
+        height = getattr(flowable, "_height", 0) or flowable.height  # a table's, or others'
+        self.placed.append(Placed(getattr(flowable, "block", None), self.page,
+                                  _column(frame) or 0, frame._y + height, frame._y, kind))
+
     def handle_flowable(self, flowables: list[Flowable]) -> None:
         first = flowables[0] if flowables and flowables is self._story else None
+        if (first is not None and getattr(first, "_postponed", False) and self.frame is not None
+                and not self.frame._atTop):
+            # reportlab gives up on a flowable postponed once that fails again, the
+            # second frame being empty; here waiting floats may have filled it first.
+            del first._postponed
         if isinstance(first, Float) and (self._waiting or self._must_wait(first, flowables)):
             self._waiting.append(flowables.pop(0))
+        elif (first is not None and self.frame is not None and not self.frame._atTop
+                and getattr(first, "keep_below", 0.0) > self.frame._y - self.frame._y1p):
+            self.handle_frameEnd()  # a heading, and too little room for lines under it
         else:
             super().handle_flowable(flowables)
         if flowables is self._story and not flowables and self._waiting:
@@ -329,54 +475,144 @@ class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab i
             self._waiting = []
 
 
-def render(blocks: Sequence[PageBlock], texts: PageTexts, paper: str,
-           geometry: Geometry = GEOMETRY, *, page_budget: int | None = None) -> bytes:
-    """The rulebook as PDF bytes; identical input gives identical bytes.
+@dataclass(frozen=True)
+class _Setting:
+    """What every layout of one book shares; only the figure size and the height of
+    the last page's columns change between them."""
 
-    Figures get the largest tile size of FIGURE_TILE_MM that needs no more pages than
-    the smallest: a translation that runs a few lines onto an extra page is set with
-    slightly smaller figures instead. A book that fits in ``page_budget`` pages with the
-    largest figures is kept without trying the others (each try is a whole layout)."""
+    blocks: Sequence[PageBlock]
+    texts: PageTexts
+    page_size: tuple[float, float]
+    geometry: Geometry
+    canvasmaker: Callable[..., PageCanvas] | None
+
+
+def render(blocks: Sequence[PageBlock], texts: PageTexts,
+           paper: str | tuple[float, float], geometry: Geometry = GEOMETRY, *,
+           page_budget: int | None = None, pages_per_sheet: int = 1,
+           canvasmaker: Callable[..., PageCanvas] | None = None) -> bytes:
+    """The rulebook as PDF bytes; identical input gives identical bytes."""
+    return lay_out(blocks, texts, paper, geometry, page_budget=page_budget,
+                   pages_per_sheet=pages_per_sheet, canvasmaker=canvasmaker).pdf
+
+
+def lay_out(blocks: Sequence[PageBlock], texts: PageTexts,
+            paper: str | tuple[float, float], geometry: Geometry = GEOMETRY, *,
+            page_budget: int | None = None, pages_per_sheet: int = 1,
+            canvasmaker: Callable[..., PageCanvas] | None = None) -> Laid:
+    """The rulebook laid out: its PDF bytes and where everything went.
+
+    ``paper`` is a name of PAPER_SIZES or a page size in points. ``canvasmaker``
+    makes the canvas reportlab draws on (the booklet's imposes the pages).
+
+    Figures get the largest tile size of FIGURE_TILE_MM that needs no more sheets than
+    the smallest (a sheet is ``pages_per_sheet`` pages: 1 for a book, 4 for a booklet):
+    a translation that runs a few lines onto an extra page is set with slightly
+    smaller figures instead. A book that fits in ``page_budget`` pages with the
+    largest figures is kept without trying the others (each try is a whole layout).
+    The last page's columns are then balanced (:func:`balance`)."""
+    size = PAPER_SIZES[paper] if isinstance(paper, str) else paper
+    setting = _Setting(blocks, texts, size, geometry, canvasmaker)
+    return balance(setting, _figure_size(setting, page_budget, pages_per_sheet))
+
+
+def _figure_size(setting: _Setting, page_budget: int | None, pages_per_sheet: int) -> Laid:
+    def sheets(laid: Laid) -> int:
+        return -(-laid.pages // pages_per_sheet)
+
     largest, smallest = FIGURE_TILE_MM[0], FIGURE_TILE_MM[-1]
-    pdf, pages = _render(blocks, texts, paper, geometry, largest)
-    if page_budget is not None and pages <= page_budget:
-        return pdf
-    fewest_pdf, fewest = _render(blocks, texts, paper, geometry, smallest)
-    if pages <= fewest:
-        return pdf
+    laid = _render(setting, largest)
+    if page_budget is not None and laid.pages <= page_budget:
+        return laid
+    fewest = _render(setting, smallest)
+    if sheets(laid) <= sheets(fewest):
+        return laid
     for tile_mm in FIGURE_TILE_MM[1:-1]:
-        pdf, pages = _render(blocks, texts, paper, geometry, tile_mm)
-        if pages <= fewest:
-            return pdf
-    return fewest_pdf
+        laid = _render(setting, tile_mm)
+        if sheets(laid) <= sheets(fewest):
+            return laid
+    return fewest
 
 
-def _render(blocks: Sequence[PageBlock], texts: PageTexts, paper: str, geometry: Geometry,
-            tile_mm: float) -> tuple[bytes, int]:
-    """The PDF with figure tiles ``tile_mm`` wide, and its number of pages."""
+# Balancing tries columns at least this much taller each time (points): half a line.
+BALANCE_STEP = 6.0
+
+
+def balance(setting: _Setting, laid: Laid) -> Laid:
+    """``laid`` again with the columns of its last page shortened to about half their
+    content each (the left one full, the right one empty before), the shortest height
+    that keeps the page count: tried from the even share (or the tallest figure there)
+    upward, by BALANCE_STEP or by half what ran over. A one-column book, or a last page
+    already balanced, is returned as it is."""
+    fills = laid.fills[-1]
+    if len(fills) < 2 or max(fills) - min(fills) <= 2 * BALANCE_STEP:
+        return laid
+    figures: dict[int | None, list[Placed]] = {}
+    for placed in laid.placed:
+        if placed.page == laid.pages and placed.kind == "figure":
+            figures.setdefault(placed.block, []).append(placed)
+    tallest = max((max(p.top for p in parts) - min(p.bottom for p in parts)
+                   for parts in figures.values()), default=0.0)
+    full = _column_height(setting, laid.pages)
+    height = max(sum(fills) / len(fills), tallest + BALANCE_STEP)
+    while height < full:
+        try:
+            tried = _render(setting, laid.tile_mm, short=(laid.pages, height))
+        except LayoutError:  # something taller than the columns tried
+            height += 4 * BALANCE_STEP
+            continue
+        if tried.pages == laid.pages:
+            return tried
+        over = sum(sum(page) for page in tried.fills[laid.pages:])
+        height += max(BALANCE_STEP, over / len(fills))
+    return laid
+
+
+def _column_height(setting: _Setting, page: int) -> float:
+    g = setting.geometry
+    height = setting.page_size[1] - (g.top + g.bottom) * mm
+    return float(height - (g.title_height * mm if page == 1 and not g.cover else 0))
+
+
+def _render(setting: _Setting, tile_mm: float,
+            short: tuple[int, float] | None = None) -> Laid:
+    """The book with figure tiles ``tile_mm`` wide; ``short`` = (page, height): that
+    page's columns are only ``height`` points tall."""
     register_fonts()
-    page_width, page_height = PAPER_SIZES[paper]
+    texts, geometry = setting.texts, setting.geometry
+    page_width, page_height = setting.page_size
     styles = _styles(texts.lang, texts.unbreakable)
+    templates = _templates(page_width, page_height, geometry, texts)
+    short_page = None
+    if short is not None:
+        page, height = short
+        template = _short_template(templates, page, geometry, height)
+        templates.append(template)
+        short_page = (page, template.id)
     buffer = io.BytesIO()
     document = FloatingDocTemplate(
         buffer, pagesize=(page_width, page_height), invariant=1, pageCompression=1,
         title=texts.title, author=texts.author, subject=texts.subject, creator=CREATOR,
-        producer=CREATOR, lang=texts.lang,
+        producer=CREATOR, lang=texts.lang, short_page=short_page,
         # Lato from the first operator on: no standard-14 font is ever referenced.
         initialFontName=FONT_NAMES["regular"],
     )
-    document.addPageTemplates(_templates(page_width, page_height, geometry, texts))
-    story = _story(blocks, styles, texts, _column_width(page_width, geometry), tile_mm)
-    document.build(story)
-    return buffer.getvalue(), int(document.page)
+    document.addPageTemplates(templates)
+    story = _story(setting.blocks, styles, texts, geometry,
+                   _column_width(page_width, geometry), tile_mm)
+    document.build(story, canvasmaker=setting.canvasmaker or PageCanvas)
+    return Laid(buffer.getvalue(), int(document.page), tile_mm, document.fills,
+                document.placed)
 
 
 def _column_width(page_width: float, g: Geometry) -> float:
-    return float(page_width - (g.inner + g.outer + g.gutter) * mm) / 2
+    return float(page_width - (g.inner + g.outer + (g.columns - 1) * g.gutter) * mm) / g.columns
 
 
 def _templates(page_width: float, page_height: float, g: Geometry,
                texts: PageTexts) -> list[PageTemplate]:
+    """The page templates: "first" (page 1: the title band over the columns) or
+    "cover", then "even" and "odd" pages in turn."""
     column = _column_width(page_width, g)
     body_height = page_height - (g.top + g.bottom) * mm
 
@@ -385,12 +621,28 @@ def _templates(page_width: float, page_height: float, g: Geometry,
             Frame(left + i * (column + g.gutter * mm), g.bottom * mm, column, height,
                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
                   id=f"{name}-{i}")
-            for i in range(2)
+            for i in range(g.columns)
         ]
 
     def decorate(canvas: Canvas, document: Any) -> None:
         _furniture(canvas, document.page, page_width, page_height, g, texts)
 
+    pages = [
+        PageTemplate("even", columns(g.outer * mm, body_height, "even"), onPage=decorate,
+                     autoNextPageTemplate="odd"),
+        PageTemplate("odd", columns(g.inner * mm, body_height, "odd"), onPage=decorate,
+                     autoNextPageTemplate="even"),
+    ]
+    if g.cover:
+        cover = Frame(g.inner * mm, g.bottom * mm, page_width - (g.inner + g.outer) * mm,
+                      body_height, leftPadding=0, rightPadding=0, topPadding=0,
+                      bottomPadding=0, id="cover")
+
+        def decorate_cover(canvas: Canvas, document: Any) -> None:
+            _cover_furniture(canvas, page_width, g, texts)
+
+        return [PageTemplate("cover", [cover], onPage=decorate_cover,
+                             autoNextPageTemplate="even"), *pages]
     title_height = g.title_height * mm
     title = Frame(g.inner * mm, page_height - g.top * mm - title_height,
                   page_width - (g.inner + g.outer) * mm, title_height, leftPadding=0,
@@ -399,11 +651,26 @@ def _templates(page_width: float, page_height: float, g: Geometry,
         PageTemplate("first", [title, *columns(g.inner * mm, body_height - title_height,
                                                "first")],
                      onPage=decorate, autoNextPageTemplate="even"),
-        PageTemplate("even", columns(g.outer * mm, body_height, "even"), onPage=decorate,
-                     autoNextPageTemplate="odd"),
-        PageTemplate("odd", columns(g.inner * mm, body_height, "odd"), onPage=decorate,
-                     autoNextPageTemplate="even"),
+        *pages,
     ]
+
+
+def _short_template(templates: list[PageTemplate], page: int, g: Geometry,
+                    height: float) -> PageTemplate:
+    """The template of ``page`` with its columns ``height`` points tall, at their top."""
+    if page == 1:
+        model = templates[0]
+    else:
+        model = next(t for t in templates if t.id == ("odd" if page % 2 else "even"))
+    frames = []
+    for frame in model.frames:
+        if _column(frame) is not None:
+            top = frame._y1 + frame._height
+            frame = Frame(frame._x1, top - height, frame._width, height, leftPadding=0,
+                          rightPadding=0, topPadding=0, bottomPadding=0, id=frame.id)
+        frames.append(frame)
+    return PageTemplate(f"{model.id}-short", frames, onPage=model.onPage,
+                        autoNextPageTemplate=model.autoNextPageTemplate)
 
 
 def _furniture(canvas: Canvas, page: int, page_width: float, page_height: float,
@@ -435,35 +702,107 @@ def _furniture(canvas: Canvas, page: int, page_width: float, page_height: float,
     canvas.restoreState()
 
 
+def _cover_furniture(canvas: Canvas, page_width: float, g: Geometry,
+                     texts: PageTexts) -> None:
+    """The cover's foot, centred under a short rule: the document's title, and the
+    language it is written in."""
+    centre = (g.inner * mm + page_width - g.outer * mm) / 2
+    y = g.bottom * mm
+    canvas.saveState()
+    canvas.setStrokeColor(RULE)
+    canvas.setLineWidth(0.4)
+    canvas.line(centre - 20 * mm, y + 11 * mm, centre + 20 * mm, y + 11 * mm)
+    canvas.setFillColor(MUTED)
+    canvas.setFont(FONT_NAMES["regular"], 9.5)
+    canvas.drawCentredString(centre, y + 5 * mm, texts.title)
+    canvas.setFont(FONT_NAMES["bold"], 9.5)
+    canvas.drawCentredString(centre, y, texts.language)
+    canvas.restoreState()
+
+
+def _tagged(flowable: Flowable, block: int | None, kind: str) -> Flowable:
+    flowable.block, flowable.kind = block, kind
+    return flowable
+
+
+# The cover picture: at most this wide and tall (mm).
+COVER_PICTURE_MM = (100.0, 85.0)
+
+
+def _shapes(items: Sequence[Primitive]) -> int:
+    return sum(_shapes(item.items) if isinstance(item, Group) else 1 for item in items)
+
+
+def cover_figure(blocks: Sequence[PageBlock]) -> FigureBlock | None:
+    """The figure a booklet's cover shows, the most of the game at a glance: the
+    largest in tiles, and of those the one drawn with the most shapes (e.g. a whole
+    board at the end of a game)."""
+    figures = [b for b in blocks if isinstance(b, FigureBlock)]
+    if not figures:
+        return None
+    return max(figures, key=lambda f: (round(f.drawing.width * f.drawing.height
+                                             / f.tile_size ** 2, 3), _shapes(f.drawing.items)))
+
+
+def _cover(block: TitleBlock, blocks: Sequence[PageBlock],
+           styles: dict[str, ParagraphStyle], frame_width: float) -> list[Flowable]:
+    """Page 1 of a booklet: the title lines, then the cover figure (without its
+    caption), then a page break."""
+    name, *rest = block.lines
+    story: list[Flowable] = [Spacer(1, 22 * mm),
+                             _tagged(Paragraph(markup(name), styles["cover"]), None, "title")]
+    for i, line in enumerate(rest):
+        story.append(Paragraph(markup(line), styles["tagline" if i == 0 else "version"]))
+    figure = cover_figure(blocks)
+    if figure is not None:
+        width_mm, height_mm = COVER_PICTURE_MM
+        size = min(width_mm, frame_width / mm,
+                   height_mm * figure.drawing.width / figure.drawing.height)
+        story += [Spacer(1, 18 * mm), PictureFlowable(Picture(figure.drawing, size))]
+    story.append(PageBreak())
+    return story
+
+
 def _story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
-           texts: PageTexts, column_width: float, tile_mm: float) -> list[Flowable]:
+           texts: PageTexts, geometry: Geometry, column_width: float,
+           tile_mm: float) -> list[Flowable]:
     story: list[Flowable] = []
     figure_number = 0
-    for block in blocks:
+    for index, block in enumerate(blocks):
         if isinstance(block, TitleBlock):
+            if geometry.cover:
+                story.extend(_cover(block, blocks, styles,
+                                    column_width * geometry.columns))
+                continue
             name, *rest = block.lines
-            story.append(Paragraph(markup(name), styles["title"]))
+            story.append(_tagged(Paragraph(markup(name), styles["title"]), index, "title"))
             for i, line in enumerate(rest):
                 story.append(Paragraph(markup(line), styles["tagline" if i == 0 else "version"]))
             story.append(FrameBreak())
         elif isinstance(block, HeadingBlock):
             style = styles["h1" if block.level == 1 else "h2"]
-            heading = Paragraph(markup(block.text), style)
+            heading = _tagged(Paragraph(markup(block.text), style), index, "heading")
             # A heading starts a new column unless a few lines of what follows fit
             # under it. (reportlab's keepWithNext would carry the whole next paragraph
-            # along, leaving the end of a column empty.)
+            # along, leaving the end of a column empty.) The CondPageBreak decides
+            # before the heading; keep_below again when it comes (handle_flowable):
+            # waiting figures may have filled the top of a new column in between.
             _, height = heading.wrap(column_width, 1000)
-            story.append(CondPageBreak(style.spaceBefore + height + style.spaceAfter
-                                       + HEADING_KEEPS_LINES * styles["body"].leading))
+            heading.keep_below = (style.spaceBefore + height + style.spaceAfter
+                                  + HEADING_KEEPS_LINES * styles["body"].leading)
+            story.append(CondPageBreak(heading.keep_below))
             story.append(heading)
         elif isinstance(block, TextBlock):
-            story.append(Paragraph(markup(block.text), styles["lead" if block.lead else "body"]))
+            story.append(_tagged(BookParagraph(markup(block.text),
+                                               styles["lead" if block.lead else "body"]),
+                                 index, "text"))
         elif isinstance(block, BulletsBlock):
-            story.extend(Paragraph(markup(item), styles["bullet"], bulletText="•")
+            story.extend(_tagged(BookParagraph(markup(item), styles["bullet"], bulletText="•"),
+                                 index, "text")
                          for item in block.items)
         elif isinstance(block, LegendBlock):
             figure_number += 1
-            story.extend(_legend(block, styles, texts, figure_number, column_width))
+            story.append(_legend(block, styles, texts, figure_number, column_width, index))
         else:
             figure_number += 1
             width = tile_mm / block.tile_size * block.drawing.width
@@ -473,8 +812,8 @@ def _story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             picture = Picture(block.drawing, min(width, column_width / mm, tallest))
             story.append(Float([
                 Spacer(1, 2),
-                PictureFlowable(picture),
-                _caption(block.caption, styles, texts, figure_number),
+                _tagged(PictureFlowable(picture), index, "figure"),
+                _tagged(_caption(block.caption, styles, texts, figure_number), index, "figure"),
             ]))
     return story
 
@@ -486,7 +825,7 @@ def _caption(text: str, styles: dict[str, ParagraphStyle], texts: PageTexts,
 
 
 def _legend(block: LegendBlock, styles: dict[str, ParagraphStyle], texts: PageTexts,
-            number: int, column_width: float) -> list[Flowable]:
+            number: int, column_width: float, index: int) -> Float:
     """The legend as one table of (picture, text) rows with its caption, kept in one
     piece: a reader looks symbols up in it, so it never runs on into the next column."""
     picture_column = (LEGEND_PICTURE_MM + 4) * mm
@@ -503,5 +842,5 @@ def _legend(block: LegendBlock, styles: dict[str, ParagraphStyle], texts: PageTe
         ("BOTTOMPADDING", (0, 0), (-1, -1), LEGEND_ROW_PADDING),
         ("LINEBELOW", (0, 0), (-1, -2), 0.3, RULE),
     ]))
-    caption = _caption(block.caption, styles, texts, number)
-    return [Float([Spacer(1, 2), table, caption])]
+    caption = _tagged(_caption(block.caption, styles, texts, number), index, "figure")
+    return Float([Spacer(1, 2), _tagged(table, index, "figure"), caption])

@@ -22,6 +22,7 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from micropul_print.draw.bounds import Box as Box  # where boards (its first users) found it
 from micropul_print.draw.face import mark_items
 from micropul_print.draw.primitives import Circle, Drawing, Group, Line, Primitive, Rect, Text
 from micropul_print.draw.theme import Hatch, MarkStyle
@@ -48,26 +49,6 @@ MAP_CELL = 6.0  # largest side of a cell of the assembly map, mm
 MAP_WIDTH = 40.0  # the map never takes more than this much of the header, mm
 
 _EPS = 1e-9
-
-
-class Box(NamedTuple):
-    """A rectangle by its left, top, right and bottom edges, mm."""
-
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-
-    @property
-    def width(self) -> float:
-        return self.x1 - self.x0
-
-    @property
-    def height(self) -> float:
-        return self.y1 - self.y0
-
-    def contains(self, x: float, y: float) -> bool:
-        return (self.x0 - _EPS <= x <= self.x1 + _EPS) and (self.y0 - _EPS <= y <= self.y1 + _EPS)
 
 
 class GlueStrip(NamedTuple):
@@ -344,11 +325,13 @@ def _header(layout: SheetLayout, split: BoardSplit, page: BoardPage) -> list[Pri
 # --- PDF ------------------------------------------------------------------------------
 
 
-def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo) -> bytes:
+def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo, *,
+                     scale: tuple[float, float] = (100.0, 100.0)) -> bytes:
     """The pages of one or more board plans (all on the same paper) as PDF bytes:
-    reproducible, Lato only, each part clipped to its window."""
+    reproducible, Lato only, each part clipped to its window; enlarged for a printer
+    printing at ``scale`` per cent (sheets.pdf.scale_page)."""
     from micropul_print.backends import pdf as backend
-    from micropul_print.sheets.pdf import document_canvas
+    from micropul_print.sheets.pdf import document_canvas, scale_page
 
     if not plans:
         raise ValueError("no board to render")
@@ -356,12 +339,13 @@ def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo) -> bytes:
     mm = 72.0 / 25.4
     page_h = layout.paper_height
     buffer = io.BytesIO()
-    canvas = document_canvas(buffer, layout, info)
+    canvas = document_canvas(buffer, layout, info, duplex=None)  # boards: one side only
     for plan in plans:
         if plan.layout != layout:
             raise ValueError("every board of one PDF must use the same page layout")
         for page in plan.pages:
             window = page.part.window
+            scaled = scale_page(canvas, layout, scale)
             canvas.saveState()
             clip = canvas.beginPath()
             clip.rect(page.x * mm, (page_h - page.y - window.height) * mm, window.width * mm,
@@ -370,6 +354,8 @@ def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo) -> bytes:
             backend.draw(canvas, window_drawing(plan.drawing, window), page.x, page.y)
             canvas.restoreState()
             backend.draw(canvas, page.marks, 0.0, 0.0)
+            if scaled:
+                canvas.restoreState()
             canvas.showPage()
     canvas.save()
     return buffer.getvalue()

@@ -9,7 +9,9 @@ the two crosses coincide; any distance between them is the printer's drift, whic
 
 from __future__ import annotations
 
+from micropul_print.draw.bounds import Box
 from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Primitive, Rect, Text
+from micropul_print.sheets import vernier
 from micropul_print.sheets.duplex import Flip, back_point
 from micropul_print.sheets.layout import SheetLayout
 
@@ -23,9 +25,19 @@ TARGET_X, TARGET_Y = 160.0, 205.0  # front registration cross: off both centre l
 TARGET_ARM = 10.0
 
 FLIP_WORDS = {"long": "long edge", "short": "short edge"}
+PIECES_GAP = 8.0  # between the rulers or the cross and pieces laid on the page, mm
 
 
-def calibration_front(layout: SheetLayout, flip: Flip) -> Drawing:
+def pieces_zone(layout: SheetLayout) -> Box:
+    """Where pieces may be laid on the calibration page when the tile pages have no
+    room for them: right of the rulers, below the instructions, above the cross."""
+    return Box(RULER_X + RULER_LENGTH + PIECES_GAP, 42.0,
+               layout.paper_width - layout.margin, TARGET_Y - TARGET_ARM - PIECES_GAP)
+
+
+def calibration_front(layout: SheetLayout, flip: Flip,
+                      offset: tuple[float, float] = (0.0, 0.0),
+                      scale: tuple[float, float] = (100.0, 100.0)) -> Drawing:
     width = layout.paper_width
     items: list[Primitive] = [
         Text(width / 2, 22.0, "Calibration page", 5.0, INK, "middle", "bold"),
@@ -49,6 +61,10 @@ def calibration_front(layout: SheetLayout, flip: Flip) -> Drawing:
         Text(TARGET_X, TARGET_Y + TARGET_ARM + 9.0, "its twin is printed on the back", 2.6,
              INK),
     ]
+    # The back-offset gauges and scale lines (the page was made with ``offset`` and
+    # ``scale``: its readings include them): sheets/vernier.py.
+    # Spread, not grouped: the page's pieces go where no single mark of it lies.
+    items += vernier.front_art(layout, flip, offset, scale).items
     return Drawing(width, layout.paper_height, tuple(items))
 
 
@@ -66,15 +82,20 @@ def calibration_back(layout: SheetLayout, flip: Flip,
              "offset of the next build (--back-offset X,Y).", 3.2, INK),
     ]
     items += _cross(x, y, scale=True)
+    items += vernier.back_art(layout, flip, offset).items  # the gauges' back halves
     return Drawing(width, height, tuple(items))
 
 
 def _rulers() -> list[Primitive]:
-    """Two 100 mm rulers sharing their zero: one to the right, one downward."""
+    """Two 100 mm rulers sharing their zero: one to the right, one downward.
+
+    The horizontal ruler's base bar is the downward ruler's zero line, so that ruler
+    has no tick at 0 (its own would lie on the bar, doubling it), and the horizontal
+    bar starts at the outer edge of the downward one, closing the corner square."""
     ticks = [(float(mm), *_tick(mm)) for mm in range(int(RULER_LENGTH) + 1)]
     items: list[Primitive] = [
-        _comb(ticks, RULER_X, RULER_Y, horizontal=True),
-        _comb(ticks, RULER_X, RULER_Y, horizontal=False),
+        _comb(ticks, RULER_X, RULER_Y, horizontal=True, start=-BAR),
+        _comb(ticks[1:], RULER_X, RULER_Y, horizontal=False, start=0.0),
     ]
     for cm in range(int(RULER_LENGTH) // 10 + 1):
         items.append(Text(RULER_X + 10 * cm, RULER_Y - 6.5, str(cm), 3.0, INK))
@@ -92,21 +113,26 @@ def _tick(mm: int) -> tuple[float, float]:
     return (3.5 if mm % 5 == 0 else 2.0), 0.12
 
 
+BAR = 0.2  # width of a ruler's base bar, mm
+
+
 def _comb(ticks: list[tuple[float, float, float]], x0: float, y0: float, *,
-          horizontal: bool) -> Polygon:
-    """A ruler as one filled outline: a base bar along the axis with a tooth of the
-    given (position, length, width) at each tick. Teeth point up (horizontal ruler) or
-    right (vertical ruler); the base line is the ticks' zero. One shape instead of a
-    hundred strokes keeps the page light for printers and for the PDF writer."""
-    bar = 0.2
+          horizontal: bool, start: float) -> Polygon:
+    """A ruler as one filled outline: a base bar along the axis, from ``start`` to the
+    last tick, with a tooth of the given (position, length, width) at each tick. Teeth
+    point up (horizontal ruler) or right (vertical ruler); the base line is the ticks'
+    zero. One shape instead of a hundred strokes keeps the page light for printers and
+    for the PDF writer."""
     left = [position - width / 2 for position, _length, width in ticks]
     right = [position + width / 2 for position, _length, width in ticks]
     # (a, b): a runs along the ruler, b away from it; teeth stand at negative b.
-    outline = [(left[0], bar), (right[-1], bar)]
+    outline = [(min(start, left[0]), BAR), (right[-1], BAR)]
     for i in range(len(ticks) - 1, -1, -1):
         outline += [(right[i], -ticks[i][1]), (left[i], -ticks[i][1])]
         if i:
             outline += [(left[i], 0.0), (right[i - 1], 0.0)]
+    if start < left[0]:
+        outline += [(left[0], 0.0), (start, 0.0)]
     points = [(x0 + a, y0 + b) if horizontal else (x0 - b, y0 + a) for a, b in outline]
     return Polygon(tuple(points), fill=INK)
 

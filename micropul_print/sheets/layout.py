@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from micropul_print.errors import Diagnostic, UserError
+from micropul_print.draw.bounds import Box
+from micropul_print.errors import Diagnostic, UserError, errors_in
 
 LAYOUT_DIR = Path(__file__).parent / "layouts"
-LAYOUT_NAMES = ("a4", "letter")
+LAYOUT_NAMES = ("a4", "letter")  # duplex sheets
+# Gutter fold: fronts on the left half, backs on the right, folded along the middle.
+FOLD_LAYOUT_NAMES = ("gutterfold-a4", "gutterfold-letter")
 
 # The smallest margin every home printer can print inside.
 MIN_MARGIN = 5.0
@@ -39,6 +42,9 @@ class SheetLayout(NamedTuple):
     footer_size: float  # text size of the footer line
     footer_band: float  # height reserved for the footer at the bottom (and at the top)
     source: str = ""
+    # Gutter-fold layouts: kept free on each side of the fold (the page's vertical
+    # centre line) besides the room for crop marks; None for duplex layouts.
+    fold_gap: float | None = None
 
 
 class Grid(NamedTuple):
@@ -105,9 +111,11 @@ class Grid(NamedTuple):
 
 
 def plan_grid(layout: SheetLayout, card_width: float, card_height: float,
-              bleed: float = 0.0) -> Grid:
+              bleed: float = 0.0, *, area: Box | None = None) -> Grid:
     """The grid with the most cards per page that leaves the margin, the footer bands
-    and room for crop marks (outside the bleed) free; centred on the page.
+    and room for crop marks (outside the bleed) free; centred on the page, or in
+    ``area`` (the part of the page it and its marks may take; default: the paper less
+    its margin and footer bands).
 
     Raises UserError when not even one card fits.
     """
@@ -115,10 +123,14 @@ def plan_grid(layout: SheetLayout, card_width: float, card_height: float,
         raise ValueError("bleed must not be negative")
     gutter = max(layout.gutter, 2 * bleed)
     marks = layout.crop_marks
+    if area is None:
+        area = Box(layout.margin, layout.margin + layout.footer_band,
+                   layout.paper_width - layout.margin,
+                   layout.paper_height - layout.margin - layout.footer_band)
     # Each side needs the bleed, the gap before a mark and a mark of minimum length.
     room = bleed + marks.offset + marks.min_length
-    avail_w = layout.paper_width - 2 * layout.margin - 2 * room
-    avail_h = layout.paper_height - 2 * (layout.margin + layout.footer_band) - 2 * room
+    avail_w = area.width - 2 * room
+    avail_h = area.height - 2 * room
     # n cards need n * size + (n - 1) * gutter; the epsilon forgives float noise.
     columns = max(0, math.floor((avail_w + gutter) / (card_width + gutter) + 1e-9))
     rows = max(0, math.floor((avail_h + gutter) / (card_height + gutter) + 1e-9))
@@ -132,7 +144,7 @@ def plan_grid(layout: SheetLayout, card_width: float, card_height: float,
     return Grid(
         columns=columns, rows=rows, card_width=card_width, card_height=card_height,
         gutter=gutter, bleed=bleed,
-        left=(layout.paper_width - width) / 2, top=(layout.paper_height - height) / 2,
+        left=area.x0 + (area.width - width) / 2, top=area.y0 + (area.height - height) / 2,
         page_width=layout.paper_width, page_height=layout.paper_height,
     )
 
@@ -148,78 +160,79 @@ def layout_path(name: str) -> Path:
 
 
 def load_layout(name_or_path: str | Path) -> SheetLayout:
-    """Read a layout by name (``a4``, ``letter``) or from a YAML file; every problem found
-    is reported at once as a UserError with the file, line and column."""
-    import yaml  # only the commands that lay out sheets need it
+    """Read a layout by name (``a4``, ``letter``, ``gutterfold-a4``...) or from a YAML
+    file, through the same YAML reader as every other input (limits, located errors);
+    every problem found is reported at once as a UserError at its file:line:col."""
+    from micropul_print.yamlsource import (
+        YamlMapping,
+        YamlNode,
+        expect_bool,
+        expect_text,
+        number_value,
+        read_yaml,
+    )
 
     path = Path(name_or_path)
-    if str(name_or_path) in LAYOUT_NAMES:
+    if str(name_or_path) in (*LAYOUT_NAMES, *FOLD_LAYOUT_NAMES):
         path = layout_path(str(name_or_path))
     source = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        known = ", ".join(LAYOUT_NAMES)
-        raise UserError([Diagnostic(source, 0, 0,
-                                    f"cannot read page layout ({exc.strerror}); "
-                                    f"known layouts: {known}")]) from None
-    try:
-        root = yaml.compose(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        raise UserError([Diagnostic(source, line, col,
-                                    f"not valid YAML: {getattr(exc, 'problem', exc)}")]) from None
-    problems: list[Diagnostic] = []
-    values: dict[str, Any] = {}
+    root, problems = read_yaml(path)
+    if root is None:
+        if not path.exists():  # perhaps a misspelt name rather than a file
+            known = ", ".join((*LAYOUT_NAMES, *FOLD_LAYOUT_NAMES))
+            problems.append(Diagnostic(source, 0, 0, f"known layouts: {known}"))
+        raise UserError(problems)
+    if not isinstance(root, YamlMapping):
+        raise UserError([*problems, root.diagnostic("a page layout must be a mapping")])
+    values: dict[str, float] = {}
 
-    def at(node: yaml.Node | None) -> tuple[int, int]:
-        if node is None:
-            return (0, 0)
-        return node.start_mark.line + 1, node.start_mark.column + 1
-
-    def find(key: str) -> yaml.Node | None:
-        node: yaml.Node | None = root
+    def find(key: str) -> YamlNode | None:
+        node: YamlNode | None = root
         for part in key.split("."):
-            if not isinstance(node, yaml.MappingNode):
-                return None
-            node = next((v for k, v in node.value if k.value == part), None)
+            node = node.get(part) if isinstance(node, YamlMapping) else None
         return node
 
-    if not isinstance(root, yaml.MappingNode):
-        raise UserError([Diagnostic(source, *at(root), "a page layout must be a mapping")])
+    def length(key: str, node: YamlNode) -> float | None:
+        value = number_value(node)  # the one reader of numbers (YAML 1.2, bounded)
+        if value is None or not math.isfinite(value) or value < 0:
+            problems.append(node.diagnostic(
+                f"'{key}' must be a non-negative number of millimetres"))
+            return None
+        return float(value)
+
     for key in _NUMBERS:
         node = find(key)
         if node is None:
-            problems.append(Diagnostic(source, *at(root), f"missing key '{key}'"))
+            problems.append(root.diagnostic(f"missing key '{key}'"))
             continue
-        try:
-            number = float(node.value) if isinstance(node, yaml.ScalarNode) else math.nan
-        except ValueError:
-            number = math.nan
-        if not math.isfinite(number) or number < 0:
-            problems.append(Diagnostic(source, *at(node),
-                                       f"'{key}' must be a non-negative number of millimetres"))
-            continue
-        values[key] = number
-    if "margin" in values and values["margin"] < MIN_MARGIN:
-        problems.append(Diagnostic(
-            source, *at(find("margin")),
+        number = length(key, node)
+        if number is not None:
+            values[key] = number
+    margin = find("margin")
+    if "margin" in values and margin is not None and values["margin"] < MIN_MARGIN:
+        problems.append(margin.diagnostic(
             f"margin {values['margin']:g} mm is below {MIN_MARGIN:g} mm: many home "
             "printers cannot print that close to the edge"))
     cut_node = find("cut_lines")
     cut_lines = True
     if cut_node is not None:
-        if not isinstance(cut_node, yaml.ScalarNode) or cut_node.value not in ("true", "false"):
-            problems.append(Diagnostic(source, *at(cut_node), "'cut_lines' must be true or false"))
+        cut_lines = bool(expect_bool(cut_node, "'cut_lines'", problems))
+    fold_gap: float | None = None
+    fold_node = find("fold")
+    if fold_node is not None:
+        gap_node = find("fold.gap")
+        if gap_node is None:
+            problems.append(fold_node.diagnostic("missing key 'fold.gap'"))
         else:
-            cut_lines = cut_node.value == "true"
+            fold_gap = length("fold.gap", gap_node)
     names = {}
     for key in ("name", "label"):
         node = find(key)
-        names[key] = node.value if isinstance(node, yaml.ScalarNode) else path.stem
-    if problems:
-        raise UserError(problems)
+        text = None if node is None else expect_text(node, f"'{key}'", problems)
+        names[key] = text or path.stem
+    errors = errors_in(problems)
+    if errors:
+        raise UserError(errors)
     return SheetLayout(
         name=str(names["name"]), label=str(names["label"]),
         paper_width=values["paper.width"], paper_height=values["paper.height"],
@@ -227,5 +240,5 @@ def load_layout(name_or_path: str | Path) -> SheetLayout:
         crop_marks=CropMarks(values["crop_marks.offset"], values["crop_marks.min_length"],
                              values["crop_marks.width"]),
         cut_lines=cut_lines, footer_size=values["footer.size"],
-        footer_band=values["footer.band"], source=source,
+        footer_band=values["footer.band"], source=source, fold_gap=fold_gap,
     )

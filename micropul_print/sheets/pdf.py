@@ -16,12 +16,14 @@ import io
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
+from micropul_print.draw.bounds import Box
 from micropul_print.draw.primitives import Drawing, Rect
+from micropul_print.sheets.duplex import Flip
 from micropul_print.sheets.layout import SheetLayout
 from micropul_print.sheets.pages import Placement, SheetPlan
 
 if TYPE_CHECKING:
-    from reportlab.pdfgen.canvas import Canvas
+    from micropul_print.backends.pdf import PageCanvas
 
 MM = 72.0 / 25.4  # points per millimetre
 # Where two cards' solid backgrounds meet (cards side by side, or bleeds meeting in the
@@ -40,18 +42,40 @@ class DocumentInfo(NamedTuple):
     creator: str = "micropul-print"
 
 
-def document_canvas(target: IO[bytes], layout: SheetLayout, info: DocumentInfo) -> Canvas:
+# How a viewer's print dialog should start for each way of printing: never scaled (the
+# default "fit to page" of most viewers shrinks a 30 mm tile by a few per cent), and
+# double-sided with the flip the backs were mirrored for, or single-sided.
+DUPLEX_NAMES = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge", None: "Simplex"}
+
+
+def document_canvas(target: IO[bytes], layout: SheetLayout, info: DocumentInfo, *,
+                    duplex: Flip | None = None) -> PageCanvas:
     """A reproducible canvas of the layout's paper (backends.pdf.make_canvas) carrying
-    the document's information."""
+    the document's information and its viewer preferences: /PrintScaling /None, and
+    /Duplex for ``duplex`` (the flip of a double-sided document; None: single-sided)."""
+    return sized_canvas(target, (layout.paper_width, layout.paper_height), info,
+                        duplex=duplex)
+
+
+def sized_canvas(target: IO[bytes], size: tuple[float, float], info: DocumentInfo, *,
+                 duplex: Flip | None = None) -> PageCanvas:
+    """document_canvas for a first page of ``size`` (width, height) mm."""
     from micropul_print.backends import pdf as backend
 
-    canvas = backend.make_canvas(target, (layout.paper_width * MM, layout.paper_height * MM),
-                                 info.title)
+    canvas = backend.make_canvas(target, (size[0] * MM, size[1] * MM), info.title)
     canvas.setAuthor(info.author)
     canvas.setSubject(info.subject)
     canvas.setCreator(info.creator)
     canvas.setProducer(info.creator)
+    set_print_preferences(canvas, duplex)
     return canvas
+
+
+def set_print_preferences(canvas: PageCanvas, duplex: Flip | None) -> None:
+    """Ask viewers to print at actual size, double-sided with ``duplex``'s flip or
+    single-sided (None)."""
+    canvas.setViewerPreference("PrintScaling", "None")
+    canvas.setViewerPreference("Duplex", DUPLEX_NAMES[duplex])
 
 
 def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
@@ -59,34 +83,94 @@ def render_pdf(plan: SheetPlan, info: DocumentInfo) -> bytes:
 
     page_h = plan.layout.paper_height
     buffer = io.BytesIO()
-    canvas = document_canvas(buffer, plan.layout, info)
-
-    uses: dict[Drawing, int] = {}
+    canvas = document_canvas(buffer, plan.layout, info, duplex=plan.duplex)
+    painter = PlacementPainter(canvas, [pl.drawing for page in plan.pages
+                                        for pl in page.placements])
     for page in plan.pages:
-        for placement in page.placements:
-            uses[placement.drawing] = uses.get(placement.drawing, 0) + 1
-    forms: dict[Drawing, str] = {}
-    for page in plan.pages:
+        scaled = scale_page(canvas, plan.layout, plan.options.scale)
         backend.draw(canvas, _underlay(page.placements, plan.layout.paper_width, page_h),
                      0.0, 0.0)
         for placement in page.placements:
-            if uses[placement.drawing] == 1:
-                _draw_clipped(canvas, backend, placement.drawing, placement.x, placement.y,
-                              page_h)
-                continue
-            name = forms.get(placement.drawing)
-            if name is None:
-                name = forms[placement.drawing] = f"D{len(forms)}"
-                _define_form(canvas, backend, name, placement.drawing, page_h)
-            # The form holds the drawing at the page's top-left: move it into place.
-            canvas.saveState()
-            canvas.translate(placement.x * MM, -placement.y * MM)
-            canvas.doForm(name)
-            canvas.restoreState()
+            painter.paint(placement, page_h)
         backend.draw(canvas, page.marks, 0.0, 0.0)
+        if plan.options.bleed > 0:
+            set_page_boxes(canvas, plan.layout.paper_width, page_h, page.trim,
+                           plan.options.bleed, plan.options.scale)
+        if scaled:
+            canvas.restoreState()
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()
+
+
+class PlacementPainter:
+    """Paints placed drawings on a canvas: a drawing placed once in place, one placed
+    more often as a form defined at its first use; each clipped to its rectangle."""
+
+    def __init__(self, canvas: PageCanvas, drawings: Sequence[Drawing]) -> None:
+        from micropul_print.backends import pdf as backend
+
+        self.canvas, self.backend = canvas, backend
+        self.uses: dict[Drawing, int] = {}
+        for drawing in drawings:
+            self.uses[drawing] = self.uses.get(drawing, 0) + 1
+        self.forms: dict[Drawing, str] = {}
+
+    def paint(self, placement: Placement, page_h: float) -> None:
+        """``placement`` on the current page, ``page_h`` mm high."""
+        canvas, drawing = self.canvas, placement.drawing
+        if self.uses.get(drawing, 0) <= 1:
+            _draw_clipped(canvas, self.backend, drawing, placement.x, placement.y, page_h)
+            return
+        name = self.forms.get(drawing)
+        if name is None:
+            name = self.forms[drawing] = f"D{len(self.forms)}"
+            _define_form(canvas, self.backend, name, drawing, page_h)
+        # The form holds the drawing at the page's top-left: move it into place.
+        canvas.saveState()
+        canvas.translate(placement.x * MM, -placement.y * MM)
+        canvas.doForm(name)
+        canvas.restoreState()
+
+
+def set_page_boxes(canvas: PageCanvas, page_w: float, page_h: float, trim: Box | None,
+                   bleed: float, scale: tuple[float, float] = (100.0, 100.0)) -> None:
+    """The current page's /TrimBox (``trim``, mm from the top-left; None: the whole
+    page) and /BleedBox (the trim box ``bleed`` larger, inside the page), as print
+    shops' tools read them (PDF/X). With a printer ``scale`` (scale_page), the boxes are
+    where the enlarged page puts the trim: the page boxes ignore the drawing transform."""
+    media = Box(0.0, 0.0, page_w, page_h)
+    trim = trim or media
+    if trim != media and scale != (100.0, 100.0):
+        cx, cy, fx, fy = page_w / 2, page_h / 2, 100.0 / scale[0], 100.0 / scale[1]
+        trim = Box(cx + (trim.x0 - cx) * fx, cy + (trim.y0 - cy) * fy,
+                   cx + (trim.x1 - cx) * fx, cy + (trim.y1 - cy) * fy)
+        bleed *= max(fx, fy)
+    art = trim.grown(bleed)
+    art = Box(max(art.x0, 0.0), max(art.y0, 0.0), min(art.x1, page_w), min(art.y1, page_h))
+    canvas.setTrimBox(_points(trim, page_h))
+    canvas.setBleedBox(_points(art, page_h))
+
+
+def _points(box: Box, page_h: float) -> tuple[float, float, float, float]:
+    """A box in mm from the top-left as PDF's [llx lly urx ury] in points."""
+    return (box.x0 * MM, (page_h - box.y1) * MM, box.x1 * MM, (page_h - box.y0) * MM)
+
+
+def scale_page(canvas: PageCanvas, layout: SheetLayout, scale: tuple[float, float]) -> bool:
+    """Enlarge what the page paints next by 100 / ``scale`` (per cent, across and down)
+    about the page's centre, inside a saved graphics state to restore before the page
+    ends; True if it did. A printer that prints at ``scale`` % then puts everything at
+    its true size, and the centred card grid stays centred, so backs still lie behind
+    their fronts. At 100 % nothing is written: the same bytes as without."""
+    if scale == (100.0, 100.0):
+        return False
+    centre_x, centre_y = layout.paper_width * MM / 2, layout.paper_height * MM / 2
+    canvas.saveState()
+    canvas.translate(centre_x, centre_y)
+    canvas.scale(100.0 / scale[0], 100.0 / scale[1])
+    canvas.translate(-centre_x, -centre_y)
+    return True
 
 
 def _underlay(placements: Sequence[Placement], page_w: float, page_h: float) -> Drawing:

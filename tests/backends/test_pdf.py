@@ -6,9 +6,8 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
 
-from micropul_print.backends.pdf import FONT_NAMES, draw, register_fonts, to_pdf
+from micropul_print.backends.pdf import FONT_NAMES, PageCanvas, draw, register_fonts, to_pdf
 from micropul_print.draw.primitives import Drawing, Group, Rect, Text
 from micropul_print.draw.theme import load_theme
 from micropul_print.games.micropul.faces import tile_drawing
@@ -54,16 +53,35 @@ def test_register_fonts_is_idempotent() -> None:
     assert set(FONT_NAMES.values()) <= set(pdfmetrics.getRegisteredFontNames())
 
 
+def _dark_box(pdf: bytes, page: int = 0) -> tuple[int, int, int, int] | None:
+    image = pdf_page_image(pdf, 254, page)  # 10 px per mm
+    box: tuple[int, int, int, int] | None = image.convert("L").point(
+        lambda v: 255 if v < 128 else 0).getbbox()
+    return box
+
+
 def test_draw_places_the_top_left_corner_from_the_page_top() -> None:
     """A 10 mm black square drawn at (20 mm, 30 mm) on a 100 x 100 mm page."""
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(100 * mm, 100 * mm), invariant=1)
+    canvas = PageCanvas(buffer, pagesize=(100 * mm, 100 * mm), invariant=1)
     draw(canvas, Drawing(10, 10, (Rect(0, 0, 10, 10, fill="#000000"),)), 20.0, 30.0)
     canvas.showPage()
     canvas.save()
-    image = pdf_page_image(buffer.getvalue(), 254)  # 10 px per mm
-    dark = image.convert("L").point(lambda v: 255 if v < 128 else 0).getbbox()
-    assert dark == pytest.approx((200, 300, 300, 400), abs=1)
+    assert _dark_box(buffer.getvalue()) == pytest.approx((200, 300, 300, 400), abs=1)
+
+
+def test_draw_measures_from_the_top_of_a_page_whose_size_changed() -> None:
+    """The second page is taller (setPageSize): the square still sits 30 mm below its top."""
+    buffer = io.BytesIO()
+    canvas = PageCanvas(buffer, pagesize=(100 * mm, 100 * mm), invariant=1)
+    square = Drawing(10, 10, (Rect(0, 0, 10, 10, fill="#000000"),))
+    canvas.showPage()
+    canvas.setPageSize((100 * mm, 150 * mm))
+    draw(canvas, square, 20.0, 30.0)
+    assert canvas.page_size == (100 * mm, 150 * mm)
+    canvas.showPage()
+    canvas.save()
+    assert _dark_box(buffer.getvalue(), page=1) == pytest.approx((200, 300, 300, 400), abs=1)
 
 
 def test_turned_group_text_stays_upright_relative_to_the_group() -> None:

@@ -1,11 +1,18 @@
 from __future__ import annotations
 
 import io
+import struct
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from micropul_print.backends.png import pixel_size, to_image, to_png
+from micropul_print.backends.png import (
+    pixel_size,
+    pixels_per_metre,
+    png_bytes,
+    to_image,
+    to_png,
+)
 from micropul_print.draw.primitives import Circle, Drawing, Group, Primitive, Rect, Text
 from micropul_print.draw.theme import load_theme
 from micropul_print.games.micropul.faces import stone_drawing, tile_drawing
@@ -14,14 +21,70 @@ from micropul_print.games.micropul.model import BLACK, WHITE, Tile
 START = Tile(41, (WHITE, WHITE, BLACK, BLACK), start=True)
 
 
+def png_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    """The (type, data) of each chunk of a PNG file, in order."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    chunks, at = [], 8
+    while at < len(data):
+        (length,) = struct.unpack(">I", data[at:at + 4])
+        chunks.append((data[at + 4:at + 8], data[at + 8:at + 8 + length]))
+        at += 12 + length
+    return chunks
+
+
+def printed_size_mm(data: bytes) -> tuple[float, float]:
+    """Width and height at the resolution the pHYs chunk records."""
+    (header,) = [d for t, d in png_chunks(data) if t == b"IHDR"]
+    (physical,) = [d for t, d in png_chunks(data) if t == b"pHYs"]
+    width, height = struct.unpack(">II", header[:8])
+    ppm_x, ppm_y, unit = struct.unpack(">IIB", physical)
+    assert unit == 1  # pixels per metre
+    return width / ppm_x * 1000, height / ppm_y * 1000
+
+
 @pytest.mark.parametrize(("mm", "dpi", "pixels"), [
-    (30.0, 300, 354), (36.0, 300, 425), (30.0, 100, 118), (14.0, 600, 331)])
-def test_exact_pixel_size_and_recorded_dpi(mm: float, dpi: int, pixels: int) -> None:
+    (30.0, 300, 354), (36.0, 300, 425), (30.0, 100, 118), (14.0, 600, 331), (36.0, 72, 102)])
+def test_exact_pixel_size_and_printed_size(mm: float, dpi: int, pixels: int) -> None:
+    """Whole pixels at about ``dpi``; the recorded resolution prints them at exactly
+    the drawing's size, as exactly as whole pixels per metre allow (30 mm at 300 dpi is
+    354 pixels: at 300 dpi they would print 29.97 mm)."""
     assert pixel_size(mm, dpi) == pixels
-    image = Image.open(io.BytesIO(to_png(Drawing(mm, mm, (Rect(0, 0, mm, mm, fill="#ffffff"),)),
-                                         dpi)))
+    data = to_png(Drawing(mm, mm, (Rect(0, 0, mm, mm, fill="#ffffff"),)), dpi)
+    image = Image.open(io.BytesIO(data))
     assert image.size == (pixels, pixels)
-    assert image.info["dpi"] == pytest.approx((dpi, dpi), abs=0.01)
+    width, height = printed_size_mm(data)
+    ppm = pixels_per_metre(pixels, mm)
+    # No whole number of pixels per metre does better...
+    for other in (ppm - 1, ppm + 1):
+        assert abs(pixels / other * 1000 - mm) >= abs(width - mm)
+    # ...and the one chosen is within half a step of the exact size.
+    step = pixels * 1000 / ppm - pixels * 1000 / (ppm + 1)
+    assert width == pytest.approx(mm, abs=step / 2) and height == width
+    assert image.info["dpi"][0] == pytest.approx(dpi, rel=0.005)
+
+
+def test_a_36_mm_tile_at_300_dpi_prints_36_mm_to_the_micrometre() -> None:
+    data = to_png(tile_drawing(START, load_theme("classic"), bleed=3.0), 300)
+    width, height = printed_size_mm(data)
+    assert (width, height) == pytest.approx((36.0, 36.0), abs=0.002)  # 300 dpi: 35.983
+    assert pixels_per_metre(425, 36.0) == 11806
+
+
+def test_colours_are_declared_srgb_before_the_pixels() -> None:
+    data = to_png(Drawing(10, 10, (Rect(0, 0, 10, 10, fill="#336699"),)), 100)
+    kinds = [kind for kind, _data in png_chunks(data)]
+    first_pixels = kinds.index(b"IDAT")
+    for kind in (b"sRGB", b"gAMA", b"cHRM", b"pHYs"):
+        assert kinds.index(kind) < first_pixels, kind
+    chunks = dict(png_chunks(data))
+    assert chunks[b"sRGB"] == b"\x00"  # perceptual intent
+    assert struct.unpack(">I", chunks[b"gAMA"]) == (45455,)
+
+
+def test_an_image_not_rendered_from_a_drawing_prints_at_its_dpi() -> None:
+    data = png_bytes(Image.new("RGB", (100, 50), "#ffffff"), 100)
+    physical = dict(png_chunks(data))[b"pHYs"]
+    assert struct.unpack(">IIB", physical) == (3937, 3937, 1)  # 100 dpi
 
 
 def test_same_drawing_same_bytes() -> None:

@@ -38,13 +38,13 @@ def test_build_writes_the_contract_files_and_nothing_outside_out(
     assert {"sheets/micropul-tiles-a4.pdf", "sheets/micropul-tiles-letter.pdf",
             "tiles/svg/tile-01.svg", "tiles/svg/tile-48.svg", "tiles/svg/tile-back.svg",
             "tiles/png/tile-01.png", "tiles/png/tile-back.png", "tiles/overview.png",
-            "rules/micropul-rules-en.pdf"} <= written
+            "rules/micropul-rules-en.pdf", "rules/micropul-rules-en-booklet-a4.pdf"} <= written
     assert not any(name.endswith(".tmp") for name in written)  # atomic writes left nothing
     assert (out / MANIFEST).is_file() and not any(STAGING_PREFIX in name for name in written)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cwd", "kit"]
     assert list(workdir.iterdir()) == []
     captured = capsys.readouterr()
-    assert "writing" in captured.err
+    assert "micropul sheets a4: sheets/micropul-tiles-a4.pdf (" in captured.err  # a line a part
     assert f"wrote {len(written)} files" in captured.out
 
 
@@ -75,7 +75,7 @@ def test_sheet_options_reach_the_pdf(tmp_path: Path) -> None:
                  "--no-calibration", "--bleed", "3", "--duplex", "short",
                  "--back-offset", "0.5,-0.5", "--no-numbers"]) == 0
     assert len(sheet(plain).pages) == 4  # calibration + back, tiles + backs
-    assert len(sheet(plain, "letter").pages) == 6  # the stones need a sheet of their own
+    assert len(sheet(plain, "letter").pages) == 4  # the stones on the calibration sheet
     assert len(sheet(options).pages) == 4  # 35 tiles a page with 3 mm bleed: 2 sheets
     assert "fronts, page 1/2" in sheet(options).pages[0].extract_text()
     assert "calibration" in sheet(plain).pages[0].extract_text()
@@ -236,11 +236,99 @@ def test_each_game_writes_its_rulebooks_in_the_languages_asked(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["build", "--game", "cellulae", "--only", "rulebooks", "--lang", "pl,en",
                  "--out", str(tmp_path / "c"), "--quiet"]) == 0
-    assert files_under(tmp_path / "c") == {"cellulae/rules/cellulae-rules-en.pdf",
-                                           "cellulae/rules/cellulae-rules-pl.pdf"}
+    assert files_under(tmp_path / "c") == {
+        "cellulae/rules/cellulae-rules-en.pdf", "cellulae/rules/cellulae-rules-pl.pdf",
+        "cellulae/rules/cellulae-rules-en-booklet-a4.pdf",
+        "cellulae/rules/cellulae-rules-pl-booklet-a4.pdf"}
     with pytest.raises(SystemExit) as caught:
         main(["build", "--game", "all", "--lang", "xx", "--out", str(tmp_path / "a")])
     assert caught.value.code == 2
     err = capsys.readouterr().err
     assert "argument --lang: unknown language 'xx'; choose from en,de,es,fr,it,pl" in err
     assert not (tmp_path / "a").exists()
+
+
+def test_layout_gutter_fold_writes_fold_sheets_for_both_games_and_papers(
+        tmp_path: Path) -> None:
+    assert main(["build", "--game", "all", "--only", "sheets", "--layout", "gutter-fold",
+                 "--out", str(tmp_path), "--quiet"]) == 0
+    written = files_under(tmp_path)
+    folds = {"sheets/micropul-tiles-gutterfold-a4.pdf": 2,
+             "sheets/micropul-tiles-gutterfold-letter.pdf": 3,
+             "cellulae/sheets/cellulae-tiles-gutterfold-a4.pdf": 3,
+             "cellulae/sheets/cellulae-tiles-gutterfold-letter.pdf": 4}  # output-layout.md
+    assert set(folds) <= written
+    assert not {"sheets/micropul-tiles-a4.pdf", "cellulae/sheets/cellulae-tiles-a4.pdf"} & written
+    assert "cellulae/sheets/cellulae-board-5-a4.pdf" in written  # boards are no tiles
+    for name, pages in folds.items():
+        reader = PdfReader(tmp_path / name)
+        assert len(reader.pages) == pages, name
+        assert b"/Duplex /Simplex" in (tmp_path / name).read_bytes()  # single-sided
+
+
+def test_cut_files_beside_sheets_with_registration_marks(tmp_path: Path) -> None:
+    assert main(["build", "--game", "all", "--only", "sheets", "--paper", "a4", "--cut-files",
+                 "--out", str(tmp_path), "--quiet"]) == 0
+    written = files_under(tmp_path)
+    # A4 with marks holds 51 a page: Micropul's 48 tiles on page 3, its stones (3 slots
+    # too few) on the calibration page; Cellulae's 81 tiles on pages 3 and 5.
+    assert {name for name in written if name.endswith(".svg")} == {
+        "sheets/micropul-cut-a4-page1.svg", "sheets/micropul-cut-a4-page3.svg",
+        "cellulae/sheets/cellulae-cut-a4-page3.svg", "cellulae/sheets/cellulae-cut-a4-page5.svg"}
+    pages = len(PdfReader(tmp_path / "sheets/micropul-tiles-a4.pdf").pages)
+    assert pages == 4
+    svg = (tmp_path / "sheets/micropul-cut-a4-page3.svg").read_text(encoding="utf-8")
+    assert 'width="210mm"' in svg and 'id="registration-marks"' in svg
+    assert svg.count("<path") >= 48  # a cut path per tile (and the marks')
+
+
+def test_tiles_writes_a_reprint_of_those_tiles_only(tmp_path: Path) -> None:
+    assert main(["build", "--only", "sheets", "--tiles", "7,12,31", "--no-calibration",
+                 "--out", str(tmp_path), "--quiet"]) == 0
+    assert files_under(tmp_path) == {
+        "sheets/micropul-tiles-a4.pdf", "sheets/micropul-tiles-letter.pdf",
+        "sheets/micropul-reprint-a4.pdf", "sheets/micropul-reprint-letter.pdf"}
+    reader = PdfReader(tmp_path / "sheets/micropul-reprint-a4.pdf")
+    assert len(reader.pages) == 2  # the three fronts, then their backs
+    assert reader.metadata is not None
+    assert reader.metadata.title == "Micropul — tiles 7, 12, 31, A4"
+
+
+def test_unknown_tile_numbers_are_located_errors_before_anything_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "--only", "sheets", "--tiles", "7,49,50",
+                 "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert [line.split(": error: ")[1] for line in err] == [
+        "no tile 49 in this set (its tiles are numbered 1 to 48)",
+        "no tile 50 in this set (its tiles are numbered 1 to 48)"]
+    assert all(line.split(":")[0].endswith("micropul.yaml") for line in err)
+    assert not (tmp_path / "o").exists()
+
+
+def test_tiles_of_a_game_without_numbers_is_a_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "--game", "cellulae", "--only", "sheets", "--tiles", "3",
+                 "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err == (
+        "micropul-print build: error: argument --tiles: the Cellulae tiles have no numbers "
+        "(they are all alike): leave --tiles out for this game\n")
+    assert not (tmp_path / "o").exists()
+
+
+def test_print_shop_file_has_one_face_a_page_with_its_trim_and_bleed_boxes(
+        tmp_path: Path) -> None:
+    assert main(["build", "--game", "all", "--only", "sheets", "--paper", "a4",
+                 "--print-shop", "--out", str(tmp_path), "--quiet"]) == 0
+    written = files_under(tmp_path)
+    assert {"sheets/micropul-tiles-print-shop.pdf",
+            "cellulae/sheets/cellulae-tiles-print-shop.pdf"} <= written
+    mm = 72 / 25.4
+    for name, pages in (("sheets/micropul-tiles-print-shop.pdf", 96),
+                        ("cellulae/sheets/cellulae-tiles-print-shop.pdf", 2)):
+        reader = PdfReader(tmp_path / name)
+        assert len(reader.pages) == pages, name  # each tile's front, then its back
+        page = reader.pages[0]
+        assert round(float(page.mediabox.width) / mm, 3) == 36.0  # 30 mm and 3 mm bleed
+        assert [round(float(v) / mm, 3) for v in page.trimbox] == [3.0, 3.0, 33.0, 33.0]
+        assert [round(float(v) / mm, 3) for v in page.bleedbox] == [0.0, 0.0, 36.0, 36.0]

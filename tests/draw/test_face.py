@@ -42,13 +42,25 @@ def test_bleed_moves_the_face_and_stretches_only_the_background(theme: Theme) ->
     bled = face_drawing(face, theme, size=30.0, bleed=3.0)
     assert (bled.width, bled.height) == (36.0, 36.0)
     assert bled.items[0] == Rect(0, 0, 36, 36, fill=theme.background)
-    outline = bled.items[-1]
-    assert isinstance(outline, Rect)
-    half = theme.outline_width / 2
-    assert (outline.x, outline.y, outline.width) == (3 + half, 3 + half, 30 - 2 * half)
-    assert len(plain.items) == len(bled.items)
-    for a, b in zip(plain.items[1:], bled.items[1:], strict=True):
+    # Without bleed the last item is the cut outline; with bleed there is none.
+    outline = plain.items[-1]
+    assert isinstance(outline, Rect) and outline.stroke == theme.outline
+    assert len(bled.items) == len(plain.items) - 1
+    for a, b in zip(plain.items[1:-1], bled.items[1:], strict=True):
         assert shifted(a, 3.0) == b
+
+
+def test_with_bleed_no_line_lies_on_the_cut(theme: Theme) -> None:
+    """A slight mis-cut of a face printed with bleed must find art, never the outline."""
+    face = Face(cells=(("disc-light", "blank"), ("blank", "disc-dark")), number="7")
+    for bleed in (1.0, 3.0):
+        bled = face_drawing(face, theme, size=30.0, bleed=bleed)
+        lines_on_cut = [i for i in bled.items if isinstance(i, Rect) and i.fill is None]
+        assert lines_on_cut == []
+    plain = face_drawing(face, theme, size=30.0)
+    half = theme.outline_width / 2
+    assert Rect(half, half, 30 - 2 * half, 30 - 2 * half, stroke=theme.outline,
+                stroke_width=theme.outline_width) in plain.items
 
 
 def shifted(item: object, d: float) -> object:

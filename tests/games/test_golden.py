@@ -17,7 +17,12 @@ import pytest
 from micropul_print.draw.primitives import Drawing
 from micropul_print.draw.recording import drawing_lines
 from micropul_print.draw.theme import THEME_NAMES, Theme, load_theme
-from micropul_print.games.micropul.faces import back_drawing, stone_drawing, tile_drawing
+from micropul_print.games.micropul.faces import (
+    back_drawing,
+    stone_drawing,
+    stone_faces,
+    tile_drawing,
+)
 from micropul_print.games.micropul.model import (
     BLACK,
     DOT,
@@ -48,6 +53,8 @@ PIECES: dict[str, Callable[[Theme], Drawing]] = {
     "back": lambda theme: back_drawing(theme),
     "stone-1": lambda theme: stone_drawing(1, theme),
     "stone-2": lambda theme: stone_drawing(2, theme),
+    "stone-1-bleed-3": lambda theme: stone_faces(1, theme, bleed=3.0)[0],
+    "stone-2-back-bleed-3": lambda theme: stone_faces(2, theme, bleed=3.0)[1],
 }
 
 

@@ -79,3 +79,13 @@ def test_build(tmp_path: Path, game: str) -> None:
     assert (made / "sheets" / "edgematch-a4.pdf").is_file()
     assert (made / "rules" / "edgematch-rules-en.pdf").is_file()
     assert (tmp_path / "out" / "sheets").is_dir() is (game == "all")
+
+
+def test_init_starts_a_variant_of_the_plugin_s_game(tmp_path: Path) -> None:
+    result = run(tmp_path, "init", "--game", "edgematch", "variant")
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in (tmp_path / "variant").iterdir()) == [
+        "edgematch.yaml", "micropul-print.toml", "theme.yaml"]
+    result = run(tmp_path / "variant", "check", "--games", "3")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "3 random games: 0 solved\n"

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from micropul_print.cli import main
 
@@ -17,11 +18,23 @@ def test_check_writes_nothing_and_reports_the_claims(
     assert main(["rulebook", "--check", "--lang", "en", "--out", str(tmp_path)]) == 0
     assert list(tmp_path.iterdir()) == []
     assert capsys.readouterr().err == (
-        "rulebook: en: every key and placeholder present; 24 claims in 9 figures hold\n")
+        "rulebook: en: every key and placeholder present; 25 claims in 9 figures hold\n")
 
 
 def test_build_one_language_on_letter(tmp_path: Path) -> None:
     assert main(["rulebook", "--lang", "en", "--paper", "letter", "--out", str(tmp_path),
+                 "--quiet"]) == 0
+    assert sorted(p.name for p in (tmp_path / "rules").iterdir()) == [
+        "micropul-rules-en-booklet-letter.pdf", "micropul-rules-en.pdf"]
+    booklet = PdfReader(tmp_path / "rules" / "micropul-rules-en-booklet-letter.pdf")
+    # Two sheets folded: 8 half-Letter pages, two up on 4 landscape Letter sides.
+    assert len(booklet.pages) == 4
+    box = booklet.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (792, 612)
+
+
+def test_no_booklet_writes_the_rulebook_alone(tmp_path: Path) -> None:
+    assert main(["rulebook", "--lang", "en", "--no-booklet", "--out", str(tmp_path),
                  "--quiet"]) == 0
     assert [p.name for p in (tmp_path / "rules").iterdir()] == ["micropul-rules-en.pdf"]
 
@@ -59,8 +72,8 @@ def test_check_the_cellulae_book(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_build_the_cellulae_book_under_cellulae(tmp_path: Path) -> None:
     assert main(["rulebook", "--game", "cellulae", "--lang", "en", "--out", str(tmp_path),
                  "--quiet"]) == 0
-    assert [p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.pdf")] == [
-        "cellulae/rules/cellulae-rules-en.pdf"]
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.pdf")) == [
+        "cellulae/rules/cellulae-rules-en-booklet-a4.pdf", "cellulae/rules/cellulae-rules-en.pdf"]
 
 
 def test_a_false_cellulae_claim_exits_1_at_its_line(

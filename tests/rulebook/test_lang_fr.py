@@ -135,9 +135,9 @@ def test_micropul_terms_and_engine_numbers(books: dict[tuple[str, str], bytes]) 
                    "Précision de cette édition", "Il n’y a pas de départage.",
                    "Jean-François Lassonde", "version 1.2.1",
                    # Captions filled by the rules engine.
-                   "pourrait être jouée de 5 façons différentes",
+                   "cette tuile a ici 5 poses autorisées",
                    "prend 3 tuiles du noyau", "Il rapporte 6 points",
-                   "porte désormais 2 pierres", "le groupe blanc rapporte 3 points",
+                   "porte désormais 2 pierres", "une fois fermé, il rapporterait 3 points",
                    "prend 1 tuile.", "Figure 10."):
         assert phrase in text, phrase
 
@@ -146,6 +146,7 @@ def test_cellulae_terms_and_engine_numbers(books: dict[tuple[str, str], bytes]) 
     text = _text(books["cellulae", "a4"])
     for phrase in ("Cellulae", "Federico Latini", "81 tuiles carrées de 30 mm",
                    "Un plateau de 5 × 5 cases", "Il reçoit 25 tuiles",
+                   "(25 tuiles pour le plateau standard)",
                    "7 × 7, avec 49 tuiles", "9 × 9, avec 81 tuiles",
                    "Réplication", "Déplacement", "Contamination",
                    "20 tours d’affilée se sont écoulés", "10 tours pour chaque joueur",

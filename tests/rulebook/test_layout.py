@@ -12,6 +12,8 @@ from micropul_print.draw.primitives import Drawing, Rect
 from micropul_print.rulebook import layout
 from micropul_print.rulebook.layout import GEOMETRY, PAPER_SIZES, PageTexts, markup
 
+from .pdftext import page_lines
+
 TEXTS = PageTexts(lang="en", title="T", subject="S", author="A", running_head="H",
                   page_number="{page}", figure_label="Figure {number}")
 
@@ -93,9 +95,8 @@ def test_a_language_without_a_dictionary_still_renders() -> None:
 ])
 def test_figures_shrink_only_to_save_a_page(monkeypatch: pytest.MonkeyPatch,
                                             pages: dict[float, int], chosen: float) -> None:
-    def fake_render(blocks: object, texts: object, paper: object, geometry: object,
-                    tile_mm: float) -> tuple[bytes, int]:
-        return str(tile_mm).encode(), pages[tile_mm]
+    def fake_render(setting: object, tile_mm: float) -> layout.Laid:
+        return layout.Laid(str(tile_mm).encode(), pages[tile_mm], tile_mm, [[0.0, 0.0]])
 
     monkeypatch.setattr(layout, "_render", fake_render)
     assert tuple(pages) == layout.FIGURE_TILE_MM
@@ -113,10 +114,9 @@ def test_a_book_within_its_page_budget_keeps_the_largest_figures(
     pages = {18.0: 3, 16.5: 2, 15.0: 2}
     tried: list[float] = []
 
-    def fake_render(blocks: object, texts: object, paper: object, geometry: object,
-                    tile_mm: float) -> tuple[bytes, int]:
+    def fake_render(setting: object, tile_mm: float) -> layout.Laid:
         tried.append(tile_mm)
-        return str(tile_mm).encode(), pages[tile_mm]
+        return layout.Laid(str(tile_mm).encode(), pages[tile_mm], tile_mm, [[0.0, 0.0]])
 
     monkeypatch.setattr(layout, "_render", fake_render)
     assert layout.render([], TEXTS, "a4", page_budget=budget) == str(chosen).encode()
@@ -147,6 +147,10 @@ def test_every_line_of_a_bullet_item_starts_at_the_same_place() -> None:
     assert starts == {"bullet": {style.bulletIndent}, "text": {style.leftIndent}}
 
 
+# Text after what a test looks at, so that its page is not the last (balanced) one.
+FILL_A_PAGE = layout.TextBlock(" ".join(f"more{n}" for n in range(1200)))
+
+
 def test_a_figure_that_does_not_fit_waits_while_text_fills_the_column() -> None:
     """A tall figure after a column of text goes to the top of the next column, and
     the paragraph after it fills the end of the first: no empty end of column."""
@@ -156,6 +160,7 @@ def test_a_figure_that_does_not_fit_waits_while_text_fills_the_column() -> None:
         layout.TextBlock("First words of the book. " + "Words before. " * 160),
         layout.FigureBlock(tall, "A tall figure", 30.0),
         layout.TextBlock("Text after the figure. " * 3),
+        FILL_A_PAGE,  # page 1 is not the last page, whose columns are balanced
     ]
     pdf = layout.render(blocks, TEXTS, "a4")
     places: list[tuple[str, float, float]] = []
@@ -194,8 +199,8 @@ def test_a_heading_keeps_a_few_lines_under_it_not_the_whole_paragraph() -> None:
         filler = " ".join(f"filler{n}" for n in range(filler_words))
         paragraph = " ".join(f"word{n}" for n in range(120))  # about 12 lines
         pdf = layout.render([layout.TitleBlock(("Title",)), layout.TextBlock(filler),
-                             layout.HeadingBlock("Heading", 1), layout.TextBlock(paragraph)],
-                            TEXTS, "a4")
+                             layout.HeadingBlock("Heading", 1), layout.TextBlock(paragraph),
+                             FILL_A_PAGE], TEXTS, "a4")
         places = _word_places(pdf)
         heading, first, last = places["Heading"], places["word0"], places["word119"]
         # The heading's column (page, left edge) is its paragraph's first line's.
@@ -203,3 +208,94 @@ def test_a_heading_keeps_a_few_lines_under_it_not_the_whole_paragraph() -> None:
         if last[:2] != pytest.approx(first[:2]):
             split_under_heading += 1
     assert split_under_heading  # keepWithNext would have moved them all whole
+
+
+def test_markup_cut_between_words_keeps_its_tags_balanced() -> None:
+    words = layout._WORD_GAP.split("<b>Rule #1.</b> One <i>tile\u00a0there and</i> here")
+    assert words[3] == "<i>tile\u00a0there"  # a no-break space binds
+    assert layout.split_markup(words, 4) == ("<b>Rule #1.</b> One <i>tile\u00a0there</i>",
+                                             "<i>and</i> here")
+    assert layout.split_markup(words, 1) == ("<b>Rule</b>", "<b>#1.</b> One <i>tile\u00a0there "
+                                                            "and</i> here")
+
+
+def test_no_column_ends_with_a_broken_word() -> None:
+    """Long hyphenated words at every place of the column end: wherever reportlab
+    would leave "hyphen-" at the foot of a column, the whole word goes on instead."""
+    word = "incomprehensibilities"
+    broken_inside = 0
+    for filler_words in range(300, 420, 9):
+        filler = " ".join(f"filler{n}" for n in range(filler_words))
+        pdf = layout.render([layout.TitleBlock(("Title",)), layout.TextBlock(filler),
+                             layout.TextBlock(" ".join([word] * 300))], TEXTS, "a4")
+        columns = [[line.text for line in page if line.column == column]
+                   for page in page_lines(pdf) for column in (0, 1)]
+        assert len(columns) == 4 and all(columns)
+        for *above, last in columns:
+            assert not last.endswith("-"), last
+            broken_inside += sum(line.endswith("-") for line in above)
+    assert broken_inside  # the word does break inside columns
+
+
+def test_a_paragraph_cut_at_a_column_end_is_cut_between_words() -> None:
+    """Its first part holds whole words, its last line justified like the others."""
+    words = [f"filler{n}" for n in range(330)] + ["incomprehensibilities"] * 99
+    paragraph = layout.BookParagraph(" ".join(words), layout._styles("en")["body"])
+    width = 240.0
+    cuts = set()
+    for height in range(200, 400, 7):
+        paragraph.wrap(width, 1e6)
+        first, rest = paragraph.split(width, float(height))
+        assert first._JustifyLast
+        assert first.wrap(width, 1e6)[1] <= height
+        assert (first.source + " " + rest.source).split() == words
+        cuts.add(len(first.source.split()))
+    assert len(cuts) > 10
+
+
+def test_the_last_page_has_its_columns_balanced() -> None:
+    """Text enough for a page and a half: the second page's two columns end at about
+    the same height (the left one was full, the right one empty), on the same pages."""
+    text = " ".join(f"word{n}" for n in range(900))
+    blocks: list[layout.PageBlock] = [layout.TitleBlock(("Title",)), layout.TextBlock(text)]
+    laid = layout.lay_out(blocks, TEXTS, "a4")
+    unbalanced = layout._render(layout._Setting(blocks, TEXTS, PAPER_SIZES["a4"], GEOMETRY,
+                                                None), 18.0)
+    assert laid.pages == unbalanced.pages == 2, unbalanced.fills
+    left, right = unbalanced.fills[-1]
+    assert right == 0 and left > 300
+    left, right = laid.fills[-1]
+    assert abs(left - right) <= layout._styles("en")["body"].leading
+    assert unbalanced.fills[0] == laid.fills[0]  # the pages before are untouched
+
+
+def test_a_one_column_book_is_not_balanced() -> None:
+    one_column = layout.Geometry(columns=1)
+    blocks: list[layout.PageBlock] = [layout.TextBlock(" ".join(["word"] * 400))]
+    laid = layout.lay_out(blocks, TEXTS, "a4", one_column)
+    assert len(laid.fills[-1]) == 1 and laid.pages == 1
+
+
+def test_text_postponed_under_waiting_figures_does_not_stop_the_build() -> None:
+    """A paragraph too short to split at the foot of a page waits for the next one,
+    whose top a waiting figure fills: reportlab used to give up ("too large")."""
+    tall = Drawing(30.0, 180.0, (Rect(0.0, 0.0, 30.0, 180.0, fill="#000000"),))
+    blocks: list[layout.PageBlock] = [
+        layout.TitleBlock(("Title",)),
+        layout.TextBlock(" ".join(f"w{n}" for n in range(100))),
+        layout.FigureBlock(tall, "A tall figure", 30.0),
+        layout.TextBlock(" ".join(f"after{n}" for n in range(40))),
+        layout.TextBlock(" ".join(f"more{n}" for n in range(300))),
+    ]
+    laid = layout.lay_out(blocks, TEXTS, (150 * mm, 157 * mm), layout.Geometry(columns=1))
+    assert laid.pages > 2
+
+
+def test_where_things_go_is_recorded() -> None:
+    blocks: list[layout.PageBlock] = [layout.TitleBlock(("Title",)),
+                                      layout.HeadingBlock("Heading", 1),
+                                      layout.TextBlock("Some words. " * 20)]
+    laid = layout.lay_out(blocks, TEXTS, "letter")
+    assert [(p.block, p.page, p.column, p.kind) for p in laid.placed] == [
+        (0, 1, 0, "title"), (1, 1, 0, "heading"), (2, 1, 0, "text"), (2, 1, 1, "text")]
+    assert all(p.top > p.bottom for p in laid.placed)

@@ -56,8 +56,9 @@ def test_engine_values_fill_the_captions(english: dict[str, bytes]) -> None:
     text = _text(english["a4"])
     assert "its player takes 3 tiles from the core" in text
     assert "It is worth 6 points to the owner of the stone on it." in text
-    assert "It now carries 2 stones, so nobody will score it." in text
-    assert "could be played in 5 different ways" in text
+    assert "That group now carries 2 stones, so nobody will score it." in text
+    assert "this tile has 5 legal placements here" in text
+    assert "once closed it would be worth 3 points" in text
     assert "48 different square tiles" in text
     assert "Figure 10." in text
 
@@ -170,8 +171,11 @@ def test_the_legend_stays_in_one_column(every_book: dict[tuple[str, str], bytes]
     used to run on into the next column)."""
     places = _places(every_book[lang, paper])
     locale = load_locale(lang, MICROPUL.locales_dir)
-    rows = [" ".join(locale.texts[f"legend.{key}"].split())[:12] for key in ("white", "stone")]
-    found = [next(place for text, place in places.items() if text.startswith(row))
+    rows = [" ".join(locale.texts[f"legend.{key}"].split()) for key in ("white", "stone")]
+    # The row's first line: a run of 12 or more characters that starts the row's text
+    # (not merely a line of body text that begins with the same words).
+    found = [next(place for text, place in places.items()
+                  if len(text) >= 12 and row.startswith(text.rstrip("-")))
              for row in rows]
     label = locale.texts["meta.figure_label"].replace("{number}", "1") + "."
     caption = places[label]

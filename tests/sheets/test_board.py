@@ -362,3 +362,21 @@ def test_boards_of_one_pdf_share_a_layout(plan: BoardPlan) -> None:
                        _big_drawing(150.0, 150.0), "Other")
     with pytest.raises(ValueError, match="same page layout"):
         render_board_pdf([plan, other], INFO)
+
+
+def test_board_pdf_asks_for_actual_size_single_sided(pdf: bytes) -> None:
+    root: Any = PdfReader(io.BytesIO(pdf)).trailer["/Root"]
+    preferences = {str(k): str(v) for k, v in root["/ViewerPreferences"].items()}
+    assert preferences == {"/PrintScaling": "/None", "/Duplex": "/Simplex"}
+
+
+def test_a_scaled_board_measures_true_size_after_the_printer_s_shrink(plan: BoardPlan) -> None:
+    """With --scale 97, the 10 mm squares are 10 / 0.97 mm apart in the file: 10.00 mm
+    once the printer has shrunk the page to 97 %."""
+    reader = PdfReader(io.BytesIO(render_board_pdf([plan], INFO, scale=(97.0, 97.0))))
+    lines, _clips = replay(reader, 0)
+    found = sorted(x1 for x1, y1, x2, y2 in lines
+                   if x1 == pytest.approx(x2, abs=1e-6)
+                   and abs(abs(y2 - y1) * 0.97 - 286.0) < 1e-3)
+    gaps = [(b - a) * 0.97 for a, b in itertools.pairwise(found)]
+    assert len(gaps) > 5 and all(math.isclose(g, 10.0, abs_tol=0.01) for g in gaps)

@@ -88,9 +88,21 @@ def test_every_problem_is_reported_at_once(tmp_path: Path) -> None:
 
 
 def test_unknown_layout_and_broken_yaml_are_user_errors(tmp_path: Path) -> None:
-    with pytest.raises(UserError, match="known layouts: a4, letter"):
+    with pytest.raises(UserError, match="known layouts: a4, letter, gutterfold-a4, "
+                                        "gutterfold-letter"):
         load_layout(tmp_path / "missing.yaml")
     broken = tmp_path / "broken.yaml"
     broken.write_text("paper: {width: 1\n")
-    with pytest.raises(UserError, match="not valid YAML"):
+    with pytest.raises(UserError, match="invalid YAML"):
         load_layout(broken)
+
+
+def test_a_bad_fold_gap_is_reported_at_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "fold.yaml"
+    path.write_text(A4_TEXT + "fold: {gap: -2}\n")
+    with pytest.raises(UserError) as caught:
+        load_layout(path)
+    (diagnostic,) = caught.value.diagnostics
+    assert diagnostic.message == "'fold.gap' must be a non-negative number of millimetres"
+    assert diagnostic.line == len(A4_TEXT.splitlines()) + 1
+    assert load_layout("a4").fold_gap is None

@@ -2,10 +2,20 @@ from __future__ import annotations
 
 import pytest
 
+from micropul_print.draw.bounds import Box, item_bounds
 from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Rect
 from micropul_print.sheets.duplex import Flip, back_point
 from micropul_print.sheets.layout import load_layout
-from micropul_print.sheets.pages import Card, Page, SheetOptions, SheetPlan, plan_sheets
+from micropul_print.sheets.pages import (
+    FOOTER_CLEARANCE,
+    Card,
+    Page,
+    SheetOptions,
+    SheetPlan,
+    footer_box,
+    plan_sheets,
+    slot_box,
+)
 
 
 def make_cards(count: int, bleed: float = 0.0) -> list[Card]:
@@ -37,14 +47,45 @@ def test_a4_pages_calibration_then_one_sheet_with_the_stones() -> None:
     assert len(pages[3].placements) == 48 + 6
 
 
-def test_letter_is_full_with_48_so_the_stones_get_their_own_sheet() -> None:
+def test_letter_is_full_with_48_so_the_stones_go_on_the_calibration_sheet() -> None:
+    """Letter holds exactly 48 cards: the six stones take free room of the calibration
+    sheet instead of a sheet of their own."""
     pages = plan("letter").pages
-    assert [p.side for p in pages] == ["front", "back"] * 3
-    assert [p.label for p in pages[2:]] == [
+    assert [p.side for p in pages] == ["front", "back"] * 2
+    assert [p.label for p in pages] == [
+        "Game — calibration page, front", "Game — calibration page, back",
+        "Game — fronts, page 1/1", "Game — backs, page 1/1"]
+    assert [len(p.placements) for p in pages] == [6, 6, 48, 48]
+    assert {p.drawing for p in pages[0].placements} == {STONE}
+
+
+def test_without_the_calibration_page_the_stones_get_a_sheet_of_their_own() -> None:
+    pages = plan("letter", calibration=False).pages
+    assert [p.label for p in pages] == [
         "Game — fronts, page 1/2", "Game — backs, page 1/2",
         "Game — fronts, page 2/2", "Game — backs, page 2/2"]
-    assert len(pages[2].placements) == 48
-    assert len(pages[4].placements) == 6
+    assert [len(p.placements) for p in pages] == [48, 48, 6, 6]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("flip", ["long", "short"])
+@pytest.mark.parametrize("offset", [(0.0, 0.0), (2.0, -1.5)])
+def test_stones_on_the_calibration_page_clear_its_art_on_both_sides(
+        paper: str, flip: Flip, offset: tuple[float, float]) -> None:
+    full = {"a4": 54, "letter": 48}[paper]  # every slot of the tile page taken
+    sheet = plan(paper, count=full, flip=flip, back_offset=offset)
+    front, back = sheet.pages[0], sheet.pages[1]
+    assert len(front.placements) == len(back.placements) == 6
+    for page in (front, back):
+        art = [item_bounds(item) for item in page.marks.items]
+        for placed in page.placements:
+            box = Box(placed.x, placed.y, placed.x + placed.drawing.width,
+                      placed.y + placed.drawing.height)
+            assert not any(box.overlaps(other) for other in art), (page.label, placed)
+            printable = Box(sheet.layout.margin, sheet.layout.margin,
+                            sheet.layout.paper_width - sheet.layout.margin,
+                            sheet.layout.paper_height - sheet.layout.margin)
+            assert printable.contains(box.x0, box.y0) and printable.contains(box.x1, box.y1)
 
 
 def test_without_calibration_fronts_start_on_page_one() -> None:
@@ -100,6 +141,11 @@ def test_long_edge_backs_run_right_to_left() -> None:
     assert backs[0].y == fronts[0].y
 
 
+def _crop_marks(sheet: SheetPlan, page: Page) -> list[Line]:
+    return [i for i in page.marks.items
+            if isinstance(i, Line) and i.stroke_width == sheet.layout.crop_marks.width]
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("bleed", [0.0, 3.0])
 def test_crop_marks_lie_outside_the_art_and_reach_the_margin(paper: str, bleed: float) -> None:
@@ -108,29 +154,63 @@ def test_crop_marks_lie_outside_the_art_and_reach_the_margin(paper: str, bleed: 
     art_left, art_top = grid.left - bleed, grid.top - bleed
     art_right, art_bottom = grid.left + grid.width + bleed, grid.top + grid.height + bleed
     front = sheet.pages[0]
-    marks = [i for i in front.marks.items
-             if isinstance(i, Line) and i.stroke_width == layout.crop_marks.width]
+    marks = _crop_marks(sheet, front)
     assert len(marks) == 2 * (len(grid.cut_lines_x()) + len(grid.cut_lines_y()))
+    footer = footer_box(layout, front.label)
+    band_top = layout.paper_height - layout.margin - layout.footer_band
     for mark in marks:
         xs, ys = sorted((mark.x1, mark.x2)), sorted((mark.y1, mark.y2))
         outside = (xs[1] <= art_left or xs[0] >= art_right or ys[1] <= art_top
                    or ys[0] >= art_bottom)
         assert outside, mark
+        assert not Box(xs[0], ys[0], xs[1], ys[1]).overlaps(footer), mark
         if mark.x1 == mark.x2:  # vertical: above or below the grid, from margin to near art
             assert mark.x1 in grid.cut_lines_x()
-            assert ys[0] == pytest.approx(layout.margin + layout.footer_band) or ys[1] == (
-                pytest.approx(layout.paper_height - layout.margin - layout.footer_band))
-            assert ys[1] - ys[0] >= layout.crop_marks.min_length - 1e-9
+            under_footer = footer.x0 - FOOTER_CLEARANCE <= mark.x1 <= footer.x1 + FOOTER_CLEARANCE
+            if ys[1] <= art_top:
+                assert ys[0] == pytest.approx(layout.margin)
+            elif under_footer:  # stops above the footer line
+                assert ys[1] == pytest.approx(band_top)
+            else:
+                assert ys[1] == pytest.approx(layout.paper_height - layout.margin)
         else:
             assert mark.y1 in grid.cut_lines_y()
             assert xs[0] == pytest.approx(layout.margin) or xs[1] == pytest.approx(
                 layout.paper_width - layout.margin)
-            assert xs[1] - xs[0] >= layout.crop_marks.min_length - 1e-9
+        assert xs[1] - xs[0] + ys[1] - ys[0] >= layout.crop_marks.min_length - 1e-9
     # Every mark stays inside the printable area.
     for mark in marks:
         for x, y in ((mark.x1, mark.y1), (mark.x2, mark.y2)):
             assert layout.margin - 1e-9 <= x <= layout.paper_width - layout.margin + 1e-9
             assert layout.margin - 1e-9 <= y <= layout.paper_height - layout.margin + 1e-9
+
+
+@pytest.mark.parametrize(("paper", "bleed", "tokens", "used_columns", "used_rows"), [
+    ("letter", 0.0, 6, 6, 1),  # the stones' page: one row of six
+    ("a4", 3.0, 6, 5, 4),  # 13 cards and 6 stones: three full rows, four in the last
+    ("a4", 0.0, 3, 3, 1),  # three stones alone: three columns of one row
+])
+def test_marks_only_where_pieces_are_and_never_across_empty_slots(
+        paper: str, bleed: float, tokens: int, used_columns: int, used_rows: int) -> None:
+    count = {"letter": 48, "a4": 48}[paper] if tokens == 6 else 0
+    sheet = plan(paper, count=count, bleed=bleed, calibration=False,
+                 tokens=TOKENS[:tokens])
+    grid, page = sheet.grid, sheet.pages[-2]
+    marks = _crop_marks(sheet, page)
+    vertical = {m.x1 for m in marks if m.x1 == m.x2}
+    horizontal = {m.y1 for m in marks if m.y1 == m.y2}
+    edges_per_line = 1 if bleed == 0 else 2  # neighbours share a cut line without bleed
+    expected_x = used_columns + 1 if edges_per_line == 1 else 2 * used_columns
+    expected_y = used_rows + 1 if edges_per_line == 1 else 2 * used_rows
+    assert (len(vertical), len(horizontal)) == (expected_x, expected_y)
+    assert len(marks) == 2 * (expected_x + expected_y)
+    # No mark runs over a slot of the grid, used or empty.
+    slots = [slot_box(grid, c, r).grown(bleed) for r in range(grid.rows)
+             for c in range(grid.columns)]
+    for mark in marks:
+        reach = Box(min(mark.x1, mark.x2), min(mark.y1, mark.y2), max(mark.x1, mark.x2),
+                    max(mark.y1, mark.y2))
+        assert not any(reach.overlaps(slot) for slot in slots), mark
 
 
 def test_cut_lines_only_without_bleed() -> None:
@@ -157,22 +237,29 @@ def test_calibration_page_has_the_30_mm_square_and_mirrored_crosses() -> None:
         assert (back_ring.cx, back_ring.cy) == pytest.approx(expected)
 
 
-def test_marks_follow_only_the_rows_in_use() -> None:
-    sheet = plan("letter", calibration=False)
-    stones_page = sheet.pages[2]
-    assert len(stones_page.placements) == 6  # one row of the 6 x 8 grid
-    horizontal = sorted({i.y1 for i in stones_page.marks.items
-                         if isinstance(i, Line) and i.y1 == i.y2})
-    assert horizontal == pytest.approx([sheet.grid.top, sheet.grid.top + 30.0])
-
-
 def test_calibration_rulers_are_100_mm_with_a_tick_each_mm() -> None:
     front = plan("a4").pages[0]
-    rulers = [i for i in front.marks.items if isinstance(i, Polygon)]
-    assert len(rulers) == 2
-    for ruler, axis in zip(rulers, (0, 1), strict=True):
-        along = [point[axis] for point in ruler.points]
-        # Outer edges of the 0 and 100 mm ticks (0.2 mm wide): 100 mm between centres.
-        assert max(along) - min(along) == pytest.approx(100.2)
-        # Both edges of 101 teeth plus the two ends of the base bar.
-        assert len(ruler.points) == 2 + 4 * 101 - 2
+    across, down = [i for i in front.marks.items if isinstance(i, Polygon)]
+    zero_x, zero_y = 30.0, 62.0  # where the rulers meet
+    # Tooth tips: pairs of points at the tooth's length from the base line.
+    tips_across = sorted({round(x, 6) for x, y in across.points if y < zero_y - 1.0})
+    centres = [round((a + b) / 2, 6) for a, b in zip(tips_across[::2], tips_across[1::2],
+                                                     strict=True)]
+    assert centres == pytest.approx([zero_x + mm for mm in range(101)])
+    tips_down = sorted({round(y, 6) for x, y in down.points if x > zero_x + 1.0})
+    centres = [round((a + b) / 2, 6) for a, b in zip(tips_down[::2], tips_down[1::2],
+                                                     strict=True)]
+    # The downward ruler starts at 1 mm: its zero is the other ruler's base line.
+    assert centres == pytest.approx([zero_y + mm for mm in range(1, 101)])
+
+
+def test_calibration_rulers_meet_in_a_single_corner_line() -> None:
+    """No tooth of one ruler lies on the other's base bar (that drew a doubled line)."""
+    front = plan("a4").pages[0]
+    across, down = [i for i in front.marks.items if isinstance(i, Polygon)]
+    bar_across = Box(29.8, 62.0, 130.1, 62.2)  # the base bar of the horizontal ruler
+    teeth_down = [(x, y) for x, y in down.points if x > 30.0 + 1e-9]
+    assert all(y >= bar_across.y1 + 0.5 for _x, y in teeth_down)  # first tooth at 1 mm
+    # The bars join: the horizontal one starts at the outer edge of the downward one.
+    assert min(x for x, _y in across.points) == pytest.approx(min(x for x, _y in down.points))
+    assert min(y for _x, y in down.points) == pytest.approx(62.0)

@@ -188,11 +188,11 @@ def test_identical_drawings_become_one_form() -> None:
 
 
 def test_page_order_and_size() -> None:
-    reader = read(make_plan("letter"))
-    assert len(reader.pages) == 6  # calibration + back, tiles + backs, stones + backs
+    reader = read(make_plan("a4", bleed=3.0))
+    assert len(reader.pages) == 6  # calibration + back, then two sheets of 35 slots
     for page in reader.pages:
-        assert float(page.mediabox.width) == pytest.approx(215.9 * PT_PER_MM, abs=0.01)
-        assert float(page.mediabox.height) == pytest.approx(279.4 * PT_PER_MM, abs=0.01)
+        assert float(page.mediabox.width) == pytest.approx(210.0 * PT_PER_MM, abs=0.01)
+        assert float(page.mediabox.height) == pytest.approx(297.0 * PT_PER_MM, abs=0.01)
     texts = [page.extract_text() for page in reader.pages]
     assert "Game — calibration page, front" in texts[0]
     assert "Game — calibration page, back" in texts[1]
@@ -274,3 +274,86 @@ def test_card_backgrounds_are_painted_a_hair_larger_so_no_seam_shows() -> None:
                        for rx, ry, rw, rh in rects), (number, placement.x, placement.y)
             checked += 1
     assert checked == 2 * 48  # every front and every back
+
+
+def viewer_preferences(pdf: bytes) -> dict[str, str]:
+    root: Any = PdfReader(io.BytesIO(pdf)).trailer["/Root"]
+    return {str(k): str(v) for k, v in root["/ViewerPreferences"].items()}
+
+
+@pytest.mark.parametrize(("flip", "duplex"), [("long", "/DuplexFlipLongEdge"),
+                                                ("short", "/DuplexFlipShortEdge")])
+@pytest.mark.parametrize("calibration", [True, False])
+def test_viewers_are_asked_for_actual_size_and_the_flip_of_the_backs(
+        flip: str, duplex: str, calibration: bool) -> None:
+    """A viewer's print dialog starts from these: no "fit to page" (it shrinks every
+    tile by a few per cent) and double-sided with the flip the backs were mirrored for."""
+    pdf = render_pdf(make_plan("letter", flip=flip, calibration=calibration), INFO)
+    assert viewer_preferences(pdf) == {"/PrintScaling": "/None", "/Duplex": duplex}
+
+
+def _box(page: Any, name: str) -> tuple[float, float, float, float]:
+    return tuple(float(v) for v in page[name])  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_with_bleed_every_page_has_trim_and_bleed_boxes(paper: str, flip: str) -> None:
+    """The trim box of a page of tiles is the area of its cut tiles (the outermost cut
+    lines), measured here from where the PDF places each tile; the bleed box is that
+    plus the bleed. Backs are measured on their own page, offset included."""
+    bleed = 3.0
+    plan = make_plan(paper, bleed=bleed, flip=flip, back_offset=(1.0, 0.5))
+    reader = read(plan)
+    bleed_pt = bleed * PT_PER_MM
+    media = [float(v) for v in reader.pages[0].mediabox]
+    for number, page in enumerate(reader.pages):
+        trim = _box(page, "/TrimBox")
+        bleed_box = _box(page, "/BleedBox")
+        pieces = [f for f in replay(reader, number).forms if f[3] - f[1] > 10 * PT_PER_MM]
+        if not pieces:  # the calibration page: nothing to cut, the page is its own trim
+            assert trim == pytest.approx(media) and bleed_box == pytest.approx(media)
+            continue
+        # Every piece is centred on its slot: the slot's cut square is 30 mm round it.
+        centres = [((f[1] + f[3]) / 2, (f[2] + f[4]) / 2) for f in pieces]
+        half = CUT_PT / 2
+        cut = (min(x for x, _ in centres) - half, min(y for _, y in centres) - half,
+               max(x for x, _ in centres) + half, max(y for _, y in centres) + half)
+        assert trim == pytest.approx(cut, abs=TOLERANCE_PT)
+        assert bleed_box == pytest.approx((cut[0] - bleed_pt, cut[1] - bleed_pt,
+                                           cut[2] + bleed_pt, cut[3] + bleed_pt),
+                                          abs=TOLERANCE_PT)
+
+
+def test_without_bleed_no_trim_or_bleed_box() -> None:
+    reader = read(make_plan("a4"))
+    assert all("/TrimBox" not in page and "/BleedBox" not in page for page in reader.pages)
+
+
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_scaled_sheets_measure_30_mm_after_the_printer_s_shrink(flip: str) -> None:
+    scale = (97.0, 98.5)  # what the printer does, across and down
+    reader = read(make_plan("a4", flip=flip, scale=scale, calibration=False))
+    width = float(reader.pages[0].mediabox.width)
+    height = float(reader.pages[0].mediabox.height)
+    for number in (0, 1):
+        tiles = [f for f in replay(reader, number).forms if f[3] - f[1] > 20 * PT_PER_MM]
+        assert len(tiles) == 48
+        for _name, x0, y0, x1, y1 in tiles:
+            # Enlarged in the file; the printer's 97 % x 98.5 % brings it back to 30 mm.
+            assert (x1 - x0) * scale[0] / 100 == pytest.approx(CUT_PT, abs=TOLERANCE_PT)
+            assert (y1 - y0) * scale[1] / 100 == pytest.approx(CUT_PT, abs=TOLERANCE_PT)
+        # Enlarged about the page's centre, so a centred grid stays centred (and backs
+        # stay behind their fronts): each tile is where it is at 100 %, moved outwards.
+        plain = [f for f in replay(read(make_plan("a4", flip=flip, calibration=False)),
+                                   number).forms if f[3] - f[1] > 20 * PT_PER_MM]
+        for (_n, x0, y0, x1, y1), (_p, px0, py0, px1, py1) in zip(tiles, plain, strict=True):
+            expected = ((px0 + px1) / 2 - width / 2) * 100 / scale[0] + width / 2
+            assert (x0 + x1) / 2 == pytest.approx(expected, abs=1e-3)
+            expected = ((py0 + py1) / 2 - height / 2) * 100 / scale[1] + height / 2
+            assert (y0 + y1) / 2 == pytest.approx(expected, abs=1e-3)
+
+
+def test_at_100_per_cent_the_pdf_is_the_pdf_without_a_scale() -> None:
+    assert render_pdf(make_plan("a4", scale=(100.0, 100.0)), INFO) == render_pdf(
+        make_plan("a4"), INFO)

@@ -18,6 +18,7 @@ from micropul_print.resources import package_file
 
 if TYPE_CHECKING:
     from micropul_print.catalogue.loader import CatalogueHeader
+    from micropul_print.draw.primitives import Drawing
     from micropul_print.draw.theme import Theme
     from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
     from micropul_print.games.cellulae.engine import CellulaeState
@@ -40,6 +41,7 @@ class CellulaeGame:
     order = 10
     output_dir = "cellulae"
     catalogue_keys = CATALOGUE_KEYS
+    player_counts = (2,)
 
     def shipped_catalogue(self) -> Path:
         return package_file(__name__, "cellulae.yaml")
@@ -122,6 +124,15 @@ class CellulaeGame:
                              f"{', '.join(self.variants(catalogue))})")
         return CellulaeState.new(catalogue, side=None if variant is None else int(variant),
                                  seed=seed)
+
+    def state_drawing(self, catalogue: CellulaeCatalogue, theme: Theme,
+                      state: CellulaeState) -> Drawing:
+        """The board with its tiles, as the rulebook's figures draw it."""
+        from micropul_print.games.cellulae.faces import board_drawing
+        from micropul_print.games.cellulae.figures import SQUARES_FILL
+
+        return board_drawing(catalogue, state.board.side, theme, tiles=state.board.tiles(),
+                             squares_fill=SQUARES_FILL)
 
 
 GAME = CellulaeGame()

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from micropul_print.errors import Diagnostic, UserError, errors_in, usable
+from micropul_print.errors import Diagnostic, UserError, errors_in, quoted, usable
 from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
 from micropul_print.games.cellulae.rules import BLACK, COLOURS, SKIP, Board, Move, Square
 from micropul_print.yamlsource import (
@@ -136,7 +136,7 @@ def _colour(node: YamlNode, what: str, out: list[Diagnostic]) -> str | None:
     text = node.raw if isinstance(node, YamlScalar) else None
     if text in COLOURS:
         return text
-    shown = repr(text) if text is not None else describe(node)
+    shown = quoted(text) if text is not None else describe(node)
     out.append(node.diagnostic(f"{what} is {shown} (expected {join_choices(COLOURS)})"))
     return None
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from micropul_print.catalogue.loader import CatalogueHeader
-from micropul_print.errors import Diagnostic, errors_in
+from micropul_print.errors import Diagnostic, errors_in, quoted
 from micropul_print.yamlsource import (
     Where,
     YamlMapping,
@@ -27,13 +27,21 @@ from micropul_print.yamlsource import (
     expect_mapping,
     expect_sequence,
     expect_text,
+    explain,
     join_choices,
+    number_value,
 )
 
 GAME = "cellulae"
 WHITE = "white"
 BLACK = "black"
 FACE_COLOURS = (WHITE, BLACK)
+
+# Bounds that keep a check and a build short: the set check plays its games on every
+# board (a 99 x 99 board took 6 s, 1001 x 1001 over a minute), and a 25 x 25 board of
+# 30 mm tiles is already 75 cm across.
+MAX_BOARD_SIDE = 25
+MAX_TILES = 1000
 
 
 @dataclass(frozen=True)
@@ -148,12 +156,12 @@ def read_cellulae(header: CatalogueHeader, out: list[Diagnostic]) -> CellulaeCat
 def _tile_size(node: YamlNode | None, out: list[Diagnostic]) -> float | None:
     if node is None:
         return None
-    value = node.value if isinstance(node, YamlScalar) and node.tag in ("int", "float") else None
-    if not isinstance(value, int | float) or isinstance(value, bool) or not 0 < value <= 200:
+    value = number_value(node)
+    if value is None or not 0 < value <= 200:  # .nan and .inf fail the comparison
         out.append(
             node.diagnostic(
                 f"'tile_size_mm' must be a length in millimetres above 0 and at most 200, "
-                f"got {describe(node)}"
+                f"got {describe(node)}{explain(node)}"
             )
         )
         return None
@@ -203,6 +211,10 @@ def _board(node: YamlNode, out: list[Diagnostic]) -> BoardSize | None:
         if side < 3:
             out.append(side_node.diagnostic(f"board side {side} is too small (expected 3 or more)"))
             side = None
+        elif side > MAX_BOARD_SIDE:
+            out.append(side_node.diagnostic(
+                f"board side {side} is too large (expected at most {MAX_BOARD_SIDE})"))
+            side = None
         elif side % 2 == 0:
             out.append(
                 side_node.diagnostic(
@@ -237,6 +249,9 @@ def _tile_kind(node: YamlNode, out: list[Diagnostic]) -> tuple[int, tuple[CellFa
     count = None if count_node is None else expect_int(count_node, "'count'", out)
     if count is not None and count_node is not None and count < 1:
         out.append(count_node.diagnostic(f"'count' is {count} (expected 1 or more tiles)"))
+    elif count is not None and count_node is not None and count > MAX_TILES:
+        out.append(count_node.diagnostic(
+            f"'count' is {count} (expected at most {MAX_TILES} tiles)"))
     faces = _faces(mapping.get("faces"), out)
     if errors_in(out[before:]) or count is None or faces is None:
         return None
@@ -287,7 +302,7 @@ def _face(node: YamlNode, out: list[Diagnostic]) -> CellFace | None:
         if text in FACE_COLOURS:
             colour = text
         else:
-            shown = repr(text) if text is not None else describe(colour_node)
+            shown = quoted(text) if text is not None else describe(colour_node)
             out.append(
                 colour_node.diagnostic(
                     f"unknown face colour {shown} (expected {join_choices(FACE_COLOURS)})"

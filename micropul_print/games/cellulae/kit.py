@@ -11,7 +11,11 @@ docs/output-layout.md):
     cellulae/tiles/overview.png                         both faces and the set-up on 5 x 5
     cellulae/sheets/cellulae-tiles-<paper>.pdf          duplex tile sheets
     cellulae/sheets/cellulae-board-<side>-<paper>.pdf   each board, at its true size
+    cellulae/sheets/cellulae-tiles-gutterfold-<paper>.pdf   with --layout gutter-fold
+    cellulae/sheets/cellulae-cut-<paper>-page<N>.svg    with --cut-files
+    cellulae/sheets/cellulae-tiles-print-shop.pdf       with --print-shop
     cellulae/rules/cellulae-rules-<lang>.pdf            the rulebook in each language
+    cellulae/rules/cellulae-rules-<lang>-booklet-<paper>.pdf   and its booklet
 """
 
 from __future__ import annotations
@@ -38,7 +42,12 @@ PNG_DIR = f"{ROOT}/tiles/png"
 OVERVIEW = f"{ROOT}/tiles/overview.png"
 SHEETS_DIR = f"{ROOT}/sheets"
 FACE_ORDER = (WHITE, BLACK)
-PARTS = frozenset({"svg", "png", "sheets", "rulebooks"})
+# The kit's parts, and the booklets (which a build makes with the rulebooks).
+# "boards": the sheets part's boards alone (the tiles printed another way);
+# "gutterfold": the tiles on gutter-fold sheets.
+# "print-shop": the tile alone with the shop's bleed, white face then black.
+PARTS = frozenset({"svg", "png", "sheets", "rulebooks", "booklets", "boards", "gutterfold",
+                   "print-shop"})
 PNG_BLEED = 3.0  # bleed of the PNG files when none is given, as Micropul's
 OVERVIEW_DPI = 100
 OVERVIEW_GAP = 4.0  # mm, between the pictures of the overview
@@ -54,6 +63,53 @@ def tile_file(colour: str) -> str:
 
 def tiles_pdf(paper: str) -> str:
     return f"{SHEETS_DIR}/cellulae-tiles-{paper}.pdf"
+
+
+def cut_file(paper: str, page: int) -> str:
+    from micropul_print.sheets.cutfile import cut_file_name
+
+    return f"{SHEETS_DIR}/{cut_file_name(ROOT, paper, page)}"
+
+
+def write_cut_files(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir,
+                    layout: SheetLayout, options: SheetOptions) -> list[Path]:
+    """``cellulae/sheets/cellulae-cut-<paper>-page<N>.svg`` for each front page of the
+    tile sheets holding tiles (``options`` with registration marks, as they were made)."""
+    from micropul_print.sheets.cutfile import cut_pages
+
+    plan = plan_tile_sheets(catalogue, theme, layout, options)
+    return [out.write_bytes(cut_file(layout.name, page.number), page.svg)
+            for page in cut_pages(plan, f"{catalogue.name} — tiles, {layout.label}")]
+
+
+PRINT_SHOP_PDF = f"{SHEETS_DIR}/cellulae-tiles-print-shop.pdf"
+
+
+def print_shop_pdf(catalogue: CellulaeCatalogue, theme: Theme) -> bytes:
+    """The tile for a print shop: its white face with the shop's bleed on one page, its
+    black face on the next. Every tile is alike, so one pair: the shop prints it
+    ``tile_total`` times."""
+    from micropul_print.sheets.printshop import (
+        SHOP_BLEED,
+        plan_print_shop,
+        render_print_shop_pdf,
+    )
+
+    faces = face_drawings(catalogue, theme, bleed=SHOP_BLEED)
+    size = catalogue.tile_size_mm
+    plan = plan_print_shop([Card(faces[WHITE], faces[BLACK])], size, size,
+                           names=[f"tile (print {catalogue.tile_total})"])
+    info = DocumentInfo(
+        title=f"{catalogue.name} — tiles for a print shop",
+        author=_author(catalogue),
+        subject=f"The tile of {catalogue.name}, {size:g} mm with {SHOP_BLEED:g} mm bleed, "
+                f"white face then black: print {catalogue.tile_total}",
+    )
+    return render_print_shop_pdf(plan, info)
+
+
+def gutterfold_pdf(paper: str) -> str:
+    return f"{SHEETS_DIR}/cellulae-tiles-gutterfold-{paper}.pdf"
 
 
 def board_pdf(side: int, paper: str) -> str:
@@ -74,28 +130,51 @@ def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
                 catalogue, theme, output, papers=papers, bleed=options.bleed,
                 dpi=options.dpi, flip=options.flip, back_offset=options.back_offset,
                 calibration=options.calibration, parts=frozenset(parts), progress=say,
-                langs=langs)
+                langs=langs, scale=options.scale, cut_files=options.cut_files)
         return run
 
     imports = ("micropul_print.games.cellulae.kit", "micropul_print.games.cellulae.faces")
     tile_imports = ("micropul_print.backends.svg", "micropul_print.backends.png")
     pdf_imports = ("micropul_print.backends.pdf", "micropul_print.sheets.pdf")
+    if options.tiles is not None and "sheets" in options.parts:
+        from micropul_print.gameapi import UsageError
+
+        raise UsageError(f"argument --tiles: the {catalogue.name} tiles have no numbers "
+                         "(they are all alike): leave --tiles out for this game")
     jobs: list[KitJob] = []
     if "png" in options.parts:
         jobs.append(KitJob("tile files", part({"png"}, ()), cost=2,
-                           imports=(*imports, *tile_imports)))
+                           imports=(*imports, *tile_imports), label="tiles"))
     elif "svg" in options.parts:
-        jobs.append(KitJob("tile files", part({"svg"}, ()), cost=1, imports=imports))
-    for layout in layouts:
-        jobs.append(KitJob("sheets", part({"sheets"}, (layout.name,)), cost=1,
-                           imports=(*imports, *pdf_imports)))
+        jobs.append(KitJob("tile files", part({"svg"}, ()), cost=1, imports=imports,
+                           label="tiles"))
+    duplex = "duplex" in options.sheet_layouts
+    for layout in layouts:  # the boards go with the duplex sheets, or alone
+        jobs.append(KitJob("sheets", part({"sheets" if duplex else "boards"}, (layout.name,)),
+                           cost=1, imports=(*imports, *pdf_imports),
+                           label=f"{'sheets' if duplex else 'boards'} {layout.name}"))
+        if "gutter-fold" in options.sheet_layouts:
+            jobs.append(KitJob("sheets", part({"gutterfold"}, (layout.name,)), cost=1,
+                               imports=(*imports, *pdf_imports),
+                               label=f"gutter fold {layout.name}"))
+    if options.print_shop and layouts:
+        jobs.append(KitJob("sheets", part({"print-shop"}, ()), cost=1,
+                           imports=(*imports, *pdf_imports), label="print shop"))
     if "rulebooks" in options.parts and langs:  # as Micropul's: one set, on the first paper
         paper = (options.papers[0],)
         rulebook_imports = (*pdf_imports, "micropul_print.rulebook",
                             "micropul_print.rulebook.layout")
         jobs.append(KitJob("rulebooks", part({"rulebooks"}, paper, langs), cost=4 * len(langs),
                            imports=(*imports, *rulebook_imports),
-                           pieces=[part({"rulebooks"}, paper, [lang]) for lang in langs]))
+                           pieces=[part({"rulebooks"}, paper, [lang]) for lang in langs],
+                           label="rulebooks",
+                           piece_labels=[f"rulebook {lang}" for lang in langs]))
+        if options.booklets:
+            jobs.append(KitJob("rulebooks", part({"booklets"}, paper, langs),
+                               cost=4 * len(langs), imports=(*imports, *rulebook_imports),
+                               pieces=[part({"booklets"}, paper, [lang]) for lang in langs],
+                               label="booklets",
+                               piece_labels=[f"booklet {lang}" for lang in langs]))
     return jobs
 
 
@@ -103,11 +182,18 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
                        papers: Sequence[str], bleed: float | None, dpi: int, flip: Flip,
                        back_offset: tuple[float, float], calibration: bool,
                        parts: frozenset[str], progress: Progress | None,
-                       langs: Sequence[str] | None = None) -> list[Path]:
+                       langs: Sequence[str] | None = None,
+                       scale: tuple[float, float] = (100.0, 100.0),
+                       cut_files: bool = False) -> list[Path]:
     """Write the parts of the Cellulae kit named in ``parts`` (``svg``: the SVG faces;
     ``png``: SVG and PNG faces and the overview; ``sheets``: tile sheets and boards for
-    each paper; ``rulebooks``: the rulebook in each of ``langs``, None meaning every
-    language of the Cellulae book) and return the paths written, in order.
+    each paper; ``boards``: the boards alone; ``gutterfold``: gutter-fold tile sheets for
+    each paper; ``print-shop``: the print shop's file; ``rulebooks``: the rulebook in
+    each of ``langs``, None meaning every language of the Cellulae book; ``booklets``:
+    their booklets) and return the paths written, in order.
+
+    ``cut_files``: the tile sheets carry registration marks, and a cut file is written
+    for each of their front pages holding pieces.
 
     Rulebook file names carry no paper, as Micropul's: one set, on the first of
     ``papers`` (A4 when none is given).
@@ -129,34 +215,52 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
         say(f"writing {out.path(PNG_DIR)}/*.png and {out.path(OVERVIEW)}")
         written += write_tile_pngs(catalogue, theme, out, dpi=dpi,
                                    bleed=PNG_BLEED if bleed is None else bleed)
-    if "sheets" in parts:
+    options = SheetOptions(bleed=bleed or 0.0, flip=flip, back_offset=back_offset,
+                           calibration=calibration, scale=scale)
+    if "sheets" in parts or "boards" in parts:
+        marked = options._replace(registration=cut_files)
         layouts = [load_layout(paper) for paper in papers]  # every problem before writing
-        options = SheetOptions(bleed=bleed or 0.0, flip=flip, back_offset=back_offset,
-                               calibration=calibration)
         for layout in layouts:
-            say(f"writing {out.path(tiles_pdf(layout.name))}")
-            written.append(out.write_bytes(tiles_pdf(layout.name),
-                                           tile_sheets_pdf(catalogue, theme, layout, options)))
+            if "sheets" in parts:
+                say(f"writing {out.path(tiles_pdf(layout.name))}")
+                written.append(out.write_bytes(
+                    tiles_pdf(layout.name), tile_sheets_pdf(catalogue, theme, layout, marked)))
+                if cut_files:
+                    written += write_cut_files(catalogue, theme, out, layout, marked)
             for board in catalogue.boards:
                 relative = board_pdf(board.side, layout.name)
                 say(f"writing {out.path(relative)}")
                 written.append(out.write_bytes(relative, board_sheets_pdf(
-                    catalogue, theme, layout, board.side)))
+                    catalogue, theme, layout, board.side, scale=scale)))
+    if "gutterfold" in parts:
+        for paper in papers:
+            say(f"writing {out.path(gutterfold_pdf(paper))}")
+            written.append(out.write_bytes(gutterfold_pdf(paper), gutterfold_sheets_pdf(
+                catalogue, theme, paper, options)))
+    if "print-shop" in parts:
+        say(f"writing {out.path(PRINT_SHOP_PDF)}")
+        written.append(out.write_bytes(PRINT_SHOP_PDF, print_shop_pdf(catalogue, theme)))
     if "rulebooks" in parts:
         written += write_rulebooks(catalogue, theme, out, langs=langs,
                                    paper=papers[0] if papers else RULEBOOK_PAPER, progress=say)
+    if "booklets" in parts:
+        written += write_rulebooks(catalogue, theme, out, langs=langs,
+                                   paper=papers[0] if papers else RULEBOOK_PAPER, progress=say,
+                                   booklet=True)
     return written
 
 
 def write_rulebooks(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir, *,
                     langs: Sequence[str] | None, paper: str,
-                    progress: Progress | None = None) -> list[Path]:
+                    progress: Progress | None = None, booklet: bool = False) -> list[Path]:
     """``cellulae/rules/cellulae-rules-<lang>.pdf`` for each of ``langs`` (None: every
-    language of the Cellulae book), on ``paper``; texts and figures checked first."""
-    from micropul_print.rulebook import available_languages, build_rulebooks
+    language of the Cellulae book), on ``paper``; texts and figures checked first.
+    ``booklet``: the booklets instead, ``cellulae-rules-<lang>-booklet-<paper>.pdf``."""
+    from micropul_print.rulebook import available_languages, build_booklets, build_rulebooks
 
     chosen = list(langs) if langs is not None else available_languages(catalogue.game)
-    return build_rulebooks(catalogue, theme, out, langs=chosen, paper=paper,
+    write = build_booklets if booklet else build_rulebooks
+    return write(catalogue, theme, out, langs=chosen, paper=paper,
                            progress=None if progress is None
                            else (lambda message: progress(f"writing {message}")))
 
@@ -233,9 +337,31 @@ def tile_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLay
     return render_pdf(plan, info)
 
 
+def gutterfold_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, paper: str,
+                          options: SheetOptions) -> bytes:
+    """The tiles on gutter-fold sheets (black faces beside the white, to fold behind)."""
+    from micropul_print.sheets.gutterfold import plan_gutterfold
+
+    layout = load_layout(f"gutterfold-{paper}")
+    faces = face_drawings(catalogue, theme, bleed=options.bleed)
+    size = catalogue.tile_size_mm
+    fold = plan_gutterfold(layout, [Card(faces[WHITE], faces[BLACK])] * catalogue.tile_total,
+                           size, size, catalogue.name,
+                           options=SheetOptions(bleed=options.bleed, scale=options.scale))
+    info = DocumentInfo(
+        title=f"{catalogue.name} — tiles to fold, {layout.label}",
+        author=_author(catalogue),
+        subject=f"Print-and-play tiles of {catalogue.name}: {catalogue.tile_total} tiles of "
+                f"{size:g} mm, white faces on the left half and black on the right, "
+                f"gutter-fold sheets for {layout.label} paper",
+    )
+    return render_pdf(fold.plan, info)
+
+
 def board_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLayout,
-                     side: int) -> bytes:
-    """The ``side`` x ``side`` board at its true size, on as many pages as it needs."""
+                     side: int, *, scale: tuple[float, float] = (100.0, 100.0)) -> bytes:
+    """The ``side`` x ``side`` board at its true size, on as many pages as it needs
+    (enlarged for a printer printing at ``scale`` per cent)."""
     from micropul_print.games.cellulae.faces import board_drawing, grid_lines
     from micropul_print.sheets.board import plan_board, render_board_pdf
 
@@ -251,7 +377,7 @@ def board_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLa
                 f"{catalogue.tile_size_mm:g} mm, on {pages} {layout.label} "
                 f"page{'s' if pages > 1 else ''}",
     )
-    return render_board_pdf([plan], info)
+    return render_board_pdf([plan], info, scale=scale)
 
 
 def _author(catalogue: CellulaeCatalogue) -> str:

@@ -19,6 +19,7 @@ from micropul_print.resources import package_file
 
 if TYPE_CHECKING:
     from micropul_print.catalogue.loader import CatalogueHeader
+    from micropul_print.draw.primitives import Drawing
     from micropul_print.draw.theme import Theme
     from micropul_print.games.micropul.engine import MicropulState
     from micropul_print.games.micropul.model import Catalogue
@@ -39,6 +40,7 @@ class MicropulGame:
     order = 0
     output_dir = ""
     catalogue_keys: tuple[str, ...] = ()
+    player_counts = (2, 1)  # two players, or solitaire
 
     def shipped_catalogue(self) -> Path:
         return package_file(__name__, "micropul.yaml")
@@ -143,6 +145,12 @@ class MicropulGame:
             raise ValueError(f"Micropul has no variant {variant!r} (it has: standard)")
         return MicropulState.new(catalogue, players=2 if players is None else players,
                                  seed=seed)
+
+    def state_drawing(self, catalogue: Catalogue, theme: Theme,
+                      state: MicropulState) -> Drawing:
+        from micropul_print.games.micropul.statedrawing import state_drawing
+
+        return state_drawing(catalogue, theme, state)
 
 
 GAME = MicropulGame()

@@ -12,6 +12,9 @@ record format of docs/contracts.md)::
 
 Hidden from every player: the order of the core and which tiles lie face down in each
 supply (face-down tiles are unknown to their owner too); hands are face up.
+
+Pieces (for ``analyse``'s per-piece statistics) are the tiles, by number: every tile but
+the start tile, which the set-up puts on the table.
 """
 
 from __future__ import annotations
@@ -30,8 +33,11 @@ Move = Action
 class MicropulState:
     """A game of Micropul for 1 (solitaire) or 2 players; seats are 0-based."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, played: int = 0) -> None:
         self.game = game
+        # Moves played through this state: the engine's own count leaves out the move
+        # that ends a game by emptying the core.
+        self.played = played
 
     @classmethod
     def new(cls, catalogue: Catalogue | TileSet, *, players: int = 2,
@@ -50,9 +56,10 @@ class MicropulState:
 
     def play(self, move: Move) -> None:
         self.game.push(move)  # IllegalActionError (a ValueError) when not legal
+        self.played += 1
 
     def copy(self) -> MicropulState:
-        return MicropulState(self.game.copy())  # the tile tables are shared, read-only
+        return MicropulState(self.game.copy(), self.played)  # the tile tables are shared, read-only
 
     def determinized(self, seed: int) -> MicropulState:
         state = self.copy()
@@ -91,7 +98,7 @@ class MicropulState:
         return None if outcome is None else outcome.reason
 
     def turn(self) -> int:
-        return self.game.turns
+        return self.played
 
     def move_to_json(self, move: Move) -> JSON:
         if isinstance(move, Place):
@@ -103,6 +110,13 @@ class MicropulState:
 
     def move_from_json(self, data: JSON) -> Move:
         return move_from_json(data)
+
+    def pieces(self) -> tuple[str, ...]:
+        start = self.game.tiles.catalogue.start_tile.id
+        return tuple(str(tid) for tid in self.game.tiles.tile_ids if tid != start)
+
+    def piece_of(self, move: Move) -> str | None:
+        return str(move.tile) if isinstance(move, Place) else None
 
 
 def move_from_json(data: Any) -> Move:

@@ -1,7 +1,8 @@
 """A figure of the Micropul rulebook as one Drawing: the tiles of its position drawn by the
 game's own tile art (the very drawings of the print sheets), turned and set in their
 cells, plus the figure marks: a coloured frame on the tiles just played, a cross on
-an illegal placement, and numbered stones. Pure: primitives in, primitives out.
+an illegal placement (broken around its catalysts, which the caption may be about),
+outlines of groups, and numbered stones. Pure: primitives in, primitives out.
 
 Lengths are those of the tile art (a tile is ``cell`` mm); the page layout scales the
 whole drawing down to the size it prints at.
@@ -9,13 +10,23 @@ whole drawing down to the size it prints at.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from micropul_print.draw.primitives import Circle, Drawing, Group, Line, Primitive, Rect, Text
 from micropul_print.fonts import CAP_HEIGHT
 from micropul_print.games.micropul.analysis import group_at, quadrant_key
-from micropul_print.games.micropul.model import BL, BR, EMPTY, QUADRANT_NAMES, TR, Catalogue, Tile
+from micropul_print.games.micropul.model import (
+    BL,
+    BR,
+    CATALYSTS,
+    EMPTY,
+    QUADRANT_NAMES,
+    TR,
+    Catalogue,
+    Tile,
+)
 from micropul_print.rulebook.verify import VerifiedFigure
 
 TileArt = Callable[[Tile], Drawing]  # a tile -> its face, a square Drawing
@@ -27,20 +38,31 @@ class FigureStyle:
     """How the figure marks look, in tile-art millimetres."""
 
     highlight: str = "#1864ab"  # frame on the tile just played
-    highlight_width: float = 1.2
+    highlight_width: float = 0.9
     cross: str = "#e03131"  # cross on an illegal placement
     cross_width: float = 1.1  # thin: the symbols under it must stay readable
     cross_frame_width: float = 1.6
+    # The cross stops this far from the centre of each catalyst of the crossed tile,
+    # so that a catalyst a caption points at is never under it: clears the shipped
+    # themes' marks (two dots 4.2 mm apart, a plus 5.2 mm wide).
+    cross_clearance: float = 3.8
     group: str = "#f08c00"  # outline of a group the caption talks about
-    group_width: float = 0.9
-    # Inside the group's edge by this much: beside the highlight frame, never on it,
-    # and only grazing a micropul (1.8 mm inside its quarter in the shipped themes).
-    group_inset: float = 1.2 + 0.9 / 2
+    group_width: float = 0.7
+    # Between the highlight frame and a group outline beside it: a clear line (0.3 mm
+    # at 18 mm tiles), so both show where they run side by side.
+    group_gap: float = 0.5
     table: str = "#f1f3f5"  # the table under the tiles
     margin: float = 4.0  # table around the tiles
     stone_diameter: float = 9.0  # ring and all clear of a label across the middle
     stone_halo: float = 1.0  # highlight-coloured ring around a stone
     stone_number_size: float = 5.0
+
+    @property
+    def group_inset(self) -> float:
+        """How far inside the group's edge its outline's centre line runs: past the
+        highlight frame and the gap, so only grazing a micropul (which starts 1.8 mm
+        inside its quarter in the shipped themes; the outline ends 2.1 mm inside)."""
+        return self.highlight_width + self.group_gap + self.group_width / 2
 
 
 STYLE = FigureStyle()
@@ -67,30 +89,38 @@ def figure_drawing(verified: VerifiedFigure, catalogue: Catalogue, tile_art: Til
     highlight = verified.figure.highlight
     if highlight is None:
         highlight = (len(placements),) if len(placements) > 1 else ()
-    marks: list[Primitive] = []
+    outlined = bool(verified.figure.outline)
+    frames: list[Primitive] = []
+    labels: list[Primitive] = []
     for number, (spec, outcome) in enumerate(
             zip(placements, verified.analysis["placements"], strict=True), start=1):
         x0, y0 = origin(spec.x, spec.y)
-        art = tile_art(catalogue.tile(spec.tile))
-        items.append(Group(art.items, dx=x0, dy=y0, rotate=spec.rotation,
-                           rotate_cx=cell / 2, rotate_cy=cell / 2))
+        tile = catalogue.tile(spec.tile)
+        art = tile_art(tile).items
+        words = _labels(art, cell) if outlined else ()
+        # Over outlines, a tile's labels are drawn once, above them: a line never
+        # hides a word, and the PDF's text says START once.
+        items.append(Group(tuple(i for i in art if all(i is not w for w in words)),
+                           dx=x0, dy=y0,
+                           rotate=spec.rotation, rotate_cx=cell / 2, rotate_cy=cell / 2))
+        if words:
+            labels.append(Group(words, dx=x0, dy=y0, rotate=spec.rotation,
+                                rotate_cx=cell / 2, rotate_cy=cell / 2))
         if not outcome["legal"]:
-            marks += _cross(x0, y0, cell, style)
+            frames += _cross(x0, y0, cell, style, _catalyst_centres(tile, spec.rotation))
         elif number in highlight:
             inset = style.highlight_width / 2
-            marks.append(Rect(x0 + inset, y0 + inset, cell - 2 * inset, cell - 2 * inset,
-                              stroke=style.highlight, stroke_width=style.highlight_width))
+            frames.append(Rect(x0 + inset, y0 + inset, cell - 2 * inset, cell - 2 * inset,
+                               stroke=style.highlight, stroke_width=style.highlight_width))
+    # Outlines first, then frames and crosses: where an outline runs across a tile's
+    # edge, the frame on that tile stays whole.
+    marks: list[Primitive] = []
     for key in verified.figure.outline:
         x, y, quadrant = quadrant_key(key)
         group = group_at(verified.analysis, x, y, quadrant)
         assert group is not None  # verify_figures refuses outlines of no group
         marks += _group_outline([tuple(q) for q in group["quadrants"]], origin, cell, style)
-    if verified.figure.outline:
-        # The tiles' labels again, over the outlines: a line never hides a word.
-        marks += [Group(_labels(item.items, cell), dx=item.dx, dy=item.dy,
-                        rotate=item.rotate, rotate_cx=item.rotate_cx,
-                        rotate_cy=item.rotate_cy)
-                  for item in items if isinstance(item, Group) and _labels(item.items, cell)]
+    marks += frames + labels
     for stone in verified.position.stones:
         x0, y0 = origin(stone.x, stone.y)
         fx, fy = _QUADRANT_CENTRES[stone.quadrant]
@@ -172,17 +202,56 @@ def _labels(art: tuple[Primitive, ...], cell: float) -> tuple[Primitive, ...]:
                 and item.y <= t.y <= item.y + item.height for t in texts)))
 
 
-def _cross(x0: float, y0: float, cell: float, style: FigureStyle) -> list[Primitive]:
-    inset = cell * 0.12
+def _catalyst_centres(tile: Tile, rotation: int) -> tuple[tuple[float, float], ...]:
+    """Where the tile's catalysts lie once turned, as fractions of the cell."""
+    if tile.big is not None:
+        return ((0.5, 0.5),)
+    return tuple(centre for value, centre in zip(tile.rotated(rotation), _QUADRANT_CENTRES,
+                                                  strict=True) if value in CATALYSTS)
+
+
+def _cross(x0: float, y0: float, cell: float, style: FigureStyle,
+           clear: tuple[tuple[float, float], ...] = ()) -> list[Primitive]:
+    """A red frame and an X from corner to corner inside it; each diagonal is broken
+    around the points of ``clear`` (fractions of the cell), so the marks there show."""
     half = style.cross_frame_width / 2
-    return [
+    inset = style.cross_frame_width
+    items: list[Primitive] = [
         Rect(x0 + half, y0 + half, cell - 2 * half, cell - 2 * half, stroke=style.cross,
-             stroke_width=style.cross_frame_width),
-        Line(x0 + inset, y0 + inset, x0 + cell - inset, y0 + cell - inset,
-             stroke=style.cross, stroke_width=style.cross_width),
-        Line(x0 + cell - inset, y0 + inset, x0 + inset, y0 + cell - inset,
-             stroke=style.cross, stroke_width=style.cross_width),
-    ]
+             stroke_width=style.cross_frame_width)]
+    for start, end in (((inset, inset), (cell - inset, cell - inset)),
+                       ((cell - inset, inset), (inset, cell - inset))):
+        for (ax, ay), (bx, by) in _broken(start, end, [(fx * cell, fy * cell)
+                                                      for fx, fy in clear],
+                                          style.cross_clearance):
+            items.append(Line(x0 + ax, y0 + ay, x0 + bx, y0 + by, stroke=style.cross,
+                              stroke_width=style.cross_width))
+    return items
+
+
+def _broken(start: tuple[float, float], end: tuple[float, float],
+            points: list[tuple[float, float]], radius: float) -> list[
+                tuple[tuple[float, float], tuple[float, float]]]:
+    """The pieces of the segment start-end that lie ``radius`` or farther from every
+    point (a point near the segment cuts a gap of its circle's chord out of it)."""
+    (sx, sy), (ex, ey) = start, end
+    length = math.hypot(ex - sx, ey - sy)
+    ux, uy = (ex - sx) / length, (ey - sy) / length
+    gaps = []
+    for px, py in points:
+        along = (px - sx) * ux + (py - sy) * uy
+        across = abs((px - sx) * uy - (py - sy) * ux)
+        if across < radius:
+            chord = math.sqrt(radius * radius - across * across)
+            gaps.append((along - chord, along + chord))
+    pieces, at = [], 0.0
+    for gap_start, gap_end in sorted(gaps):
+        if gap_start > at:
+            pieces.append((at, gap_start))
+        at = max(at, gap_end)
+    if at < length:
+        pieces.append((at, length))
+    return [((sx + ux * a, sy + uy * a), (sx + ux * b, sy + uy * b)) for a, b in pieces]
 
 
 def legend_symbol(symbol: str, catalogue: Catalogue, tile_art: TileArt) -> Drawing:

@@ -3,8 +3,11 @@ tile files (SVG, PNG, overview), the duplex sheets of each paper with the player
 stones, and the rulebooks. Files (a contract, listed in docs/output-layout.md):
 
     tiles/svg/tile-NN.svg, tile-back.svg; tiles/png/...; tiles/overview.png
-    sheets/micropul-tiles-<paper>.pdf
-    rules/micropul-rules-<lang>.pdf
+    sheets/micropul-tiles-<paper>.pdf (and -gutterfold-<paper>.pdf with --layout)
+    sheets/micropul-cut-<paper>-page<N>.svg (with --cut-files)
+    sheets/micropul-reprint-<paper>.pdf (with --tiles)
+    sheets/micropul-tiles-print-shop.pdf (with --print-shop)
+    rules/micropul-rules-<lang>.pdf, rules/micropul-rules-<lang>-booklet-<paper>.pdf
 """
 
 from __future__ import annotations
@@ -40,20 +43,48 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
     jobs: list[KitJob] = []
     if "png" in options.parts:  # the complete tile files: SVG, PNG and the overview
         jobs.append(KitJob("tile files", _tile_files_job(art, output, options), cost=6,
-                           imports=_TILE_IMPORTS))
+                           imports=_TILE_IMPORTS, label="tiles"))
     elif "svg" in options.parts:
         jobs.append(KitJob("tile files", _svg_files_job(art, output), cost=1,
-                           imports=_TILE_IMPORTS[:1]))
+                           imports=_TILE_IMPORTS[:1], label="tiles"))
+    duplex = "duplex" in options.sheet_layouts
+    if options.tiles is not None and layouts:  # every unknown number before any writing
+        from micropul_print.sheets.reprint import choose
+
+        choose(tile_pieces(art, options.bleed or 0.0)[0],  # drawn once: TileArt keeps them
+               [tile.id for tile in catalogue.tiles], options.tiles, source=catalogue.source)
     for layout in layouts:
-        jobs.append(KitJob("sheets", _sheets_job(art, output, layout, sheet_options(options)),
-                           cost=1, imports=_PDF_IMPORTS))
+        if duplex:
+            jobs.append(KitJob("sheets", _sheets_job(art, output, layout,
+                                                     sheet_options(options)),
+                               cost=1, imports=_PDF_IMPORTS, label=f"sheets {layout.name}"))
+        if "gutter-fold" in options.sheet_layouts:
+            jobs.append(KitJob("sheets", _gutterfold_job(art, output, layout.name,
+                                                         sheet_options(options)),
+                               cost=1, imports=_PDF_IMPORTS,
+                               label=f"gutter fold {layout.name}"))
+        if options.tiles is not None:
+            jobs.append(KitJob("sheets", _reprint_job(art, output, layout, options.tiles,
+                                                      sheet_options(options)),
+                               cost=1, imports=_PDF_IMPORTS, label=f"reprint {layout.name}"))
+    if options.print_shop and layouts:  # the sheets part, on no paper of ours
+        jobs.append(KitJob("sheets", lambda say: [write_print_shop(art, output, progress=say)],
+                           cost=1, imports=_PDF_IMPORTS, label="print shop"))
     if "rulebooks" in options.parts and langs:
         # Rulebook file names carry no paper: one set, on the first paper asked for. In
         # parallel, a job per language (each checks its own texts and the figures).
         jobs.append(KitJob("rulebooks", _rulebooks_job(art, output, langs, options.papers[0]),
                            cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
                            pieces=[_rulebooks_job(art, output, [lang], options.papers[0])
-                                   for lang in langs]))
+                                   for lang in langs],
+                           label="rulebooks", piece_labels=[f"rulebook {lang}" for lang in langs]))
+        if options.booklets:
+            jobs.append(KitJob(
+                "rulebooks", _rulebooks_job(art, output, langs, options.papers[0], booklet=True),
+                cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
+                pieces=[_rulebooks_job(art, output, [lang], options.papers[0], booklet=True)
+                        for lang in langs],
+                label="booklets", piece_labels=[f"booklet {lang}" for lang in langs]))
     return jobs
 
 
@@ -83,23 +114,39 @@ def _svg_files_job(art: TileArt, output: OutputDir) -> Callable[[Progress], list
 
 def _sheets_job(art: TileArt, output: OutputDir, layout: SheetLayout,
                 options: SheetOptions) -> Callable[[Progress], list[Path]]:
-    return lambda say: [write_sheets(art, output, layout, options, progress=say)]
-
-
-def _rulebooks_job(art: TileArt, output: OutputDir, langs: Sequence[str],
-                   paper: str) -> Callable[[Progress], list[Path]]:
     def run(say: Progress) -> list[Path]:
-        from micropul_print.rulebook import build_rulebooks
+        paths = [write_sheets(art, output, layout, options, progress=say)]
+        if options.registration:  # planned with the marks the cut files line up on
+            paths += write_cut_files(art, output, layout, options, progress=say)
+        return paths
+    return run
 
-        return list(build_rulebooks(art.catalogue, art.theme, output, langs=langs,
-                                    paper=paper,
-                                    progress=lambda message: say(f"writing {message}")))
+
+def _reprint_job(art: TileArt, output: OutputDir, layout: SheetLayout, wanted: Sequence[int],
+                 options: SheetOptions) -> Callable[[Progress], list[Path]]:
+    return lambda say: [write_reprint(art, output, layout, wanted, options, progress=say)]
+
+
+def _gutterfold_job(art: TileArt, output: OutputDir, paper: str,
+                    options: SheetOptions) -> Callable[[Progress], list[Path]]:
+    return lambda say: [write_gutterfold(art, output, paper, options, progress=say)]
+
+
+def _rulebooks_job(art: TileArt, output: OutputDir, langs: Sequence[str], paper: str, *,
+                   booklet: bool = False) -> Callable[[Progress], list[Path]]:
+    def run(say: Progress) -> list[Path]:
+        from micropul_print.rulebook import build_booklets, build_rulebooks
+
+        write = build_booklets if booklet else build_rulebooks
+        return list(write(art.catalogue, art.theme, output, langs=langs, paper=paper,
+                          progress=lambda message: say(f"writing {message}")))
     return run
 
 
 def sheet_options(options: KitOptions) -> SheetOptions:
     return SheetOptions(bleed=options.bleed or 0.0, flip=options.flip,
-                        back_offset=options.back_offset, calibration=options.calibration)
+                        back_offset=options.back_offset, calibration=options.calibration,
+                        registration=options.cut_files, scale=options.scale)
 
 
 def sheet_file_name(game: str, paper: str) -> str:
@@ -109,16 +156,23 @@ def sheet_file_name(game: str, paper: str) -> str:
 def plan_tile_sheets(art: TileArt, layout: SheetLayout, options: SheetOptions) -> SheetPlan:
     """The Micropul side of the sheets: the faces with the common back, 30 mm cut, and
     the players' stones as tokens. The sheet layer itself knows none of this."""
-    back = art.back(options.bleed)  # one drawing behind every card
-    cards = [Card(front, back) for front in art.fronts(options.bleed)]
-    tokens: list[Card] = []
-    for player in faces.PLAYERS:
-        stone = faces.stone_drawing(player, art.theme, STONE_DIAMETER)
-        # Printed on both sides, so a cut stone shows its colour either way up.
-        tokens += [Card(stone, stone)] * STONES_PER_PLAYER
+    cards, tokens = tile_pieces(art, options.bleed)
     size = faces.TILE_SIZE_MM
     return plan_sheets(layout, cards, size, size, art.catalogue.name, tokens=tokens,
                        options=options)
+
+
+def tile_pieces(art: TileArt, bleed: float) -> tuple[list[Card], list[Card]]:
+    """The cards (each face with the common back) and the tokens (the stones)."""
+    back = art.back(bleed)  # one drawing behind every card
+    cards = [Card(front, back) for front in art.fronts(bleed)]
+    tokens: list[Card] = []
+    for player in faces.PLAYERS:
+        # Printed on both sides, so a cut stone shows its colour either way up; the
+        # front keeps its cut circle, cut round (registration cut files follow it).
+        front, back_side = faces.stone_faces(player, art.theme, STONE_DIAMETER, bleed=bleed)
+        tokens += [Card(front, back_side, round=True)] * STONES_PER_PLAYER
+    return cards, tokens
 
 
 def write_sheets(art: TileArt, output: OutputDir, layout: SheetLayout, options: SheetOptions,
@@ -138,3 +192,113 @@ def write_sheets(art: TileArt, output: OutputDir, layout: SheetLayout, options: 
                 f"of {plan.grid.card_width:g} mm, duplex sheets for {layout.label} paper",
     )
     return output.write_bytes(relative, render_pdf(plan, info))
+
+
+def gutterfold_file_name(game: str, paper: str) -> str:
+    return f"{game}-tiles-gutterfold-{paper}.pdf"
+
+
+def write_gutterfold(art: TileArt, output: OutputDir, paper: str, options: SheetOptions,
+                     *, progress: Progress | None = None) -> Path:
+    """Write ``sheets/<game>-tiles-gutterfold-<paper>.pdf``: fronts and their backs side
+    by side, to fold (sheets/gutterfold.py); returns its path."""
+    from micropul_print.sheets.gutterfold import plan_gutterfold
+    from micropul_print.sheets.layout import load_layout
+    from micropul_print.sheets.pdf import DocumentInfo, render_pdf
+
+    catalogue = art.catalogue
+    relative = Path("sheets") / gutterfold_file_name(catalogue.game, paper)
+    if progress:
+        progress(f"writing {output.path(relative)}")
+    layout = load_layout(f"gutterfold-{paper}")
+    cards, tokens = tile_pieces(art, options.bleed)
+    size = faces.TILE_SIZE_MM
+    fold = plan_gutterfold(layout, cards, size, size, catalogue.name, tokens=tokens,
+                           options=SheetOptions(bleed=options.bleed, scale=options.scale))
+    info = DocumentInfo(
+        title=f"{catalogue.name} — tiles to fold, {layout.label}",
+        author=AUTHOR,
+        subject=f"Print-and-play tiles of {catalogue.name}: {len(catalogue.tiles)} tiles "
+                f"of {size:g} mm, gutter-fold sheets for {layout.label} paper, printed "
+                "single-sided, folded and glued",
+    )
+    return output.write_bytes(relative, render_pdf(fold.plan, info))
+
+
+def write_cut_files(art: TileArt, output: OutputDir, layout: SheetLayout,
+                    options: SheetOptions, *, progress: Progress | None = None) -> list[Path]:
+    """Write ``sheets/<game>-cut-<paper>-page<N>.svg`` for each front page of the tile
+    sheets holding pieces (sheets/cutfile.py); ``options`` must ask for registration
+    marks, as the sheets were printed with."""
+    from micropul_print.sheets.cutfile import cut_file_name, cut_pages
+
+    catalogue = art.catalogue
+    if progress:
+        progress(f"writing {output.path(Path('sheets'))}/{catalogue.game}-cut-{layout.name}"
+                 "-page*.svg")
+    plan = plan_tile_sheets(art, layout, options)
+    return [output.write_bytes(Path("sheets") / cut_file_name(catalogue.game, layout.name,
+                                                              page.number), page.svg)
+            for page in cut_pages(plan, f"{catalogue.name} — tiles, {layout.label}")]
+
+
+def reprint_file_name(game: str, paper: str) -> str:
+    return f"{game}-reprint-{paper}.pdf"
+
+
+def write_reprint(art: TileArt, output: OutputDir, layout: SheetLayout, wanted: Sequence[int],
+                  options: SheetOptions, *, progress: Progress | None = None) -> Path:
+    """Write ``sheets/<game>-reprint-<paper>.pdf``: duplex sheets of the tiles numbered
+    ``wanted`` only, with their backs (sheets/reprint.py); returns its path."""
+    from micropul_print.sheets.pdf import DocumentInfo, render_pdf
+    from micropul_print.sheets.reprint import plan_reprint, reprint_title
+
+    catalogue = art.catalogue
+    relative = Path("sheets") / reprint_file_name(catalogue.game, layout.name)
+    if progress:
+        progress(f"writing {output.path(relative)}")
+    options = options._replace(registration=False)  # no cut files for a reprint
+    cards, _stones = tile_pieces(art, options.bleed)
+    size = faces.TILE_SIZE_MM
+    plan = plan_reprint(layout, cards, [tile.id for tile in catalogue.tiles], wanted, size,
+                        size, catalogue.name, source=catalogue.source, options=options)
+    info = DocumentInfo(
+        title=f"{reprint_title(catalogue.name, wanted)}, {layout.label}",
+        author=AUTHOR,
+        subject=f"Reprint of {len(wanted)} tile{'s' if len(wanted) != 1 else ''} of "
+                f"{catalogue.name}, duplex sheets for {layout.label} paper",
+    )
+    return output.write_bytes(relative, render_pdf(plan, info))
+
+
+def print_shop_file_name(game: str) -> str:
+    return f"{game}-tiles-print-shop.pdf"
+
+
+def write_print_shop(art: TileArt, output: OutputDir, *,
+                     progress: Progress | None = None) -> Path:
+    """Write ``sheets/<game>-tiles-print-shop.pdf``: each tile alone on a page with the
+    shop's bleed, then its back (sheets/printshop.py); the stones are cut from the
+    sheets. Returns its path."""
+    from micropul_print.sheets.pdf import DocumentInfo
+    from micropul_print.sheets.printshop import (
+        SHOP_BLEED,
+        plan_print_shop,
+        render_print_shop_pdf,
+    )
+
+    catalogue = art.catalogue
+    relative = Path("sheets") / print_shop_file_name(catalogue.game)
+    if progress:
+        progress(f"writing {output.path(relative)}")
+    cards, _stones = tile_pieces(art, SHOP_BLEED)
+    size = faces.TILE_SIZE_MM
+    plan = plan_print_shop(cards, size, size,
+                           names=[f"tile {tile.id}" for tile in catalogue.tiles])
+    info = DocumentInfo(
+        title=f"{catalogue.name} — tiles for a print shop",
+        author=AUTHOR,
+        subject=f"{len(catalogue.tiles)} tiles of {catalogue.name}, {size:g} mm with "
+                f"{SHOP_BLEED:g} mm bleed, one face a page, each front followed by its back",
+    )
+    return output.write_bytes(relative, render_print_shop_pdf(plan, info))

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from micropul_print.errors import Diagnostic, errors_in, usable
+from micropul_print.errors import Diagnostic, errors_in, quoted, usable
 from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue
 from micropul_print.yamlsource import (
     Where,
@@ -189,7 +189,7 @@ def _stone(node: YamlNode, out: list[Diagnostic]) -> StoneSpec | None:
         if name in QUADRANT_NAMES:
             quadrant = QUADRANT_NAMES.index(name)
         else:
-            shown = repr(name) if name is not None else describe(quadrant_node)
+            shown = quoted(name) if name is not None else describe(quadrant_node)
             out.append(
                 quadrant_node.diagnostic(
                     f"unknown quadrant {shown} (expected {join_choices(QUADRANT_NAMES)})"

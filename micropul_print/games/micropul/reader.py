@@ -8,7 +8,7 @@ described in docs/catalogue.md.
 from __future__ import annotations
 
 from micropul_print.catalogue.loader import CatalogueHeader
-from micropul_print.errors import Diagnostic, errors_in
+from micropul_print.errors import Diagnostic, errors_in, quoted
 from micropul_print.games.micropul.model import (
     BLACK,
     DOT,
@@ -25,6 +25,7 @@ from micropul_print.yamlsource import (
     YamlMapping,
     YamlNode,
     YamlScalar,
+    YamlSequence,
     check_keys,
     describe,
     expect_bool,
@@ -39,9 +40,21 @@ _QUADRANT_SYMBOLS = {"W": WHITE, "B": BLACK, "1": DOT, "2": DOUBLE, "P": PLUS, "
 _COLOUR_SYMBOLS = {"W": WHITE, "B": BLACK}
 _CATALYST_SYMBOLS = {"1": DOT, "2": DOUBLE, "P": PLUS}
 _SYMBOLS_TEXT = ", ".join(_QUADRANT_SYMBOLS)
+# The official set has 48 tiles; a designer's test set may have thousands. The set check
+# is linear in the number of tiles (10,000 tiles: seconds, some 170 MB); past this many
+# a catalogue is refused before any work.
+MAX_MICROPUL_TILES = 10_000
 
 
 def read_micropul(header: CatalogueHeader, out: list[Diagnostic]) -> Catalogue | None:
+    if not header.tiles and isinstance(header.root.get("tiles"), YamlSequence):
+        out.append(header.tiles_node.diagnostic(
+            "'tiles' is empty (expected the tiles of the set, a start tile among them)"))
+        return None
+    if len(header.tiles) > MAX_MICROPUL_TILES:
+        out.append(header.tiles_node.diagnostic(
+            f"{len(header.tiles):,} tiles are listed (expected at most {MAX_MICROPUL_TILES:,})"))
+        return None
     tiles: list[Tile] = []
     seen: dict[int, YamlNode] = {}
     starts: list[tuple[Tile | None, YamlNode]] = []  # tiles marked 'start: true'
@@ -182,9 +195,9 @@ def _row(node: YamlNode, out: list[Diagnostic]) -> tuple[str, str] | None:
     if "" in symbols or len(symbols) != 2:
         if "" not in symbols and all(len(s) == 1 for s in symbols):
             count = len(symbols)
-            problem = f"row {text!r} has {count} symbol{'' if count == 1 else 's'}"
+            problem = f"row {quoted(text)} has {count} symbol{'' if count == 1 else 's'}"
         else:
-            problem = f"row {text!r} is not two symbols separated by one space"
+            problem = f"row {quoted(text)} is not two symbols separated by one space"
         out.append(node.diagnostic(f"{problem} (expected 2, like 'W .')"))
         return None
     values: list[str] = []
@@ -194,7 +207,7 @@ def _row(node: YamlNode, out: list[Diagnostic]) -> tuple[str, str] | None:
         if value is None:
             out.append(
                 node.where_at(offset).diagnostic(
-                    f"unknown symbol {symbol!r} (expected one of {_SYMBOLS_TEXT})"
+                    f"unknown symbol {quoted(symbol)} (expected one of {_SYMBOLS_TEXT})"
                 )
             )
         else:
@@ -226,7 +239,7 @@ def _symbol(
     text = node.raw if isinstance(node, YamlScalar) else None
     value = None if text is None else symbols.get(text)
     if value is None:
-        shown = repr(text) if text is not None else describe(node)
+        shown = quoted(text) if text is not None else describe(node)
         out.append(
             node.diagnostic(f"unknown {what} {shown} (expected {join_choices(list(symbols))})")
         )

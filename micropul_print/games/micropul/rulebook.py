@@ -225,7 +225,7 @@ class MicropulArt:
     def stone_art(self, player: int, diameter: float) -> Drawing:
         from micropul_print.games.micropul.faces import stone_drawing
 
-        return stone_drawing(player, self.theme, diameter)
+        return stone_drawing(player, self.theme, diameter, number=False)  # the figure numbers it
 
     def figure(self, verified: VerifiedFigure) -> tuple[Drawing, float]:
         from micropul_print.games.micropul.figures import figure_drawing

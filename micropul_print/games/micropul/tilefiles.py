@@ -122,7 +122,9 @@ def overview_png(catalogue: Catalogue, theme: Theme, *, dpi: int = OVERVIEW_DPI,
     painted at ``dpi``."""
     from micropul_print.backends.png import to_raster
 
-    images = [to_raster(tile_drawing(tile, theme), dpi) for tile in catalogue.tiles]
+    # As cut from the tile images (printed with bleed: no outline), as write_tile_files does.
+    images = [to_raster(tile_drawing(tile, theme, outline=False), dpi)
+              for tile in catalogue.tiles]
     return overview_from_images(images, dpi=dpi, columns=columns, gap=gap)
 
 

@@ -47,7 +47,7 @@ def test_the_words_can_be_copied(english: dict[str, bytes]) -> None:
     for phrase in ("Cellulae", "Federico Latini", "Components", "Set-up", "Replication",
                    "Movement", "Contamination", "When you cannot act", "skip your turn",
                    "Ruling of this edition", "The winner", "draw", "Longer games",
-                   "micropul-print", "free to print and play"):
+                   "micropul-print", "tosses a tile like a coin"):
         assert phrase in text, phrase
 
 
@@ -55,6 +55,7 @@ def test_numbers_come_from_the_catalogue_and_the_engine(english: dict[str, bytes
     text = _text(english["a4"])
     assert "81 square tiles of 30 mm" in text
     assert "A board of 5 × 5 squares" in text and "It uses 25 tiles" in text
+    assert "one tile for each of its squares (25 tiles for the standard board)" in text
     assert "7 × 7, with 49 tiles, and 9 × 9, with 81 tiles" in text
     assert "20 turns in a row have gone by without a replication (10 turns for each" in text
     assert "can start with 2 different replications" in text

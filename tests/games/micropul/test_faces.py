@@ -1,18 +1,21 @@
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
 
-from micropul_print.draw.primitives import Circle, Drawing, Text
+from micropul_print.draw.primitives import Circle, Drawing, Polygon, Text
 from micropul_print.draw.theme import THEME_NAMES, THEMES_DIR, Theme, load_theme
 from micropul_print.errors import UserError
 from micropul_print.games.micropul.faces import (
     MARKS,
+    PLAYERS,
     TILE_SIZE_MM,
     back_drawing,
     check_theme,
     stone_drawing,
+    stone_faces,
     tile_drawing,
     tile_face,
 )
@@ -104,6 +107,60 @@ def test_the_two_stones_differ(name: str) -> None:
     assert theme.mark("stone-1").fill != theme.mark("stone-2").fill or (
         theme.mark("stone-1").hatch != theme.mark("stone-2").hatch)
     assert stone_drawing(1, theme, diameter=20.0).width == 20.0
+
+
+@pytest.mark.parametrize("name", THEME_NAMES)
+def test_a_stone_is_a_numbered_chip_not_a_micropul(name: str) -> None:
+    """Micropuls are plain discs; a stone has notches round its rim and its player's
+    number, in every theme."""
+    theme = load_theme(name)
+    for player in PLAYERS:
+        stone = stone_drawing(player, theme)
+        notches = [i for i in stone.items if isinstance(i, Polygon)]
+        assert len(notches) == 8
+        for notch in notches:  # each reaches the rim
+            assert max(math.hypot(x - 7.0, y - 7.0) for x, y in notch.points) == (
+                pytest.approx(7.0, abs=1e-3))
+        (number,) = [i for i in stone.items if isinstance(i, Text)]
+        assert number.text == str(player) and number.weight == "bold"
+    assert not [i for i in stone_drawing(1, theme, number=False).items if isinstance(i, Text)]
+
+
+@pytest.mark.parametrize("name", THEME_NAMES)
+def test_printed_stones_have_bleed_on_both_sides_and_a_cut_line_on_the_front_only(
+        name: str) -> None:
+    theme = load_theme(name)
+    front, back = stone_faces(2, theme, 14.0, bleed=3.0)
+    assert (front.width, back.width) == (20.0, 20.0)
+    for face in (front, back):
+        field = face.items[0]
+        assert isinstance(field, Circle) and field.r == 10.0  # the chip runs into the bleed
+    outlines = [i for i in front.items if isinstance(i, Circle) and i.stroke == theme.outline
+                and i.stroke_width == theme.outline_width]
+    assert [round(o.r + o.stroke_width / 2, 6) for o in outlines] == [7.0]  # on the cut line
+    assert back.items == front.items[:-1]  # the same chip, without the line
+
+
+@pytest.mark.parametrize("name", THEME_NAMES)
+def test_the_back_is_light_in_every_theme(name: str) -> None:
+    """48 backs are most of a kit's ink: no theme floods them (colour-safe's back was a
+    62 % cyan flood). Every ink channel under 15 % over the back, and less than the
+    faces use on average."""
+    from PIL import ImageStat
+
+    from micropul_print.backends.png import to_image
+    from micropul_print.catalogue.loader import load_catalogue
+
+    theme = load_theme(name)
+
+    def ink(drawing: Drawing) -> list[float]:
+        mean = ImageStat.Stat(to_image(drawing, 50).convert("RGB")).mean
+        return [1 - value / 255 for value in mean]
+
+    back = ink(back_drawing(theme))
+    assert max(back) < 0.15, back
+    faces = [ink(tile_drawing(tile, theme)) for tile in load_catalogue().tiles]
+    assert sum(back) < sum(map(sum, faces)) / len(faces)
 
 
 def test_no_third_player(classic: Theme) -> None:

@@ -171,7 +171,15 @@ class EdgeState:
         return {"tile": tid, "x": x, "y": y, "rotation": 90 * r}
 
     def move_from_json(self, data: JSON) -> Move:
+        if not isinstance(data, dict) or set(data) != {"tile", "x", "y", "rotation"}:
+            raise ValueError(f"not an Edgematch move: {data!r}")
         return int(data["tile"]), int(data["x"]), int(data["y"]), int(data["rotation"]) // 90
+
+    def pieces(self) -> tuple[str, ...]:
+        return tuple(str(tid) for tid in sorted(self.tiles))
+
+    def piece_of(self, move: Move) -> str | None:
+        return str(move[0])
 
 
 def read_position(path: str | Path, catalogue: EdgeCatalogue) -> tuple[EdgeState, JSON]:
@@ -228,6 +236,25 @@ def face_drawing(tile: EdgeTile, bleed: float = 0.0) -> Any:
     return Drawing(full, full, tuple(items))
 
 
+def state_drawing(state: EdgeState) -> Any:
+    """The grid with the tiles placed, turned as they lie, and the hand below it."""
+    from micropul_print.draw.primitives import Drawing, Group, Rect
+
+    gap = 2.0
+    items: list[Any] = [Rect(x * TILE_MM, y * TILE_MM, TILE_MM, TILE_MM, stroke="#888888",
+                             stroke_width=0.3) for y in range(SIDE) for x in range(SIDE)]
+    for tid, x, y, rotation in state.moves:
+        art = face_drawing(state.tiles[tid])
+        items.append(Group(art.items, dx=x * TILE_MM, dy=y * TILE_MM, rotate=90 * rotation,
+                           rotate_cx=TILE_MM / 2, rotate_cy=TILE_MM / 2))
+    top = SIDE * TILE_MM + 3 * gap
+    for number, tid in enumerate(state.hand):
+        art = face_drawing(state.tiles[tid])
+        items.append(Group(art.items, dx=number * (TILE_MM + gap), dy=top))
+    width = max(SIDE * TILE_MM, len(state.hand) * (TILE_MM + gap))
+    return Drawing(width, top + TILE_MM, tuple(items))
+
+
 def _kit(catalogue: EdgeCatalogue, output: OutputDir, layouts: Sequence[SheetLayout],
          options: KitOptions) -> list[KitJob]:
     def tiles(say: Progress) -> list[Path]:
@@ -265,6 +292,7 @@ class EdgeGame:
     order = 50
     output_dir = "edgematch"
     catalogue_keys: tuple[str, ...] = ()
+    player_counts = (1,)
 
     def shipped_catalogue(self) -> Path:
         return HERE / "edgematch.yaml"
@@ -324,7 +352,12 @@ class EdgeGame:
 
     def new_state(self, catalogue: EdgeCatalogue, *, players: int | None = None,
                   seed: int | None = None, variant: str | None = None) -> EdgeState:
+        if players not in (None, 1):
+            raise ValueError(f"Edgematch is a puzzle for 1 player, not {players}")
         return EdgeState(catalogue)
+
+    def state_drawing(self, catalogue: EdgeCatalogue, theme: Theme, state: EdgeState) -> Any:
+        return state_drawing(state)
 
 
 GAME = EdgeGame()

@@ -1,0 +1,190 @@
+"""`micropul-print analyse [CATALOGUE]`: self-play games between bots, in every variant and
+mode of the game, and what a designer learns from them (docs/analysis.md): seat balance,
+a rating ladder, game length, branching, how games end, drama, per-piece figures, a
+solitaire par table; ``--against`` compares a second catalogue on the same seeds.
+Never loads the drawing libraries unless ``--report`` asks for the HTML page."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from micropul_print import registry
+
+HELP = "play bots against each other and report on how the set plays (see docs/analysis.md)"
+DEFAULT_BOTS = "random,greedy,lookahead"
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return value
+
+
+def _names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("expected a comma-separated list")
+    return names
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("catalogue", metavar="CATALOGUE", nargs="?",
+                        help="tile catalogue (default: the shipped catalogue of --game)")
+    names = registry.game_names()
+    parser.add_argument("--game", choices=names,
+                        help=f"analyse the catalogue shipped for this game (default: {names[0]})")
+    parser.add_argument("--games", metavar="N", type=_count, default=100,
+                        help="games of each part: each seat order of each pairing of bots, "
+                        "each bot alone in a solitaire mode, in each variant (default 100)")
+    parser.add_argument("--bots", metavar="A,B,...", type=_names, default=_names(DEFAULT_BOTS),
+                        help="the bots: random, greedy, lookahead[:NODES][:Ns][:dDEPTH]"
+                        f"[:greedy][:cC] (default {DEFAULT_BOTS})")
+    parser.add_argument("--seed", metavar="S", type=int, default=0,
+                        help="game k of every part is dealt with seed S + k (default 0)")
+    parser.add_argument("--variants", metavar="V,...", type=_names,
+                        help="only these variants (default: every variant of the catalogue)")
+    parser.add_argument("--players", metavar="P,...", type=_names,
+                        help="only these player counts (e.g. 1: the solitaire mode alone)")
+    parser.add_argument("--jobs", metavar="J", type=_count,
+                        help="worker processes (default: one per CPU; 1: no worker)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="send the games to this Dask scheduler (tcp://host:8786) instead "
+                        "of local workers (needs the [cluster] extra)")
+    parser.add_argument("--against", metavar="CATALOGUE",
+                        help="also play this catalogue of the same game on the same seeds, "
+                        "and report which differences are significant")
+    parser.add_argument("--json", metavar="FILE", help="write the report's JSON to FILE "
+                        "(- for stdout, instead of the text summary)")
+    parser.add_argument("--report", metavar="DIR", help="write DIR/report.html (one "
+                        "self-contained page, needs the [lab] extra) and DIR/report.json")
+    parser.add_argument("--strict", action="store_true",
+                        help="treat warnings of the catalogues as errors")
+
+
+def _load(path: str | None, game: str | None, strict: bool) -> Any:
+    from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
+    from micropul_print.errors import UserError, errors_in
+
+    catalogue, diagnostics = read_catalogue(path or shipped_catalogue(game))
+    errors = errors_in(diagnostics, strict)
+    if catalogue is None or errors:
+        raise UserError(errors or diagnostics)
+    if path:
+        require_game(catalogue, game)
+    for diagnostic in diagnostics:
+        print(diagnostic, file=sys.stderr)
+    return catalogue
+
+
+class _Progress:
+    """On a terminal, one line rewritten as games finish; in a pipe (a log), one line
+    per finished part."""
+
+    def __init__(self, plans: list[tuple[str, Any]], terminal: bool) -> None:
+        self.terminal = terminal
+        self.total = sum(len(b.seeds) for _, plan in plans for b in plan.batches)
+        self.done = 0
+        self.left: dict[tuple[int, int], int] = {}
+        self.labels: dict[tuple[int, int], str] = {}
+        for number, (prefix, plan) in enumerate(plans):
+            for batch in plan.batches:
+                key = (number, batch.part)
+                self.left[key] = self.left.get(key, 0) + len(batch.seeds)
+                self.labels[key] = prefix + plan.parts[batch.part].label()
+        self.started = time.perf_counter()
+
+    def callback(self, number: int) -> Any:
+        def done(batch: Any, games: list[Any]) -> None:
+            self.done += len(games)
+            key = (number, batch.part)
+            self.left[key] -= len(games)
+            if self.terminal:
+                print(f"\ranalyse: {self.done}/{self.total} games", end="", file=sys.stderr,
+                      flush=True)
+            elif self.left[key] == 0:
+                seconds = time.perf_counter() - self.started
+                print(f"analyse: {self.labels[key]}: done ({self.done}/{self.total} games, "
+                      f"{seconds:.0f} s)", file=sys.stderr, flush=True)
+        return done
+
+    def finish(self) -> None:
+        if self.terminal and self.total:
+            print(file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    from micropul_print.errors import Diagnostic, UserError
+    from micropul_print.gameapi import UsageError
+    from micropul_print.lab import analyse, report
+    from micropul_print.lab.runner import run_plan
+
+    catalogue = _load(args.catalogue, args.game, args.strict)
+    against = _load(args.against, catalogue.game, args.strict) if args.against else None
+    if against is not None and against.game != catalogue.game:
+        line, col = against.game_at
+        raise UserError([Diagnostic(against.source, line, col, f"--against needs a "
+                                    f"{catalogue.game} catalogue, this is a {against.game} one")])
+    if args.scheduler is not None:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise UsageError("--scheduler needs Dask's distributed package: "
+                             "pip install 'micropul-print[cluster]'") from None
+    if args.report is not None:
+        report.require_plotting()
+    try:
+        plans = [(catalogue, _plan(analyse, catalogue, args))]
+        if against is not None:
+            plans.append((against, _plan(analyse, against, args)))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    progress = _Progress([("" if n == 0 else "against: ", p) for n, (_, p) in enumerate(plans)],
+                         sys.stderr.isatty())
+    outcomes: list[tuple[dict[int, list[Any]], bool]] = []
+    complete = True
+    try:
+        for number, (cat, plan) in enumerate(plans):
+            if not complete:
+                outcomes.append(({}, False))
+                continue
+            results, complete = run_plan(plan, cat, jobs=args.jobs, scheduler=args.scheduler,
+                                         done=progress.callback(number))
+            outcomes.append((results, complete))
+    finally:
+        progress.finish()
+    document = report.build_report(plans, outcomes, args.bots)
+    if args.json is not None:
+        report.write_json(document, args.json)
+    if args.report is not None:
+        report.write_report_dir(document, Path(args.report))
+    if args.json != "-":
+        print(report.format_text(document), end="")
+    if not document["complete"]:
+        print("micropul-print: interrupted: the report covers the games played so far",
+              file=sys.stderr)
+        return 130
+    return 0
+
+
+def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
+    from micropul_print.gameapi import UsageError
+
+    game = registry.get(catalogue.game)
+    variants = game.variants(catalogue)
+    players = game.player_counts
+    for variant in args.variants or ():
+        if variant not in variants:
+            raise UsageError(f"{catalogue.name} has no variant {variant!r} "
+                             f"(it has: {', '.join(variants)})")
+    for count in args.players or ():
+        if not count.isdigit() or int(count) not in players:
+            raise UsageError(f"{game.title} takes {', '.join(map(str, players))} players, "
+                             f"not {count}")
+    return analyse.plan(catalogue.game, catalogue, args.bots, args.games, args.seed,
+                        variants=args.variants,
+                        players=None if args.players is None else [int(p) for p in args.players])

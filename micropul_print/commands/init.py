@@ -1,0 +1,107 @@
+"""`micropul-print init [--game G] DIR`: start a variant of a game in DIR, ready to edit
+and build: the game's shipped catalogue (with the JSON Schema its modeline names, beside
+it, so that editors check it as it is typed), a theme, and a configuration file whose
+tables point every command at them. Existing files are never overwritten.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+
+HELP = "start a variant of a game in a folder: its catalogue, a theme and a configuration"
+
+THEME_FILE = "theme.yaml"
+STARTING_THEME = "classic"
+# The line a catalogue's comment header carries for yaml-language-server.
+MODELINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=(\S+)\s*$", re.MULTILINE)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from micropul_print import registry
+
+    names = registry.game_names()
+    parser.add_argument("folder", metavar="DIR",
+                        help="where to write the files (made if need be)")
+    parser.add_argument("--game", choices=names, default=None,
+                        help=f"the game whose catalogue is copied (default: {names[0]})")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from micropul_print import registry
+    from micropul_print.config import CONFIG_NAME
+    from micropul_print.draw.theme import THEMES_DIR
+    from micropul_print.errors import Diagnostic, UserError
+    from micropul_print.outputs import write_atomic
+
+    game = registry.get(args.game) if args.game else registry.default_game()
+    folder = Path(args.folder)
+    shipped = game.shipped_catalogue()
+    catalogue_text = shipped.read_text(encoding="utf-8")
+    files: dict[str, bytes] = {shipped.name: catalogue_text.encode("utf-8")}
+    schema = schema_named(catalogue_text)
+    if schema is not None and (shipped.parent / schema).is_file():
+        files[schema] = (shipped.parent / schema).read_bytes()
+    files[THEME_FILE] = (THEMES_DIR / f"{STARTING_THEME}.yaml").read_bytes()
+    files[CONFIG_NAME] = configuration(shipped.name, game.title).encode("utf-8")
+
+    if folder.exists() and not folder.is_dir():
+        raise UserError([Diagnostic(str(folder), 0, 0, "not a folder: init writes its "
+                                    "files into a folder")])
+    there = [name for name in files if (folder / name).exists()]
+    if there:  # every one named, and nothing written
+        raise UserError([Diagnostic(str(folder / name), 0, 0, "already exists: init writes "
+                                    "only new files (move it away, or choose another "
+                                    "folder)") for name in there])
+    try:
+        for name, data in files.items():
+            write_atomic(folder / name, data)
+    except OSError as exc:
+        raise UserError([Diagnostic(str(exc.filename or folder), 0, 0,
+                                    f"cannot write: {exc.strerror or exc}")]) from None
+    for name in files:
+        print(folder / name)
+    print(f"A variant of {game.title} in {folder}: edit {shipped.name} and {THEME_FILE}, "
+          f"then, in that folder, micropul-print check and micropul-print build "
+          "(--watch rebuilds as you edit).", file=sys.stderr)
+    return 0
+
+
+def schema_named(catalogue_text: str) -> str | None:
+    """The schema file a catalogue's modeline names beside it, if it names one there
+    (a plain file name, not a URL nor a path)."""
+    found = MODELINE.search(catalogue_text)
+    if found is None:
+        return None
+    name = found.group(1)
+    return name if re.fullmatch(r"[\w.-]+", name) and not name.startswith(".") else None
+
+
+def configuration(catalogue: str, title: str) -> str:
+    """The configuration file of a new variant: every command reads the folder's
+    catalogue and theme; the build's other options are listed, commented out, with
+    their defaults."""
+    from micropul_print.cli import configurable_commands
+    from micropul_print.config import toml_value
+
+    commands = configurable_commands()
+    chosen = {"catalogue": catalogue, "theme": THEME_FILE}
+    lines = [
+        f"# micropul-print settings of this {title} variant: every command run in this",
+        "# folder reads them (docs/configuration.md), and the command line wins over them.",
+        "# Paths are relative to this file.",
+    ]
+    for name, options in sorted(commands.items(), key=lambda item: item[0] != "build"):
+        lines += ["", f"[{name}]"]
+        for key in options.actions:
+            if key in chosen:
+                lines.append(f"{key} = {toml_value(chosen[key])}")
+        if name != "build":
+            continue
+        for key, default in options.defaults.items():
+            if key not in chosen and default is not None and key != "game":
+                lines.append(f"# {key} = {toml_value(default)}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,69 @@
+"""`micropul-print play [CATALOGUE]`: one game between bots (or a bot alone in a solitaire
+mode), its result printed and, with ``--record``, its game record written for
+``replay``. Never loads the drawing libraries."""
+
+from __future__ import annotations
+
+import argparse
+
+from micropul_print import registry
+
+HELP = "play one game between bots and write its game record (see docs/analysis.md)"
+
+
+def _names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("expected a comma-separated list")
+    return names
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("catalogue", metavar="CATALOGUE", nargs="?",
+                        help="tile catalogue (default: the shipped catalogue of --game)")
+    names = registry.game_names()
+    parser.add_argument("--game", choices=names,
+                        help=f"play the catalogue shipped for this game (default: {names[0]})")
+    parser.add_argument("--bots", metavar="A,B", type=_names, default=["greedy", "lookahead"],
+                        help="one bot per seat, in seat order: their number is the number of "
+                        "players (one: a solitaire game) (default greedy,lookahead)")
+    parser.add_argument("--seed", metavar="S", type=int, default=0,
+                        help="the set-up's seed (shuffles and draws) (default 0)")
+    parser.add_argument("--variant", metavar="V",
+                        help="one of the catalogue's variants (default: the first)")
+    parser.add_argument("--record", metavar="FILE", help="write the game record to FILE")
+
+
+def run(args: argparse.Namespace) -> int:
+    from micropul_print.commands.analyse import _load
+    from micropul_print.gameapi import UsageError
+    from micropul_print.lab.record import play
+    from micropul_print.outputs import write_atomic
+
+    catalogue = _load(args.catalogue, args.game, False)
+    game = registry.get(catalogue.game)
+    if len(args.bots) not in game.player_counts:
+        raise UsageError(f"{game.title} is played by "
+                         f"{' or '.join(map(str, game.player_counts))} players: give as many "
+                         f"bots, not {len(args.bots)}")
+    variants = game.variants(catalogue)
+    if args.variant is not None and args.variant not in variants:
+        raise UsageError(f"{catalogue.name} has no variant {args.variant!r} "
+                         f"(it has: {', '.join(variants)})")
+    try:
+        record, state = play(catalogue.game, catalogue, args.bots, args.seed, args.variant)
+    except ValueError as exc:  # a bad bot spec
+        raise UsageError(str(exc)) from None
+    seats = ", ".join(f"player {seat + 1} ({bot}) {score:g}" for seat, (bot, score)
+                      in enumerate(zip(record.bots, state.scores(), strict=True)))
+    returns = state.returns()
+    winners = [seat + 1 for seat, r in enumerate(returns) if r == max(returns)]
+    verdict = ("a tie" if len(winners) > 1 else f"player {winners[0]} wins"
+               if len(returns) > 1 else "won" if returns[0] else "lost")
+    print(f"{game.title}, {catalogue.name}, variant {record.variant}, seed {record.seed}: "
+          f"{seats}; {verdict} ({state.end_reason()}) after {state.turn()} turns")
+    if args.record is not None:
+        from pathlib import Path
+
+        write_atomic(Path(args.record), record.to_json_text().encode("utf-8"))
+    return 0

@@ -1,0 +1,64 @@
+"""`micropul-print replay RECORD --out DIR`: a game record played again through the
+engine, every move checked (an illegal move is an error at its line in the record),
+and pictured: DIR/turn-000.svg (the set-up) to DIR/turn-NNN.svg, and DIR/replay.pdf
+with every turn, one per page."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "check a game record move by move and draw every turn (SVG per turn, one PDF)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("record", metavar="RECORD", help="a game record (play --record)")
+    parser.add_argument("--catalogue", metavar="PATH",
+                        help="the catalogue the game was played with (default: the shipped "
+                        "catalogue of the record's game)")
+    parser.add_argument("--theme", metavar="T", default="classic",
+                        help="theme of the pictures (default classic)")
+    parser.add_argument("--out", metavar="DIR",
+                        help="write the pictures into DIR (without it, only check the record)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from micropul_print import registry
+    from micropul_print.catalogue.loader import load_catalogue
+    from micropul_print.errors import Diagnostic, UserError
+    from micropul_print.lab.record import read_record, replay
+
+    read = read_record(args.record)
+    for warning in read.warnings:
+        print(warning, file=sys.stderr)
+    record = read.record
+    try:
+        game = registry.get(record.game)
+    except UserError as exc:
+        raise UserError([Diagnostic(read.source, 0, 0, d.message) for d in exc.diagnostics]
+                        ) from None
+    catalogue = load_catalogue(args.catalogue or game.shipped_catalogue())
+    if catalogue.game != record.game or catalogue.name != record.catalogue:
+        raise UserError([Diagnostic(read.source, 0, 0, f"the game was played with the "
+                                    f"{record.game} catalogue {record.catalogue!r}, not "
+                                    f"{catalogue.name!r} ({catalogue.source}): give its file "
+                                    "with --catalogue")])
+    states = replay(read, catalogue)
+    print(f"{read.source}: {len(record.moves)} moves, all legal; "
+          f"{states[-1].end_reason() or 'not over'}", file=sys.stderr)
+    if args.out is None:
+        return 0
+    from micropul_print.backends.svg import to_svg
+    from micropul_print.draw.theme import load_theme
+    from micropul_print.lab.record import pages_pdf, replay_drawings
+    from micropul_print.outputs import OutputDir
+
+    theme = load_theme(args.theme)
+    pages = replay_drawings(read, catalogue, theme, states)
+    output = OutputDir(args.out)
+    digits = max(3, len(str(len(pages) - 1)))
+    for turn, page in enumerate(pages):
+        output.write_bytes(f"turn-{turn:0{digits}d}.svg", to_svg(page))
+    output.write_bytes("replay.pdf", pages_pdf(pages, f"{game.title}: {read.source}"))
+    print(f"wrote {len(pages)} SVG pictures and replay.pdf into {output.root}", file=sys.stderr)
+    return 0

@@ -1,0 +1,289 @@
+"""Games you can watch: a game played by bots kept as a *game record* (JSON,
+docs/contracts.md, "Game record"), a record read back and replayed through the engine
+(every move checked; an illegal one is an error at its line in the record), and the
+pictures of a replay: one SVG per turn and one PDF of them all.
+
+The record holds what it takes to play the game again: the game, the catalogue's
+name, the seed (the engine's shuffles and draws come from it), the variant, the bots
+in seat order, and each move in the game's own move JSON (``GameState.move_to_json``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from micropul_print import registry
+from micropul_print.errors import Diagnostic, UserError, errors_in
+from micropul_print.gameapi import JSON, DrawsStates, GameState
+from micropul_print.lab.bots import bot_seed, make_bot
+from micropul_print.yamlsource import (
+    YamlMapping,
+    YamlNode,
+    YamlScalar,
+    YamlSequence,
+    check_keys,
+    read_yaml,
+)
+
+if TYPE_CHECKING:
+    from micropul_print.draw.primitives import Drawing
+    from micropul_print.draw.theme import Theme
+
+FORMAT = "micropul-print game record"
+VERSION = 1
+KEYS = ("format", "version", "game", "catalogue", "seed", "variant", "players", "bots",
+        "moves", "result")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    game: str
+    catalogue: str  # the catalogue's name
+    seed: int
+    variant: str
+    bots: tuple[str, ...]  # one per seat; their number is the number of players
+    moves: tuple[JSON, ...]
+    result: JSON  # scores, returns, end, turns ({} when a record leaves it out)
+
+    @property
+    def players(self) -> int:
+        return len(self.bots)
+
+    def to_json_text(self) -> str:
+        """The record as JSON text, one move per line (so that a message can name a
+        move's line)."""
+        head = {"format": FORMAT, "version": VERSION, "game": self.game,
+                "catalogue": self.catalogue, "seed": self.seed, "variant": self.variant,
+                "players": self.players, "bots": list(self.bots)}
+        lines = ["{"]
+        lines += [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},"
+                  for key, value in head.items()]
+        moves = [f"    {json.dumps(move, ensure_ascii=False)}" for move in self.moves]
+        lines.append('  "moves": [' + ("\n" + ",\n".join(moves) + "\n  ]," if moves else "],"))
+        lines.append(f'  "result": {json.dumps(self.result, ensure_ascii=False)}')
+        lines.append("}")
+        return "\n".join(lines) + "\n"
+
+
+def _result(state: GameState) -> JSON:
+    return {"scores": list(state.scores()), "returns": list(state.returns()),
+            "end": state.end_reason(), "turns": state.turn()}
+
+
+def play(game_name: str, catalogue: Any, bots: Sequence[str], seed: int,
+         variant: str | None = None) -> tuple[GameRecord, GameState]:
+    """One game of the bots (seat order) from the set-up of ``seed``: its record and
+    its final state. The bots play as they do in ``analyse``."""
+    game = registry.get(game_name)
+    chosen = variant if variant is not None else game.variants(catalogue)[0]
+    state = game.new_state(catalogue, players=len(bots), seed=seed, variant=chosen)
+    players = [make_bot(spec) for spec in bots]
+    rngs = [random.Random(bot_seed(seed, seat)) for seat in range(len(bots))]
+    moves = []
+    while not state.is_over():
+        seat = state.current_player()
+        move = players[seat].choose(state, rngs[seat])
+        moves.append(state.move_to_json(move))
+        state.play(move)
+    record = GameRecord(game_name, catalogue.name, seed, chosen,
+                        tuple(player.name for player in players), tuple(moves),
+                        _result(state))
+    return record, state
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+def _plain(node: YamlNode) -> Any:
+    if isinstance(node, YamlScalar):
+        return node.value
+    if isinstance(node, YamlSequence):
+        return [_plain(item) for item in node.items]
+    if isinstance(node, YamlMapping):
+        return {key.raw: _plain(value) for key, value in node.entries}
+    return None
+
+
+@dataclass(frozen=True)
+class ReadRecord:
+    """A record and where its moves lie in the file, for messages."""
+
+    record: GameRecord
+    move_nodes: tuple[YamlNode, ...]
+    result_node: YamlNode | None
+    source: str
+    warnings: tuple[Diagnostic, ...] = ()  # unknown keys
+
+
+def read_record(path: str | Path) -> ReadRecord:
+    """A game record file; UserError with every problem of its structure, located."""
+    root, diagnostics = read_yaml(path)
+    if root is None:
+        raise UserError(diagnostics)
+    file = str(path)
+    if not isinstance(root, YamlMapping):
+        raise UserError([*diagnostics, root.diagnostic("a game record is a JSON object")])
+    values = {key.raw: _plain(node) for key, node in root.entries}
+    if values.get("format") != FORMAT:  # not one: its other keys are not ours to judge
+        at = root.get("format") or root
+        raise UserError([*diagnostics, at.diagnostic(f"not a game record: 'format' must be "
+                                                     f"{FORMAT!r}")])
+    diagnostics += check_keys(root, "the game record", KEYS[:-1], ("result",))
+    if values.get("version") != VERSION:
+        at = root.get("version") or root
+        diagnostics.append(at.diagnostic(f"game record version {values.get('version')!r} "
+                                         f"is not supported (this tool reads {VERSION})"))
+
+    def expect(key: str, kind: type, what: str) -> Any:
+        value = values.get(key)
+        if isinstance(value, kind) and not (kind is int and isinstance(value, bool)):
+            return value
+        if key in values:
+            node = root.get(key)
+            assert node is not None
+            diagnostics.append(node.diagnostic(f"'{key}' must be {what}"))
+        return None
+
+    game = expect("game", str, "a game's name")
+    catalogue = expect("catalogue", str, "the catalogue's name")
+    seed = expect("seed", int, "a whole number")
+    variant = expect("variant", str, "one of the game's variants")
+    players = expect("players", int, "the number of players")
+    bots = expect("bots", list, "a list of bots, one per seat")
+    moves = expect("moves", list, "a list of moves")
+    result = expect("result", dict, "an object")
+    if bots is not None and (not all(isinstance(b, str) for b in bots)
+                             or (players is not None and len(bots) != players)):
+        node = root.get("bots")
+        assert node is not None
+        diagnostics.append(node.diagnostic(f"'bots' must name one bot per player "
+                                           f"({players} players)"))
+    if errors_in(diagnostics) or None in (
+            game, catalogue, seed, variant, players, bots, moves):
+        raise UserError(diagnostics or [Diagnostic(file, 0, 0, "incomplete game record")])
+    moves_node = root.get("moves")
+    assert isinstance(moves_node, YamlSequence)
+    record = GameRecord(game, catalogue, seed, variant, tuple(bots), tuple(moves),
+                        result or {})
+    return ReadRecord(record, moves_node.items, root.get("result"), file, tuple(diagnostics))
+
+
+def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
+    """Every state of the recorded game, from the set-up to the end, each move checked
+    by the engine: an illegal or unreadable move, or a game that does not end as the
+    record says, is a UserError at its place in the record."""
+    record = read.record
+    game = registry.get(record.game)
+    if record.players not in game.player_counts:
+        raise UserError([Diagnostic(read.source, 0, 0, f"{game.title} is not played by "
+                                    f"{record.players} players")])
+    if record.variant not in game.variants(catalogue):
+        raise UserError([Diagnostic(read.source, 0, 0, f"{catalogue.name} has no variant "
+                                    f"{record.variant!r} (it has: "
+                                    f"{', '.join(game.variants(catalogue))})")])
+    state = game.new_state(catalogue, players=record.players, seed=record.seed,
+                           variant=record.variant)
+    states = [state.copy()]
+    for index, (data, node) in enumerate(zip(record.moves, read.move_nodes, strict=True)):
+        where = f"move {index + 1} (moves[{index}])"
+        if state.is_over():
+            raise UserError([node.diagnostic(f"{where}: the game is already over "
+                                             f"({state.end_reason()})")])
+        try:
+            move = state.move_from_json(data)
+            state.play(move)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise UserError([node.diagnostic(f"{where}: {exc}")]) from None
+        states.append(state.copy())
+    expected = record.result
+    if expected:
+        found = _result(state)
+        wrong = [key for key in found if key in expected and expected[key] != found[key]]
+        if wrong:
+            at = read.result_node
+            message = ("the replayed game does not end as recorded: "
+                       + "; ".join(f"{key} {found[key]!r}, recorded {expected[key]!r}"
+                                   for key in wrong))
+            raise UserError([at.diagnostic(message) if at is not None
+                             else Diagnostic(read.source, 0, 0, message)])
+    return states
+
+
+# -- pictures --------------------------------------------------------------------------------
+
+HEADER_SIZE = 5.0
+HEADER_LINE = 7.0
+MARGIN = 6.0
+MIN_WIDTH = 160.0
+
+
+def _describe_move(data: JSON) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+
+
+def turn_drawing(record: GameRecord, game_title: str, catalogue_name: str,
+                 picture: Drawing, state: GameState, turn: int,
+                 mover: int | None) -> Drawing:
+    """One turn's page: a header (game, turn, the move just played, the scores) above
+    the game's own picture of the state."""
+    from micropul_print.draw.primitives import Drawing, Group, Text
+
+    seats = ", ".join(f"player {seat + 1} ({bot}) {score:g}"
+                      for seat, (bot, score) in enumerate(zip(record.bots, state.scores(),
+                                                              strict=True)))
+    if turn == 0:
+        happened = f"set-up: seed {record.seed}, variant {record.variant}"
+    else:
+        who = f"player {mover + 1}" if mover is not None else "a player"
+        happened = f"move {turn}: {who} plays {_describe_move(record.moves[turn - 1])}"
+    over = state.end_reason()
+    lines = [f"{game_title}, {catalogue_name}: turn {turn} of {len(record.moves)}",
+             happened, f"scores: {seats}" + (f"; over: {over}" if over else "")]
+    items: list[Any] = [Text(MARGIN, MARGIN + HEADER_SIZE + n * HEADER_LINE, text,
+                             HEADER_SIZE, anchor="start", weight="bold" if n == 0 else "regular")
+                        for n, text in enumerate(lines)]
+    top = MARGIN + len(lines) * HEADER_LINE + 4.0
+    items.append(Group(picture.items, dx=MARGIN, dy=top))
+    width = max(MIN_WIDTH, picture.width + 2 * MARGIN)
+    return Drawing(width, top + picture.height + MARGIN, tuple(items))
+
+
+def replay_drawings(read: ReadRecord, catalogue: Any, theme: Theme,
+                    states: Sequence[GameState]) -> list[Drawing]:
+    """The page of every turn (the set-up first). UserError if the game cannot draw
+    its states."""
+    game = registry.get(read.record.game)
+    if not isinstance(game, DrawsStates):
+        raise UserError([Diagnostic(read.source, 0, 0, f"{game.title} cannot draw its "
+                                    "positions (its plugin has no state_drawing): it can be "
+                                    "replayed, not pictured")])
+    pages = []
+    for turn, state in enumerate(states):
+        mover = states[turn - 1].current_player() if turn else None
+        picture = game.state_drawing(catalogue, theme, state)
+        pages.append(turn_drawing(read.record, game.title, catalogue.name, picture, state,
+                                  turn, mover))
+    return pages
+
+
+def pages_pdf(pages: Sequence[Drawing], title: str) -> bytes:
+    """Every page on one size (the largest), each drawing at its top-left corner."""
+    import io
+
+    from reportlab.lib.units import mm
+
+    from micropul_print.backends.pdf import draw, make_canvas
+
+    width = max(page.width for page in pages)
+    height = max(page.height for page in pages)
+    buffer = io.BytesIO()
+    canvas = make_canvas(buffer, (width * mm, height * mm), title)
+    for page in pages:
+        draw(canvas, page, 0.0, 0.0)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()

@@ -1,0 +1,117 @@
+"""Playing a plan's batches: in this process, in forked worker processes (``--jobs``), or
+on a Dask cluster (``--scheduler``). Every batch is a pure function of the plan
+(micropul_print.lab.analyse.run_batch), and results are kept by part and seed, so the
+figures are the same however the work was shared out.
+
+An interruption (Ctrl-C) stops the work where it is: the batches already played are
+returned, marked incomplete, and no worker process is left running (they ignore
+SIGINT, so that only this process decides, and are terminated).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Callable, Generator
+from typing import Any
+
+from micropul_print.lab.analyse import Batch, GameSummary, Plan, run_batch
+
+Results = dict[int, list[GameSummary]]  # part index -> its games, in seed order
+_Finished = Generator[tuple[int, list[GameSummary]], None, None]  # (batch index, games)
+BatchDone = Callable[[Batch, list[GameSummary]], None]
+
+
+def cpus() -> int:
+    """The CPUs this process may run on (all of them, or what ``taskset`` allows)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def run_plan(the_plan: Plan, catalogue: Any, *, jobs: int | None = None,
+             scheduler: str | None = None,
+             done: BatchDone | None = None) -> tuple[Results, bool]:
+    """Play every batch; (results, whether all were played). ``jobs``: worker
+    processes (None: one per CPU; 1: this process); ``scheduler``: the address of a
+    Dask scheduler to send the batches to instead; ``done`` is told of each batch as
+    it finishes (in the order they finish)."""
+    results: dict[int, list[GameSummary]] = {}
+    if scheduler is not None:
+        finished = _on_cluster(the_plan, catalogue, scheduler)
+    else:
+        workers = min(cpus() if jobs is None else max(1, jobs), len(the_plan.batches))
+        finished = (_in_workers(the_plan, catalogue, workers) if workers > 1
+                    else _here(the_plan, catalogue))
+    complete = True
+    try:
+        for index, games in finished:
+            batch = the_plan.batches[index]
+            results.setdefault(batch.part, []).extend(games)
+            if done is not None:
+                done(batch, games)
+    except KeyboardInterrupt:
+        complete = False
+    finally:
+        finished.close()
+    for games in results.values():
+        games.sort(key=lambda g: g.seed)
+    return dict(sorted(results.items())), complete
+
+
+def _here(the_plan: Plan, catalogue: Any) -> _Finished:
+    for index, batch in enumerate(the_plan.batches):
+        yield index, run_batch(the_plan.game, catalogue, the_plan.parts[batch.part], batch)
+
+
+# What the forked workers play: set before the fork, so that they inherit the catalogue
+# (and the game plugin) instead of receiving them through a pipe.
+_PENDING: list[tuple[Plan, Any]] = []
+
+
+def _work(index: int) -> tuple[int, list[GameSummary]]:
+    the_plan, catalogue = _PENDING[0]
+    batch = the_plan.batches[index]
+    return index, run_batch(the_plan.game, catalogue, the_plan.parts[batch.part], batch)
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _in_workers(the_plan: Plan, catalogue: Any,
+                workers: int) -> _Finished:
+    import multiprocessing
+
+    _PENDING[:] = [(the_plan, catalogue)]
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupts)
+    try:
+        yield from pool.imap_unordered(_work, range(len(the_plan.batches)))
+        pool.close()
+    finally:
+        pool.terminate()  # nothing left running, whatever happened
+        pool.join()
+        _PENDING.clear()
+
+
+def _on_cluster(the_plan: Plan, catalogue: Any,
+                address: str) -> _Finished:
+    try:
+        from distributed import Client, as_completed
+    except ImportError as exc:
+        raise ImportError("--scheduler needs Dask's distributed package: "
+                          "pip install 'micropul-print[cluster]'") from exc
+    client = Client(address, set_as_default=False)  # type: ignore[no-untyped-call]
+    try:
+        futures = {client.submit(run_batch, the_plan.game, catalogue,
+                                 the_plan.parts[batch.part], batch, pure=False): index
+                   for index, batch in enumerate(the_plan.batches)}
+        try:
+            # The client's loop: as_completed would otherwise look for a default client.
+            finished = as_completed(list(futures), loop=client.loop)  # type: ignore[no-untyped-call]
+            for future in finished:
+                yield futures[future], future.result()
+        finally:
+            client.cancel(list(futures))  # type: ignore[no-untyped-call]
+    finally:
+        client.close()  # type: ignore[no-untyped-call]

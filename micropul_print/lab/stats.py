@@ -1,0 +1,230 @@
+"""Estimates with 95 % confidence intervals, in pure Python (no numpy needed to analyse).
+
+- proportions (win rates, tie rates, how games end): the Wilson score interval, good
+  at any count and near 0 or 1 (a tie counts as half a win where a share of points is
+  meant);
+- means (game length, scores, lead changes): Student's t interval;
+- percentiles (the solitaire par table): a seeded percentile bootstrap;
+- ratings: a Bradley-Terry fit on the Elo scale, its interval from the fit's curvature;
+- two catalogues played on the same seeds: the paired differences' t interval, a
+  difference being significant when its interval leaves out 0.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+BOOTSTRAP_RESAMPLES = 400
+# Student's t, 97.5th percentile, for 1 to 30 degrees of freedom.
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
+         2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+         2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+
+
+def _round(value: float) -> float:
+    """Six decimals: the JSON stays readable, and equal runs give equal bytes."""
+    return round(value, 6) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+@dataclass(frozen=True)
+class Interval:
+    """An estimate and its 95 % confidence interval (``low`` = ``high`` = ``value`` when
+    there is too little data for one), and how it was made."""
+
+    value: float
+    low: float
+    high: float
+    method: str  # "wilson", "t", "bootstrap", "bradley-terry", "paired-t", "none"
+
+    def to_json(self) -> dict[str, float | str]:
+        return {"value": _round(self.value), "low": _round(self.low),
+                "high": _round(self.high), "method": self.method}
+
+    @property
+    def excludes_zero(self) -> bool:
+        return self.low > 0 or self.high < 0
+
+    def text(self, digits: int = 1, scale: float = 1.0, unit: str = "") -> str:
+        """``52.3 % (49.1 to 55.4)``, or the value alone without an interval."""
+        value = f"{self.value * scale:.{digits}f}{unit}"
+        if self.method == "none":
+            return value
+        return f"{value} ({self.low * scale:.{digits}f} to {self.high * scale:.{digits}f})"
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> Interval:
+    """The share ``successes / n`` and its Wilson score interval."""
+    if n <= 0:
+        return Interval(0.0, 0.0, 0.0, "none")
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return Interval(p, max(0.0, centre - half), min(1.0, centre + half), "wilson")
+
+
+def t_quantile(df: int) -> float:
+    """Student's t 97.5th percentile: a table to 30 degrees of freedom, then the
+    Cornish-Fisher expansion (within 1e-4)."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be 1 or more, not {df}")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = Z95
+    return (z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3))
+
+
+def mean(values: Sequence[float]) -> float:
+    return math.fsum(values) / len(values) if values else 0.0
+
+
+def t_interval(values: Sequence[float], method: str = "t") -> Interval:
+    """The mean of ``values`` and its t interval."""
+    n = len(values)
+    if n == 0:
+        return Interval(0.0, 0.0, 0.0, "none")
+    centre = mean(values)
+    if n == 1:
+        return Interval(centre, centre, centre, "none")
+    variance = math.fsum((v - centre) ** 2 for v in values) / (n - 1)
+    half = t_quantile(n - 1) * math.sqrt(variance / n)
+    return Interval(centre, centre - half, centre + half, method)
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0..100) by linear interpolation between order
+    statistics (numpy's default)."""
+    if not sorted_values:
+        return 0.0
+    position = (len(sorted_values) - 1) * q / 100
+    low = math.floor(position)
+    high = min(low + 1, len(sorted_values) - 1)
+    fraction = position - low
+    return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * fraction
+
+
+def bootstrap(values: Sequence[float], statistic: Callable[[Sequence[float]], float],
+              seed: int, resamples: int = BOOTSTRAP_RESAMPLES) -> Interval:
+    """``statistic`` of ``values`` and its percentile-bootstrap interval (seeded)."""
+    if len(values) < 2:
+        centre = statistic(values) if values else 0.0
+        return Interval(centre, centre, centre, "none")
+    rng = random.Random(seed)
+    n = len(values)
+    estimates = sorted(statistic([values[int(rng.random() * n)] for _ in range(n)])
+                       for _ in range(resamples))
+    return Interval(statistic(values), percentile(estimates, 2.5),
+                    percentile(estimates, 97.5), "bootstrap")
+
+
+def percentile_interval(values: Sequence[float], q: float, seed: int) -> Interval:
+    """The ``q``-th percentile of ``values`` and its bootstrap interval."""
+    def statistic(sample: Sequence[float]) -> float:
+        return percentile(sorted(sample), q)
+
+    return bootstrap(values, statistic, seed)
+
+
+def paired_difference(before: Sequence[float], after: Sequence[float]) -> Interval:
+    """The mean of ``after - before`` over pairs (the same seed played on two
+    catalogues) and its t interval."""
+    if len(before) != len(after):
+        raise ValueError("paired samples must have the same length")
+    return t_interval([b - a for a, b in zip(before, after, strict=True)], "paired-t")
+
+
+# -- ratings -----------------------------------------------------------------------------
+
+# Results between two players: the points the first one took (1 a win, 0.5 a tie) in
+# each game they played, keyed (first, second) with first < second.
+Results = Mapping[tuple[int, int], Sequence[float]]
+ELO = 400 / math.log(10)
+
+
+def _fit(players: int, results: Results,
+         iterations: int) -> tuple[list[float], dict[tuple[int, int], float]]:
+    """Strengths (geometric mean 1) and the games of each pair, the extra tie
+    included."""
+    wins = [0.0] * players
+    games: dict[tuple[int, int], float] = {}
+    for (a, b), points in results.items():
+        if a == b or not points:
+            continue
+        taken = math.fsum(points)
+        wins[a] += taken + 0.5
+        wins[b] += len(points) - taken + 0.5
+        games[a, b] = games.get((a, b), 0.0) + len(points) + 1
+    strength = [1.0] * players
+    for _ in range(iterations):
+        updated = []
+        for i in range(players):
+            denominator = math.fsum(n / (strength[a] + strength[b])
+                                    for (a, b), n in games.items() if i in (a, b))
+            updated.append(strength[i] if denominator == 0 else wins[i] / denominator)
+        centre = math.exp(mean([math.log(s) for s in updated]))
+        strength = [s / centre for s in updated]
+    return strength, games
+
+
+def bradley_terry(players: int, results: Results, iterations: int = 500) -> list[float]:
+    """Ratings on the Elo scale (mean 0) that best explain ``results`` (Hunter's
+    minorisation-maximisation for the Bradley-Terry model, ties as half wins). Each pair
+    that met gets one extra tied game: a player who won every game then has a large
+    but finite rating."""
+    strength, _ = _fit(players, results, iterations)
+    ratings = [ELO * math.log(s) for s in strength]
+    centre = mean(ratings)
+    return [r - centre for r in ratings]
+
+
+def rating_intervals(players: int, results: Results) -> list[Interval]:
+    """Each player's Bradley-Terry rating and its 95 % interval from the fit's
+    curvature (the inverse of the Fisher information, ratings summing to 0; the extra
+    tied games keep it finite when one player won everything). Players who met no one
+    get no interval."""
+    strength, games = _fit(players, results, 500)
+    ratings = bradley_terry(players, results)
+    # The information matrix is a weighted graph Laplacian L; with ratings summing to
+    # 0 their covariance is its pseudo-inverse, (L + J/k)^-1 - J/k.
+    k = players
+    matrix = [[1.0 / k] * k for _ in range(k)]
+    for (a, b), n in games.items():
+        p = strength[a] / (strength[a] + strength[b])
+        weight = n * p * (1 - p)
+        matrix[a][a] += weight
+        matrix[b][b] += weight
+        matrix[a][b] -= weight
+        matrix[b][a] -= weight
+    inverse = _inverse(matrix)
+    met = {player for pair in games for player in pair}
+    intervals = []
+    for i in range(k):
+        if i not in met:
+            intervals.append(Interval(ratings[i], ratings[i], ratings[i], "none"))
+            continue
+        half = Z95 * ELO * math.sqrt(max(0.0, inverse[i][i] - 1.0 / k))
+        intervals.append(Interval(ratings[i], ratings[i] - half, ratings[i] + half,
+                                  "bradley-terry"))
+    return intervals
+
+
+def _inverse(matrix: list[list[float]]) -> list[list[float]]:
+    """Gauss-Jordan inversion with partial pivoting (a few bots: tiny matrices)."""
+    size = len(matrix)
+    rows = [[*row, *(1.0 if i == j else 0.0 for j in range(size))]
+            for i, row in enumerate(matrix)]
+    for column in range(size):
+        pivot = max(range(column, size), key=lambda r: abs(rows[r][column]))
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        lead = rows[column][column]
+        rows[column] = [v / lead for v in rows[column]]
+        for r in range(size):
+            if r != column and rows[r][column] != 0.0:
+                factor = rows[r][column]
+                rows[r] = [v - factor * w for v, w in zip(rows[r], rows[column], strict=True)]
+    return [row[size:] for row in rows]

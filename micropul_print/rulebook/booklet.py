@@ -1,0 +1,111 @@
+"""A rulebook as a saddle-stitched booklet: pages of half the paper (A5 on A4, half
+Letter on Letter), set in one column after a cover page, printed two up on the
+landscape sheet in folding order, to be printed double-sided flipping on the short
+edge, folded in the middle and stapled.
+
+The pages are laid out by :mod:`micropul_print.rulebook.layout` like the full-size
+book, on a canvas (:class:`ImposingCanvas`) that keeps each page as a PDF form and, when
+the book is complete, draws the forms on the sheets in :func:`imposition` order: the
+PDF holds sheets, the text stays extractable, the fonts are embedded once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+from reportlab.lib.pagesizes import A4, A5, LETTER, landscape
+from reportlab.lib.units import inch
+
+from micropul_print.backends.pdf import PageCanvas
+from micropul_print.rulebook import layout
+
+# Per paper: the booklet's page and the sheet it is printed on (points).
+BOOKLET_PAPERS: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
+    "a4": (A5, landscape(A4)),
+    "letter": ((5.5 * inch, 8.5 * inch), landscape(LETTER)),
+}
+# One column, 120 mm wide on A5 (112 mm on half Letter); the wide margin on the fold
+# side; page 1 is the cover.
+BOOKLET_GEOMETRY = layout.Geometry(inner=16.0, outer=12.0, top=15.0, bottom=16.0,
+                                   gutter=0.0, title_height=0.0, header_offset=9.0,
+                                   footer_offset=9.0, columns=1, cover=True)
+PAGES_PER_SHEET = 4  # two on each side
+
+
+def imposition(pages: int) -> list[tuple[int | None, int | None]]:
+    """The sides of the sheets in printing order (front of sheet 1, its back, front of
+    sheet 2, ...), each as (left page, right page): for n pages rounded up to a
+    multiple of 4, sheet k (from 0) has [n - 2k, 2k + 1] on its front and
+    [2k + 2, n - 2k - 1] on its back, so that the folded stack reads 1, 2, ..., n.
+    Pages past ``pages`` are blank (None): the last pages of the booklet."""
+    total = -(-pages // PAGES_PER_SHEET) * PAGES_PER_SHEET
+    sides: list[tuple[int | None, int | None]] = []
+    for sheet in range(total // PAGES_PER_SHEET):
+        for left, right in ((total - 2 * sheet, 2 * sheet + 1),
+                            (2 * sheet + 2, total - 2 * sheet - 1)):
+            sides.append((left if left <= pages else None, right if right <= pages else None))
+    return sides
+
+
+class ImposingCanvas(PageCanvas):
+    """A canvas on which each page drawn becomes a form XObject; saving draws them
+    two up on ``sheet`` (width, height in points), in :func:`imposition` order, each
+    half centred on its side of the fold. The PDF asks viewers to print it duplex,
+    flipping on the short edge, and at its actual size."""
+
+    def __init__(self, *args: Any, sheet: tuple[float, float], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sheet = sheet
+        self.pages = 0
+        self.setViewerPreference("Duplex", "DuplexFlipShortEdge")
+        self.setViewerPreference("PrintScaling", "None")
+        self.beginForm(self._form(1))
+
+    @staticmethod
+    def _form(page: int) -> str:
+        return f"BookletPage{page}"
+
+    def showPage(self) -> None:  # reportlab's name
+        self.endForm()
+        self.pages += 1
+        self.beginForm(self._form(self.pages + 1))
+
+    def save(self) -> None:
+        # The form begun after the last page holds nothing: drop it (no endForm,
+        # which would write it into the PDF).
+        self._code: list[str] = []
+        self._formData = None
+        self.pop_state_stack()
+        page_width, page_height = self.page_size
+        sheet_width, sheet_height = self.sheet
+        margin_x = (sheet_width - 2 * page_width) / 2
+        margin_y = (sheet_height - page_height) / 2
+        for side in imposition(self.pages):
+            self.setPageSize(self.sheet)
+            for slot, page in enumerate(side):
+                if page is not None:
+                    self.saveState()
+                    self.translate(margin_x + slot * page_width, margin_y)
+                    self.doForm(self._form(page))
+                    self.restoreState()
+            super().showPage()
+        super().save()
+
+
+def render(blocks: Sequence[layout.PageBlock], texts: layout.PageTexts, paper: str,
+           *, page_budget: int | None = None) -> bytes:
+    """The booklet as PDF bytes (sheets ready to print); identical input, identical
+    bytes. ``page_budget`` counts booklet pages, cover included."""
+    return lay_out(blocks, texts, paper, page_budget=page_budget).pdf
+
+
+def lay_out(blocks: Sequence[layout.PageBlock], texts: layout.PageTexts, paper: str,
+            *, page_budget: int | None = None) -> layout.Laid:
+    """The booklet laid out (:func:`layout.lay_out`): its PDF and where everything
+    went, by booklet page. Figures are shrunk only where that saves a sheet."""
+    page, sheet = BOOKLET_PAPERS[paper]
+    canvasmaker: Callable[..., PageCanvas] = partial(ImposingCanvas, sheet=sheet)
+    return layout.lay_out(blocks, texts, page, BOOKLET_GEOMETRY, page_budget=page_budget,
+                          pages_per_sheet=PAGES_PER_SHEET, canvasmaker=canvasmaker)

@@ -1,0 +1,193 @@
+"""Gutter-fold sheets, for printers that cannot print both sides: each page carries the
+fronts on its left half and their backs on its right half, mirrored across the fold
+line (the page's vertical centre line). Fold the page along that line, printed sides
+out, glue the halves together and cut the pieces out: every back lies behind its front.
+
+Folding maps the point (x, y) of the left half onto (W - x, y) of the right half, so
+the back of a piece whose front fills [x0, x1] fills [W - x1, W - x0]. The drawings
+are placed as they are (a back reads the right way up once the folded sheet is turned
+over), only their places mirror.
+
+The fold is checked by two targets on the fold line, above and below the pieces: each
+is a "D" on either side of the line with a millimetre scale. Folded on the line and
+held against the light, the two halves of each target lie on each other; a fold off
+the line by e shows them 2e apart.
+
+Crop marks are on both halves (they meet once folded), at the cut lines of the rows and
+columns holding pieces, from the art to the paper's margin or to the fold gap; the thin
+cut lines of sheets without bleed only on the fronts. One page footer, on the front
+half; a hint on how to fold on the back half.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from micropul_print.draw.bounds import Box, union
+from micropul_print.draw.primitives import Drawing, Group, Line, Polygon, Primitive, Text
+from micropul_print.sheets.layout import Grid, SheetLayout, plan_grid
+from micropul_print.sheets.pages import (
+    DEFAULT_OPTIONS,
+    Card,
+    Page,
+    Placement,
+    SheetOptions,
+    SheetPlan,
+    check_drawings,
+    grid_marks,
+    place,
+    slot_box,
+    with_footer,
+)
+
+FOLD_COLOUR = "#808080"
+FOLD_WIDTH = 0.2
+FOLD_DASH = (3.0, 2.0)  # dash and gap along the fold line, mm
+FOLD_LABEL_SIZE = 2.2
+TARGET_COLOUR = "#000000"
+TARGET_RADIUS = 3.0  # of each fold target's half circles, mm (smaller in a tight band)
+TARGET_WIDTH = 0.2
+TARGET_CLEARANCE = 0.5  # between a target and the crop marks' ends or the margin, mm
+TARGET_TICK = 0.8  # length of the scale's millimetre ticks
+TARGET_STEPS = 24  # straight pieces along each half circle
+HINT = "fold on the dashed line, printed sides out; glue; cut"
+
+
+class FoldPlan(NamedTuple):
+    """A gutter-fold sheet plan and where its fold lies."""
+
+    plan: SheetPlan
+    fold_x: float  # the fold line, x on the page
+    front_grid: Grid  # the left half's grid
+    back_grid: Grid  # the right half's grid, its mirror image
+
+
+def plan_gutterfold(layout: SheetLayout, cards: Sequence[Card], card_width: float,
+                    card_height: float, title: str, *, tokens: Sequence[Card] = (),
+                    options: SheetOptions = DEFAULT_OPTIONS) -> FoldPlan:
+    """Lay ``cards`` (and then ``tokens`` in the free slots, or on a page of their own)
+    on gutter-fold pages of ``layout``, which must be a gutter-fold layout (fold_gap
+    set). Only ``options.bleed`` applies: there is no flip, offset or calibration page
+    (each page checks its own fold), and no registration marks (cut files are made from
+    duplex sheets)."""
+    if layout.fold_gap is None:
+        raise ValueError(f"layout {layout.name!r} is not a gutter-fold layout (no fold gap)")
+    check_drawings(cards, tokens, card_width, card_height, options.bleed)
+    width, height = layout.paper_width, layout.paper_height
+    fold = width / 2
+    band = layout.margin + layout.footer_band
+    front_grid = plan_grid(layout, card_width, card_height, options.bleed,
+                           area=Box(layout.margin, band, fold - layout.fold_gap,
+                                    height - band))
+    back_grid = front_grid._replace(left=width - front_grid.left - front_grid.width)
+    per_page = front_grid.capacity
+    contents: list[list[tuple[Card, bool]]] = [
+        [(card, False) for card in cards[start:start + per_page]]
+        for start in range(0, len(cards), per_page)]
+    if tokens:
+        if contents and per_page - len(contents[-1]) >= len(tokens):
+            contents[-1] += [(token, True) for token in tokens]
+        elif len(tokens) <= per_page:
+            contents.append([(token, True) for token in tokens])
+        else:
+            raise ValueError(f"{len(tokens)} tokens do not fit on one page of {per_page} slots")
+    sheet_options = options._replace(calibration=False, back_offset=(0.0, 0.0),
+                                     registration=False)
+    pages: list[Page] = []
+    total = len(contents)
+    for number, content in enumerate(contents, 1):
+        label = f"{title} — gutter fold, page {number}/{total}"
+        placements: list[Placement] = []
+        backs: list[Placement] = []
+        used: set[tuple[int, int]] = set()
+        for slot, (piece, token) in enumerate(content):
+            column, row = front_grid.slot(slot)
+            used.add((column, row))
+            front = place(front_grid, piece.front, column, row, centred=token,
+                          round_cut=piece.round)
+            placements.append(front)
+            if piece.back is not None:
+                backs.append(mirrored(front, piece.back, width))
+        back_used = {(front_grid.columns - 1 - column, row) for column, row in used}
+        marks = _page_marks(layout, front_grid, back_grid, used, back_used, label, fold)
+        trim = union([*(slot_box(front_grid, c, r) for c, r in used),
+                      *(slot_box(back_grid, c, r) for c, r in back_used)])
+        pages.append(Page("front", label, (*placements, *backs), marks, trim))
+    plan = SheetPlan(layout, front_grid, sheet_options, tuple(pages), double_sided=False)
+    return FoldPlan(plan, fold, front_grid, back_grid)
+
+
+def mirrored(front: Placement, back: Drawing, page_width: float) -> Placement:
+    """``back`` placed where folding the page puts it behind ``front``: its rectangle
+    the mirror image of the front's across the page's vertical centre line."""
+    x = page_width - front.x - back.width
+    y = front.y + (front.drawing.height - back.height) / 2
+    cut = None
+    if front.cut is not None:
+        cut = Box(page_width - front.cut.x1, front.cut.y0, page_width - front.cut.x0,
+                  front.cut.y1)
+    return Placement(back, x, y, cut, front.round)
+
+
+def _page_marks(layout: SheetLayout, front_grid: Grid, back_grid: Grid,
+                used: set[tuple[int, int]], back_used: set[tuple[int, int]], label: str,
+                fold: float) -> Drawing:
+    width, height = layout.paper_width, layout.paper_height
+    gap = layout.fold_gap or 0.0
+    front_frame = Box(layout.margin, layout.margin, fold - gap, height - layout.margin)
+    back_frame = Box(fold + gap, layout.margin, width - layout.margin, height - layout.margin)
+    items: list[Primitive] = []
+    items += grid_marks(layout, front_grid, used, footer=label, footer_x=fold / 2,
+                        frame=front_frame)
+    items += grid_marks(layout, back_grid, back_used, footer=HINT, footer_x=(fold + width) / 2,
+                        frame=back_frame, cut_lines=False)
+    # The fold targets sit on the fold line in the bands above and below the grid (the
+    # footer lines are beside the fold, so the lower band reaches the margin).
+    art_top = front_grid.top - front_grid.bleed - layout.crop_marks.offset
+    art_bottom = (front_grid.top + front_grid.height + front_grid.bleed
+                  + layout.crop_marks.offset)
+    targets = []
+    for low, high in ((layout.margin, art_top), (art_bottom, height - layout.margin)):
+        radius = min(TARGET_RADIUS, (high - low) / 2 - TARGET_CLEARANCE)
+        targets.append(((low + high) / 2, radius))
+        items += fold_target(fold, (low + high) / 2, radius)
+    (top_y, top_r), (bottom_y, bottom_r) = targets
+    items += _fold_line(fold, top_y + top_r + 1.0, bottom_y - bottom_r - 1.0)
+    drawing = Drawing(width, height, tuple(items))
+    drawing = with_footer(drawing, layout, label, fold / 2)
+    return with_footer(drawing, layout, HINT, (fold + width) / 2)
+
+
+def fold_target(x: float, y: float, radius: float) -> list[Primitive]:
+    """A target centred on the fold line at (x, y): a "D" on each side, its flat side on
+    the line, and a scale of millimetre ticks along its middle; folded on the line, the
+    two halves lie on each other."""
+    items: list[Primitive] = []
+    for side in (-1.0, 1.0):
+        angles = [math.pi * k / TARGET_STEPS for k in range(TARGET_STEPS + 1)]
+        arc = [(x + side * radius * math.sin(a), y - radius * math.cos(a)) for a in angles]
+        items.append(Polygon(tuple(arc), stroke=TARGET_COLOUR, stroke_width=TARGET_WIDTH))
+        items.append(Line(x, y, x + side * radius, y, TARGET_COLOUR, TARGET_WIDTH))
+        for mm in range(1, int(radius) + 1):
+            tick = TARGET_TICK if mm % 2 else TARGET_TICK * 1.6
+            items.append(Line(x + side * mm, y - tick / 2, x + side * mm, y + tick / 2,
+                              TARGET_COLOUR, TARGET_WIDTH / 2))
+    return items
+
+
+def _fold_line(x: float, top: float, bottom: float) -> list[Primitive]:
+    """A dashed line from ``top`` to ``bottom`` at ``x``, with "fold" written along it
+    at the top."""
+    label_length = 8.0
+    centre = top + label_length / 2
+    items: list[Primitive] = [Group(
+        (Text(x, centre + 0.36 * FOLD_LABEL_SIZE, "fold", FOLD_LABEL_SIZE, FOLD_COLOUR),),
+        rotate=90, rotate_cx=x, rotate_cy=centre)]
+    dash, space = FOLD_DASH
+    y = top + label_length
+    while y < bottom:
+        items.append(Line(x, y, x, min(y + dash, bottom), FOLD_COLOUR, FOLD_WIDTH))
+        y += dash + space
+    return items

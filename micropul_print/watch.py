@@ -1,0 +1,289 @@
+"""`build --watch`: build, then rebuild the parts a changed input affects, until Ctrl-C.
+
+The inputs watched are the build's own: each game's catalogue, the theme, the
+configuration file, the page layout of each paper and the locale file of each
+rulebook language. What a change rebuilds:
+
+- a catalogue: that game's whole kit;
+- the theme: every drawing, so every part of every game (the rulebooks' figures too);
+- a page layout: the sheets of that paper;
+- a locale file: that game's rulebook in that language, and nothing else;
+- the configuration file: it is read again (the command line still wins), and the
+  parts the changed settings touch are rebuilt (the sheets alone for the duplex, back
+  offset, scale, paper or calibration page; the rulebooks alone for the languages;
+  everything otherwise), and the inputs watched are found again.
+
+Each rebuild prints one line; a problem is printed as file:line:col and watching goes
+on. File events come from watchfiles (a Rust notify backend with debouncing, rather
+than polling by hand). Ctrl-C ends the command with status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+from micropul_print import registry
+from micropul_print.errors import UserError
+
+if TYPE_CHECKING:
+    from micropul_print.kit import KitOptions, KitReport
+
+# How long a burst of file events is gathered into one rebuild (an editor's save is
+# often a write, a rename and a touch), in milliseconds.
+DEBOUNCE_MS = 300
+WAKE_MS = 500  # the watcher's wait for events before it yields nothing
+
+# KitOptions fields whose change rebuilds only these parts (any other: everything).
+_SHEETS_ONLY = frozenset({"papers", "flip", "back_offset", "scale", "calibration"})
+_RULEBOOKS_ONLY = frozenset({"langs"})
+
+
+class Input(NamedTuple):
+    """A watched file: what it is and which part of which game it feeds."""
+
+    path: Path  # absolute
+    kind: str  # catalogue, theme, configuration, layout or locale
+    game: str | None = None  # catalogue, locale: whose
+    key: str | None = None  # layout: the paper; locale: the language
+
+
+class Rebuild(NamedTuple):
+    """A part of the work a change asks for: one game's ``parts``, limited to some
+    papers or languages (None: all those of the build)."""
+
+    game: str
+    parts: frozenset[str]
+    papers: frozenset[str] | None = None
+    langs: frozenset[str] | None = None
+
+
+Builder = Callable[..., "KitReport"]
+
+
+def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], KitOptions],
+          build: Builder, *, out: Callable[[str], None] | None = None) -> int:
+    """Build as asked, then watch; returns only through Ctrl-C (KeyboardInterrupt)."""
+    import watchfiles
+
+    say = out or (lambda line: print(line, flush=True))
+    options = options_of(args)
+    first = _attempt(lambda: build(Path(args.out), options, quiet=args.quiet))
+    if first is not None and not args.quiet:
+        from micropul_print.kit import format_summary
+
+        say(format_summary(first))
+    while True:
+        inputs = watched_inputs(args, options)
+        by_path = {item.path: item for item in inputs}
+        folders = sorted({item.path.parent for item in inputs})
+        reload = announced = False
+        # An empty set comes every WAKE_MS: the first one says the watcher is in place,
+        # so "watching" is never said before a change can be seen.
+        for changes in watchfiles.watch(*folders, debounce=DEBOUNCE_MS, recursive=False,
+                                        watch_filter=_only(frozenset(by_path)),
+                                        rust_timeout=WAKE_MS, yield_on_timeout=True):
+            if not announced:
+                print(f"watching {len(inputs)} files (Ctrl-C to stop)", file=sys.stderr,
+                      flush=True)
+                announced = True
+            changed = sorted({by_path[Path(p)] for _change, p in changes if Path(p) in by_path})
+            if not changed:
+                continue
+            names = ", ".join(item.path.name for item in changed)
+            if any(item.kind == "configuration" for item in changed):
+                before = options
+                try:
+                    args = _reloaded(args)
+                    options = options_of(args)
+                except UserError as exc:
+                    _problems(exc)
+                    continue
+                work = config_rebuilds(before, options)
+                reload = True
+            else:
+                work = rebuilds(changed, options)
+            _rebuild(work, options, Path(args.out), build, say, names)
+            if reload:
+                break  # the inputs themselves may have changed: find them again
+
+
+def _only(paths: frozenset[Path]) -> Callable[[object, str], bool]:
+    """A watchfiles filter letting through the events of ``paths`` alone."""
+    def ours(_change: object, path: str) -> bool:
+        return Path(path) in paths
+    return ours
+
+
+def watched_inputs(args: argparse.Namespace, options: KitOptions) -> list[Input]:
+    """Every file the build reads that a designer edits."""
+    from micropul_print.config import config_path
+    from micropul_print.draw.theme import THEME_NAMES, THEMES_DIR
+    from micropul_print.sheets.layout import layout_path
+
+    found: list[Input] = []
+    for game, catalogue in _catalogues(options):
+        found.append(Input(catalogue.resolve(), "catalogue", game))
+        book = registry.get(game).rulebook
+        if book is not None and "rulebooks" in options.parts:
+            for lang in options.langs or book.languages():
+                found.append(Input((book.locales_dir / f"{lang}.yaml").resolve(), "locale",
+                                   game, lang))
+    theme = (THEMES_DIR / f"{options.theme}.yaml" if options.theme in THEME_NAMES
+             else Path(options.theme))
+    found.append(Input(theme.resolve(), "theme"))
+    if "sheets" in options.parts:
+        found += [Input(layout_path(paper).resolve(), "layout", key=paper)
+                  for paper in options.papers]
+    config = config_path(args)
+    if config is not None:
+        found.append(Input(config.resolve(), "configuration"))
+    return list(dict.fromkeys(found))
+
+
+def rebuilds(changed: Iterable[Input], options: KitOptions) -> list[Rebuild]:
+    """What the changed inputs (no configuration among them) ask to rebuild."""
+    games = [game for game, _path in _catalogues(options)]
+    everything = frozenset(options.parts)
+    work: list[Rebuild] = []
+    for item in changed:
+        if item.kind == "theme":
+            work += [Rebuild(game, everything) for game in games]
+        elif item.kind == "catalogue" and item.game is not None:
+            work.append(Rebuild(item.game, everything))
+        elif item.kind == "layout" and item.key is not None:
+            work += [Rebuild(game, frozenset({"sheets"}), papers=frozenset({item.key}))
+                     for game in games]
+        elif item.kind == "locale" and item.game is not None and item.key is not None:
+            work.append(Rebuild(item.game, frozenset({"rulebooks"}),
+                                langs=frozenset({item.key})))
+    return merged(work)
+
+
+def config_rebuilds(before: KitOptions, after: KitOptions) -> list[Rebuild]:
+    """What a change of settings asks to rebuild."""
+    changed = {field for field in after._fields
+               if getattr(before, field) != getattr(after, field)}
+    if not changed:
+        return []
+    parts = frozenset(after.parts)
+    if changed <= _SHEETS_ONLY:
+        parts &= {"sheets"}
+    elif changed <= _RULEBOOKS_ONLY:
+        parts &= {"rulebooks"}
+    return [Rebuild(game, parts) for game, _path in _catalogues(after)] if parts else []
+
+
+def merged(work: Sequence[Rebuild]) -> list[Rebuild]:
+    """The same work without repeats: a rebuild another one covers is dropped, and two
+    of the same parts of a game make one, for the papers or languages of both."""
+    result: list[Rebuild] = []
+    for item in work:
+        for index, known in enumerate(result):
+            if known.game != item.game:
+                continue
+            if _covers(known, item):
+                break
+            if _covers(item, known):
+                result[index] = item
+                break
+            if known.parts == item.parts:
+                result[index] = Rebuild(item.game, item.parts, _union(known.papers, item.papers),
+                                        _union(known.langs, item.langs))
+                break
+        else:
+            result.append(item)
+    return result
+
+
+def _covers(a: Rebuild, b: Rebuild) -> bool:
+    """Whether rebuilding ``a`` rebuilds everything ``b`` asks for."""
+    def within(mine: frozenset[str] | None, theirs: frozenset[str] | None) -> bool:
+        return mine is None or (theirs is not None and theirs <= mine)
+
+    return b.parts <= a.parts and within(a.papers, b.papers) and within(a.langs, b.langs)
+
+
+def _union(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str] | None:
+    return None if a is None or b is None else a | b
+
+
+def _catalogues(options: KitOptions) -> list[tuple[str, Path]]:
+    """Each game the build makes, with the catalogue it reads."""
+    from micropul_print.catalogue.loader import read_catalogue
+
+    given_game = None
+    if options.catalogue is not None:
+        catalogue, _diagnostics = read_catalogue(options.catalogue)
+        given_game = catalogue.game if catalogue is not None else None
+    games = list(options.games or [given_game or registry.default_game().name])
+    return [(game, options.catalogue if options.catalogue is not None and game == given_game
+             else registry.get(game).shipped_catalogue()) for game in games]
+
+
+def _rebuild(work: Sequence[Rebuild], options: KitOptions, out: Path, build: Builder,
+             say: Callable[[str], None], names: str) -> None:
+    if not work:
+        say(f"{names} changed: nothing to rebuild")
+        return
+    started = time.perf_counter()
+    reports: list[KitReport] = []
+    for item in work:
+        given = options.catalogue
+        partial = options._replace(
+            games=(item.game,), parts=item.parts,
+            # The given catalogue stands for its own game only.
+            catalogue=given if given is not None and _game_of(given) == item.game else None,
+            papers=(tuple(p for p in options.papers if p in item.papers)
+                    if item.papers is not None else options.papers),
+            langs=tuple(sorted(item.langs)) if item.langs is not None else options.langs)
+        some = item.papers is not None or item.langs is not None
+
+        def one(partial: KitOptions = partial, some: bool = some) -> KitReport:
+            return build(out, partial, quiet=True, keep_unmade=some)
+
+        report = _attempt(one)
+        if report is None:
+            return
+        reports.append(report)
+    what = "; ".join(_describe(item) for item in work)
+    files = sum(len(report.files) for report in reports)
+    say(f"{names} changed: rebuilt {what} ({files} file{'s' if files != 1 else ''}, "
+        f"{time.perf_counter() - started:.1f} s)")
+
+
+def _describe(item: Rebuild) -> str:
+    parts = ", ".join(sorted(item.parts))
+    limits = sorted(item.papers or ()) + sorted(item.langs or ())
+    return f"{item.game} {parts}" + (f" ({', '.join(limits)})" if limits else "")
+
+
+def _game_of(catalogue: Path) -> str | None:
+    from micropul_print.catalogue.loader import read_catalogue
+
+    found, _diagnostics = read_catalogue(catalogue)
+    return found.game if found is not None else None
+
+
+def _attempt(action: Callable[[], KitReport]) -> KitReport | None:
+    """Run a build; its problems are printed, located, and watching goes on."""
+    try:
+        return action()
+    except UserError as exc:
+        _problems(exc)
+        return None
+
+
+def _problems(exc: UserError) -> None:
+    for diagnostic in exc.diagnostics:
+        print(diagnostic, file=sys.stderr, flush=True)
+
+
+def _reloaded(args: argparse.Namespace) -> argparse.Namespace:
+    from micropul_print import cli, config
+
+    return config.reload(args, "build", cli.configurable_commands("build"))

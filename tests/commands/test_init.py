@@ -1,0 +1,78 @@
+"""`init`: a variant of any registered game, which check and build accept as it is, with
+the schema its catalogue's modeline names beside it; existing files are never
+overwritten."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema  # type: ignore[import-untyped]
+import pytest
+import yaml
+
+from micropul_print import registry
+from micropul_print.cli import main
+from micropul_print.commands.init import schema_named
+from micropul_print.config import CONFIG_NAME
+
+
+@pytest.mark.parametrize("game", registry.game_names())
+def test_a_variant_that_check_and_build_accept_unchanged(
+        game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    variant = tmp_path / "variant"
+    assert main(["init", "--game", game, str(variant)]) == 0
+    shipped = registry.get(game).shipped_catalogue()
+    schema = schema_named(shipped.read_text(encoding="utf-8"))
+    assert schema is not None
+    names = [shipped.name, schema, "theme.yaml", CONFIG_NAME]
+    assert capsys.readouterr().out.splitlines() == [str(variant / n) for n in names]
+    assert sorted(p.name for p in variant.iterdir()) == sorted(names)
+    # The catalogue is the shipped one, and the schema beside it accepts it.
+    catalogue = variant / shipped.name
+    assert catalogue.read_bytes() == shipped.read_bytes()
+    validator = jsonschema.Draft202012Validator(json.loads((variant / schema).read_text()))
+    assert list(validator.iter_errors(yaml.safe_load(catalogue.read_text()))) == []
+
+    monkeypatch.chdir(variant)
+    assert main(["check", "--games", "2"]) == 0
+    capsys.readouterr()
+    assert main(["build", "--only", "svg,sheets", "--paper", "a4", "--quiet"]) == 0
+    built = sorted(p.relative_to(variant / "output").as_posix()
+                   for p in (variant / "output").rglob("*.pdf"))
+    assert built and all(f"{game}-tiles-a4.pdf" in name or "board" in name for name in built)
+    assert main(["build", "--show-config"]) == 0
+    shown = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
+    assert f'theme = "theme.yaml" # {CONFIG_NAME}:7' in shown
+
+
+def test_existing_files_are_never_overwritten(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "theme.yaml").write_text("mine\n")
+    (tmp_path / CONFIG_NAME).write_text("# mine\n")
+    assert main(["init", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"{tmp_path / name}: error: already exists: init writes only new files (move it "
+        "away, or choose another folder)" for name in ("theme.yaml", CONFIG_NAME)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["micropul-print.toml", "theme.yaml"]
+    assert (tmp_path / "theme.yaml").read_text() == "mine\n"
+
+
+def test_a_file_in_the_way_of_the_folder(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "variant"
+    blocker.write_text("")
+    assert main(["init", str(blocker)]) == 1
+    assert capsys.readouterr().err == (f"{blocker}: error: not a folder: init writes its "
+                                       "files into a folder\n")
+
+
+def test_only_a_schema_beside_the_catalogue_is_copied() -> None:
+    assert schema_named("# yaml-language-server: $schema=schema.json\ngame: x\n") == \
+        "schema.json"
+    assert schema_named("#yaml-language-server:  $schema=cellulae.schema.json \n") == \
+        "cellulae.schema.json"
+    for line in ("# yaml-language-server: $schema=https://example.org/s.json",
+                 "# yaml-language-server: $schema=../s.json", "# no modeline"):
+        assert schema_named(line) is None

@@ -1,0 +1,105 @@
+"""The analysis: what is played, that the figures do not depend on how the work is
+shared out, and that each figure is taken the right way round."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from micropul_print import registry
+from micropul_print.catalogue.loader import load_catalogue
+from micropul_print.lab import analyse
+from micropul_print.lab.analyse import GameSummary, Part
+from micropul_print.lab.runner import run_plan
+
+
+def _catalogue(game: str) -> Any:
+    return load_catalogue(registry.get(game).shipped_catalogue())
+
+
+def test_the_plan_has_every_pairing_both_ways_and_each_solitaire_bot() -> None:
+    plan = analyse.plan("micropul", _catalogue("micropul"), ["random", "greedy"], 5, 10)
+    assert plan.parts == (
+        Part("standard", ("random", "random")), Part("standard", ("random", "greedy")),
+        Part("standard", ("greedy", "random")), Part("standard", ("greedy", "greedy")),
+        Part("standard", ("random",)), Part("standard", ("greedy",)))
+    # Every part plays seeds 10..14, in batches.
+    for index in range(len(plan.parts)):
+        seeds = [s for b in plan.batches if b.part == index for s in b.seeds]
+        assert seeds == [10, 11, 12, 13, 14]
+
+
+def test_the_plan_covers_each_variant_and_can_be_narrowed() -> None:
+    catalogue = _catalogue("cellulae")
+    plan = analyse.plan("cellulae", catalogue, ["random"], 2, 0)
+    assert [p.variant for p in plan.parts] == ["5", "7", "9"]
+    plan = analyse.plan("cellulae", catalogue, ["random"], 2, 0, variants=["7"])
+    assert plan.parts == (Part("7", ("random", "random")),)
+    plan = analyse.plan("micropul", _catalogue("micropul"), ["greedy"], 2, 0, players=[1])
+    assert plan.parts == (Part("standard", ("greedy",)),)
+    with pytest.raises(ValueError, match="unknown bot"):
+        analyse.plan("cellulae", catalogue, ["nobody"], 2, 0)
+    with pytest.raises(ValueError, match="named twice"):
+        analyse.plan("cellulae", catalogue, ["random", "random"], 2, 0)
+
+
+def test_the_results_are_the_same_in_workers_and_in_this_process() -> None:
+    catalogue = _catalogue("cellulae")
+    plan = analyse.plan("cellulae", catalogue, ["random", "greedy"], 3, 5, variants=["5"])
+    here, complete = run_plan(plan, catalogue, jobs=1)
+    forked, forked_complete = run_plan(plan, catalogue, jobs=2)
+    assert complete and forked_complete
+    assert here == forked
+    assert [g.seed for g in here[0]] == [5, 6, 7]
+    sections = analyse.summarise(plan, catalogue, ["random", "greedy"], here)
+    assert sections == analyse.summarise(plan, catalogue, ["random", "greedy"], forked)
+
+
+def _game(seed: int, returns: tuple[float, float], scores: tuple[float, float] = (1.0, 0.0),
+          pieces: tuple[tuple[str, int, int, float], ...] = ()) -> GameSummary:
+    return GameSummary(seed, scores, returns, "done", 10, (3, 3), 1, 0.5, 0.25, pieces)
+
+
+def test_points_are_counted_for_the_right_bot_and_seat() -> None:
+    parts = (Part("v", ("a", "b")), Part("v", ("b", "a")))
+    results = {
+        # a in seat 1 wins twice; then b in seat 1 wins once, ties once.
+        0: [_game(0, (1.0, 0.0)), _game(1, (1.0, 0.0))],
+        1: [_game(0, (1.0, 0.0), pieces=(("7", 3, 0, 2.0),)), _game(1, (0.5, 0.5))],
+    }
+    section = analyse._two_player(parts, results, ["a", "b"], ["7", "8"], 0)
+    assert section["first_player"]["value"] == pytest.approx(3.5 / 4)
+    assert section["ties"]["value"] == 0.25
+    points = section["matrix"]["points"]
+    assert points[0][1]["value"] == pytest.approx(2.5 / 4)  # a against b
+    assert points[1][0]["value"] == pytest.approx(1.5 / 4)
+    assert points[0][0] is None
+    assert [row["bot"] for row in section["ladder"]] == ["a", "b"]
+    assert section["ladder"][0]["rating"]["value"] > 0
+    seven, eight = section["pieces"]
+    assert seven["piece"] == "7" and seven["played"]["value"] == 0.25
+    assert seven["points"]["value"] == 1.0 and seven["gain"]["value"] == 2.0
+    assert eight["played"]["value"] == 0.0
+
+
+def test_lead_changes_and_how_late_the_winner_is_known() -> None:
+    catalogue = _catalogue("cellulae")
+    summary = analyse.play_game("cellulae", catalogue, Part("5", ("random", "greedy")), 2)
+    assert summary.turns == len(summary.branching)
+    assert summary.decided is not None and 0.0 <= summary.decided <= 1.0
+    assert summary.behind is not None and summary.behind <= summary.decided
+    assert summary.lead_changes >= 0
+    assert summary.pieces == ()  # Cellulae's tiles are all alike
+
+
+def test_a_catalogue_compared_with_itself_differs_in_nothing() -> None:
+    catalogue = _catalogue("cellulae")
+    plan = analyse.plan("cellulae", catalogue, ["random"], 4, 0, variants=["5"])
+    results, _ = run_plan(plan, catalogue, jobs=1)
+    rows = analyse.compare(plan, results, results, plan)
+    assert [row["bots"] for row in rows] == [["random", "random"]]
+    assert rows[0]["games"] == 4
+    assert all(m["difference"]["value"] == 0 and not m["significant"]
+               for m in rows[0]["metrics"])
+    assert "first player's points" in [m["metric"] for m in rows[0]["metrics"]]

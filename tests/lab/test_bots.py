@@ -1,0 +1,123 @@
+"""The bot ladder: every bot plays legal moves in every game, the same seed gives the
+same game, and each bot beats the one below it with statistical significance."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from micropul_print import registry
+from micropul_print.catalogue.loader import load_catalogue
+from micropul_print.gameapi import GameState
+from micropul_print.lab import stats
+from micropul_print.lab.bots import (
+    GreedyBot,
+    LookaheadBot,
+    RandomBot,
+    bot_seed,
+    make_bot,
+    move_value,
+)
+
+from .plugin import edgematch, edgematch_catalogue
+
+
+def _state(game: str, seed: int, players: int | None = None,
+           variant: str | None = None) -> GameState:
+    plugin = registry.get(game)
+    return plugin.new_state(load_catalogue(plugin.shipped_catalogue()), players=players,
+                            seed=seed, variant=variant)
+
+
+def _play(state: GameState, bots: list[Any], seed: int) -> GameState:
+    rngs = [random.Random(bot_seed(seed, seat)) for seat in range(state.players)]
+    while not state.is_over():
+        seat = state.current_player()
+        state.play(bots[seat].choose(state, rngs[seat]))  # ValueError if illegal
+    return state
+
+
+def _edge_state() -> GameState:
+    state: GameState = edgematch().EdgeState(edgematch_catalogue())
+    return state
+
+
+BOTS = ["random", "greedy", "lookahead:4", "lookahead:3:d3:greedy:c1"]
+
+
+@pytest.mark.parametrize(("where", "spec"), [
+    *[("micropul", spec) for spec in BOTS[:3]], ("micropul-solitaire", "lookahead:4:d2"),
+    *[("cellulae", spec) for spec in BOTS], *[("edgematch", spec) for spec in BOTS]])
+def test_every_bot_plays_a_whole_game_of_legal_moves(where: str, spec: str) -> None:
+    if where == "edgematch":
+        state = _edge_state()
+    else:
+        state = _state(where.partition("-")[0], 1, 1 if where.endswith("solitaire") else None)
+    bot = make_bot(spec)
+    _play(state, [bot] * state.players, 1)
+    assert state.is_over() and state.end_reason() is not None
+
+
+def test_the_same_seed_gives_the_same_game() -> None:
+    def moves(seed: int) -> list[Any]:
+        state = _state("micropul", 4)
+        bot = make_bot("lookahead:10")
+        rng = random.Random(seed)
+        played = []
+        for _ in range(12):
+            move = bot.choose(state, rng)
+            played.append(move)
+            state.play(move)
+        return played
+
+    assert moves(1) == moves(1)
+    assert moves(1) != moves(2)
+
+
+def test_bot_specs() -> None:
+    assert make_bot("random") == RandomBot() and make_bot("greedy") == GreedyBot()
+    assert make_bot("lookahead") == LookaheadBot()
+    bot = make_bot("lookahead:250:d5:greedy:c1.2")
+    assert bot == LookaheadBot(nodes=250, depth=5, greedy_rollouts=True, exploration=1.2)
+    assert bot.name == "lookahead:250:d5:greedy:c1.2"
+    assert make_bot(bot.name) == bot
+    assert make_bot("lookahead:0.5s") == LookaheadBot(seconds=0.5)
+    with pytest.raises(ValueError, match="unknown bot 'minimax'"):
+        make_bot("minimax")
+    with pytest.raises(ValueError, match="bad lookahead option 'x' in 'lookahead:x'"):
+        make_bot("lookahead:x")
+    with pytest.raises(ValueError, match="unknown bot 'greedy:3'"):
+        make_bot("greedy:3")
+
+
+def test_greedy_values_the_outcome_then_the_margin() -> None:
+    state = _edge_state()
+    assert move_value(state, 0) == (0.0, 0.0)
+    for move in [(1, 0, 0, 0)]:
+        state.play(move)
+    assert move_value(state, 0) == (0.0, 1.0)  # alone: the score, no opponent
+
+
+def _points(game: str, strong: str, weak: str, seeds: int,
+            variant: str | None = None) -> stats.Interval:
+    """The stronger bot's points over ``seeds`` deals, each played in both seat orders."""
+    bots = [make_bot(strong), make_bot(weak)]
+    taken = 0.0
+    for seed in range(seeds):
+        for order in ((0, 1), (1, 0)):
+            state = _play(_state(game, seed, variant=variant), [bots[i] for i in order], seed)
+            taken += state.returns()[order.index(0)]
+    return stats.wilson(taken, 2 * seeds)
+
+
+def test_greedy_beats_random_significantly() -> None:
+    points = _points("micropul", "greedy", "random", 8)
+    assert points.low > 0.5, points
+
+
+def test_lookahead_beats_greedy_significantly() -> None:
+    # Cellulae's 5 x 5 board: the cheapest game in which a search has something to find.
+    points = _points("cellulae", "lookahead", "greedy", 12, variant="5")
+    assert points.low > 0.5, points

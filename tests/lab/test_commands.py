@@ -1,0 +1,219 @@
+"""analyse, play and replay through the real command line, on the shipped games and on
+Edgematch, the test plugin the core has never heard of."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import jsonschema  # type: ignore[import-untyped]
+import pytest
+from pypdf import PdfReader
+
+from micropul_print.cli import main
+from micropul_print.lab.report import SCHEMA
+
+PLUGIN = Path(__file__).resolve().parents[1] / "plugins" / "edgematch"
+
+
+def run(tmp_path: Path, *args: str, plugin: bool = False) -> subprocess.CompletedProcess[str]:
+    extra = [str(PLUGIN)] if plugin else []
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [*extra, *filter(None, [os.environ.get("PYTHONPATH")])])}
+    return subprocess.run([sys.executable, "-m", "micropul_print", *args], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=600)
+
+
+def _validate(document: dict[str, object]) -> None:
+    schema = json.loads(SCHEMA.read_text("utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.Draft202012Validator(schema).validate(document)
+
+
+def test_analyse_writes_a_valid_report_and_the_same_bytes_every_time(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["analyse", "--game", "cellulae", "--variants", "5", "--games", "3", "--bots",
+            "random,greedy", "--jobs", "1", "--against",
+            str(registry_catalogue("cellulae"))]
+    assert main([*args, "--report", str(tmp_path / "one")]) == 0
+    out = capsys.readouterr().out
+    assert "5, 2 players: 12 games" in out
+    assert "first player's points:" in out and "ladder (Elo): greedy +" in out
+    assert "significant differences (against minus this one, 95 %):\n  none\n" in out
+    assert main([*args, "--jobs", "2", "--report", str(tmp_path / "two")]) == 0
+    for name in ("report.json", "report.html"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+    document = json.loads((tmp_path / "one" / "report.json").read_text("utf-8"))
+    _validate(document)
+    assert document["complete"] and document["against"]["comparison"][0]["games"] == 3
+    page = (tmp_path / "one" / "report.html").read_text("utf-8")
+    assert page.count("<svg") >= 5
+    # Self-contained: no script, no style sheet, picture or font from anywhere.
+    assert "<script" not in page and "<link" not in page and "<img" not in page
+    assert re.search(r"url\((?!#)", page) is None  # only the page's own clip paths
+    assert 'href="http' not in page and 'src="' not in page
+
+
+def registry_catalogue(game: str) -> Path:
+    from micropul_print import registry
+
+    return registry.get(game).shipped_catalogue()
+
+
+def test_analyse_json_to_stdout_and_the_solitaire_par_table(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--players", "1", "--games", "4", "--bots", "random,greedy",
+                 "--json", "-", "--jobs", "1"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    _validate(document)
+    (section,) = document["sections"]
+    assert (section["variant"], section["players"], section["games"]) == ("standard", 1, 8)
+    greedy = section["bots"][1]
+    assert greedy["bot"] == "greedy" and [p["percentile"] for p in greedy["par"]] == [
+        10, 25, 50, 75, 90]
+    assert len(section["pieces"]) == 47  # every tile but the start tile
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--bots", "random,minimax"], "unknown bot 'minimax'"),
+    (["--game", "cellulae", "--variants", "6"], "Cellulae has no variant '6' (it has: 5, 7, 9)"),
+    (["--game", "cellulae", "--players", "1"], "Cellulae takes 2 players, not 1"),
+])
+def test_analyse_usage_errors_exit_2(args: list[str], message: str,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--games", "1", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_analyse_works_on_a_plugin_game(tmp_path: Path) -> None:
+    result = run(tmp_path, "analyse", "--game", "edgematch", "--games", "3", "--bots",
+                 "random,lookahead:5", "--report", "out", plugin=True)
+    assert result.returncode == 0, result.stderr
+    assert "3x3, solitaire: 6 games" in result.stdout
+    # Not a terminal: one line per finished part.
+    assert result.stderr.splitlines()[0].startswith("analyse: 3x3, random alone: done (3/6")
+    document = json.loads((tmp_path / "out" / "report.json").read_text("utf-8"))
+    _validate(document)
+    assert [p["piece"] for p in document["sections"][0]["pieces"]] == [
+        str(n) for n in range(1, 10)]
+
+
+def _in_group(group: int) -> list[int]:
+    """The processes still running in a process group (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[2]) == group and fields[0] != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+def test_an_interrupted_analysis_reports_what_was_played_and_leaves_no_worker(
+        tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "micropul_print", "analyse", "--game", "cellulae",
+         "--variants", "9", "--games", "4", "--bots", "random,lookahead:400", "--jobs", "2",
+         "--json", "partial.json"], cwd=tmp_path, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert process.stderr is not None
+    first = process.stderr.readline()  # random v random, finished long before the rest
+    assert first.startswith("analyse: 9, random v random: done"), first
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C sends: the whole group
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "interrupted: the report covers the games played so far" in err
+    assert "Traceback" not in err
+    assert "incomplete: interrupted before every game was played" in out
+    document = json.loads((tmp_path / "partial.json").read_text("utf-8"))
+    assert document["complete"] is False
+    assert document["sections"][0]["games"] >= 4
+    deadline = time.monotonic() + 10
+    while _in_group(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _in_group(process.pid) == []
+
+
+def test_play_then_replay_every_turn(tmp_path: Path) -> None:
+    result = run(tmp_path, "play", "--bots", "greedy,random", "--seed", "3", "--record",
+                 "game.json")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Micropul, Micropul, variant standard, seed 3: player 1 "
+                                    "(greedy) ")
+    record = json.loads((tmp_path / "game.json").read_text("utf-8"))
+    assert (record["format"], record["game"], record["seed"], record["bots"]) == (
+        "micropul-print game record", "micropul", 3, ["greedy", "random"])
+    moves = len(record["moves"])
+    assert record["result"]["turns"] == moves
+    result = run(tmp_path, "replay", "game.json", "--out", "turns")
+    assert result.returncode == 0, result.stderr
+    svgs = sorted(p.name for p in (tmp_path / "turns").glob("*.svg"))
+    assert svgs[0] == "turn-000.svg" and len(svgs) == moves + 1
+    assert len(PdfReader(tmp_path / "turns" / "replay.pdf").pages) == moves + 1
+
+
+def test_an_illegal_move_in_a_record_is_an_error_at_its_line(tmp_path: Path) -> None:
+    assert run(tmp_path, "play", "--bots", "greedy", "--seed", "1", "--record",
+               "game.json").returncode == 0
+    lines = (tmp_path / "game.json").read_text("utf-8").splitlines()
+    moves_at = lines.index('  "moves": [')
+    lines[moves_at + 3] = '    {"place": {"tile": 99, "x": 5, "y": 5, "rotation": 0}},'
+    (tmp_path / "game.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run(tmp_path, "replay", "game.json")
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"game.json:{moves_at + 4}:5: error: move 3 (moves[2]): illegal action "
+        "Place(tile=99, x=5, y=5, rotation=0): tile 99 is not in player 1's hand\n")
+
+
+def test_a_record_that_is_not_one(tmp_path: Path) -> None:
+    (tmp_path / "game.json").write_text('{"format": "chess", "moves": []}\n', encoding="utf-8")
+    result = run(tmp_path, "replay", "game.json")
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == (
+        "game.json:1:12: error: not a game record: 'format' must be "
+        "'micropul-print game record'")
+
+
+@pytest.mark.parametrize(("game", "bots", "variant"), [
+    ("cellulae", "greedy,greedy", "5"), ("edgematch", "greedy", "3x3")])
+def test_play_and_replay_other_games(tmp_path: Path, game: str, bots: str,
+                                     variant: str) -> None:
+    result = run(tmp_path, "play", "--game", game, "--bots", bots, "--variant", variant,
+                 "--record", "game.json", plugin=True)
+    assert result.returncode == 0, result.stderr
+    result = run(tmp_path, "replay", "game.json", "--out", "turns", plugin=True)
+    assert result.returncode == 0, result.stderr
+    moves = len(json.loads((tmp_path / "game.json").read_text("utf-8"))["moves"])
+    assert len(list((tmp_path / "turns").glob("turn-*.svg"))) == moves + 1
+
+
+def test_play_needs_as_many_bots_as_players(tmp_path: Path) -> None:
+    result = run(tmp_path, "play", "--game", "cellulae", "--bots", "greedy")
+    assert result.returncode == 2
+    assert "Cellulae is played by 2 players: give as many bots, not 1" in result.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["analyse", "--players", "1", "--games", "2", "--bots", "greedy", "--jobs", "1"],
+    ["play", "--bots", "random,random"]])
+def test_analyse_and_play_import_no_drawing_library(argv: list[str]) -> None:
+    code = (
+        "import sys; from micropul_print.cli import main; "
+        f"assert main({argv!r}) == 0; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in "
+        "{'reportlab', 'svgwrite', 'PIL', 'matplotlib'}]; "
+        "assert not bad, bad"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

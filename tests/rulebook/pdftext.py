@@ -1,0 +1,103 @@
+"""Reading a rulebook PDF back as lines of text, where they are: by page (or booklet
+page, a form drawn on a sheet) and column, with pypdf. A line knows whether it is in the
+body of the page or in a margin (the running head, the page number)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pypdf import PageObject, PdfReader
+from pypdf.generic import ContentStream
+from reportlab.lib.units import mm
+
+from micropul_print.rulebook.layout import GEOMETRY, Geometry
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of text: its column (0 = left), baseline height and left edge
+    (points from the page's foot and left edge), and its words; ``body``: between the
+    top and bottom margins (not the running head or the page number)."""
+
+    column: int
+    y: float
+    x: float
+    text: str
+    body: bool = True
+    size: float = 0.0  # the largest font size on it (points)
+
+
+def _lines(extract: Callable[..., Any], size: tuple[float, float],
+           geometry: Geometry) -> list[Line]:
+    """The lines an extraction visits between the margins of a page of ``size``; runs
+    on one baseline in one column are one line. Column = which of the geometry's
+    columns, as equal strips of the page's width, the run starts in."""
+    runs: dict[tuple[int, float], list[tuple[float, str, float]]] = {}
+    width, columns = size[0], geometry.columns
+
+    def visit(text: str, cm: list[float], tm: list[float], font: object,
+              font_size: float) -> None:
+        x, y = cm[4] + tm[4], cm[5] + tm[5]
+        if text.strip():
+            column = min(int(x / (width / columns)), columns - 1)
+            runs.setdefault((column, round(y, 1)), []).append((x, text, font_size))
+
+    extract(visitor_text=visit)
+    bottom, top = geometry.bottom * mm, size[1] - geometry.top * mm
+    return sorted((Line(column, y, min(part[0] for part in parts),
+                        " ".join(" ".join(part[1].split()) for part in sorted(parts)),
+                        bottom < y < top, max(part[2] for part in parts))
+                   for (column, y), parts in runs.items()),
+                  key=lambda line: (line.column, -line.y))
+
+
+def page_lines(pdf: bytes, geometry: Geometry = GEOMETRY) -> list[list[Line]]:
+    """Each page's lines, column by column, top to bottom."""
+    pages = PdfReader(io.BytesIO(pdf)).pages
+    return [[line for line in _lines(page.extract_text, (float(page.mediabox.width),
+                                                         float(page.mediabox.height)), geometry)
+             if line.body]
+            for page in pages]
+
+
+@dataclass(frozen=True)
+class Half:
+    """One booklet page drawn on a sheet side: left (0) or right (1), its lines."""
+
+    slot: int
+    lines: list[Line]
+
+
+def sheet_halves(pdf: bytes, geometry: Geometry) -> list[list[Half]]:
+    """Each sheet side's booklet pages (forms drawn by a ``Do``), left to right, with
+    their lines in the page's own coordinates (``geometry``: the booklet page's),
+    running head and page number included."""
+    reader = PdfReader(io.BytesIO(pdf))
+    sides = []
+    for sheet in reader.pages:
+        width = float(sheet.mediabox.width)
+        resources: Any = sheet["/Resources"]
+        forms = resources["/XObject"]
+        halves = []
+        x = 0.0
+        for operands, operator in ContentStream(sheet.get_contents(), reader).operations:
+            if operator == b"cm":
+                x = float(operands[4])
+            elif operator == b"Do":
+                form = forms[operands[0]].get_object()
+                size = float(form["/BBox"][2]), float(form["/BBox"][3])
+                halves.append(Half(int(x >= width / 2 - 1),
+                                   _form_lines(sheet, form, size, geometry)))
+        sides.append(halves)
+    return sides
+
+
+def _form_lines(sheet: PageObject, form: Any, size: tuple[float, float],
+                geometry: Geometry) -> list[Line]:
+    def extract(visitor_text: Callable[..., None]) -> Any:
+        return sheet.extract_xform_text(form, visitor_text=visitor_text)
+
+    return _lines(extract, size, geometry)

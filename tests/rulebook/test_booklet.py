@@ -1,0 +1,232 @@
+"""Booklets: pages imposed in folding order, half-size pages two up on landscape
+sheets, a cover, duplex short-edge viewer preferences, identical bytes every time, for
+every book in every language present and on both papers."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+from reportlab.lib.units import mm
+
+from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
+from micropul_print.draw.theme import load_theme
+from micropul_print.outputs import OutputDir
+from micropul_print.rulebook import (
+    PAPERS,
+    booklet,
+    booklet_path,
+    build_booklets,
+    check_rulebook,
+    games_with_rulebooks,
+    layout,
+    page_blocks,
+    render_booklet,
+    rulebook_for,
+)
+from micropul_print.rulebook.booklet import BOOKLET_GEOMETRY, BOOKLET_PAPERS, imposition
+from micropul_print.rulebook.locales import load_locale
+
+from .pdftext import Half, sheet_halves
+from .placement import headings_alone
+
+GAMES = {game: rulebook_for(game) for game in games_with_rulebooks()}
+BOOKS = [(game, lang) for game, rulebook in GAMES.items() for lang in rulebook.languages()]
+SHEETS_PT = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}  # landscape
+PAGES_PT = {"a4": (419.53, 595.28), "letter": (396.0, 612.0)}  # A5, half Letter
+BODY_PT = layout._styles("en")["body"].fontSize  # the full-size book's
+INDENT_PT = layout._styles("en")["bullet"].leftIndent
+
+
+def test_eight_pages_fold_from_two_sheets() -> None:
+    # Sheet 1: front 8 | 1, back 2 | 7; sheet 2: front 6 | 3, back 4 | 5.
+    assert imposition(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+
+
+def test_missing_pages_are_blank_at_the_end() -> None:
+    assert imposition(6) == [(None, 1), (2, None), (6, 3), (4, 5)]
+    assert imposition(1) == [(None, 1), (None, None)]
+    assert imposition(12)[:2] == [(12, 1), (2, 11)]
+
+
+@pytest.mark.parametrize("pages", range(1, 41))
+def test_every_page_once_facing_its_fold_partner(pages: int) -> None:
+    sides = imposition(pages)
+    sheets = -(-pages // 4)
+    assert len(sides) == 2 * sheets
+    printed = [page for side in sides for page in side if page is not None]
+    assert sorted(printed) == list(range(1, pages + 1))
+    for left, right in sides:  # pages side by side add up to the total plus one
+        if left is not None and right is not None:
+            assert left + right == 4 * sheets + 1
+
+
+@pytest.fixture(scope="module")
+def laid_out() -> dict[tuple[str, str, str], layout.Laid]:
+    """Every book's booklet laid out as render_booklet lays it out, by (game, lang,
+    paper)."""
+    theme = load_theme("classic")
+    built = {}
+    for game, rulebook in GAMES.items():
+        catalogue = load_catalogue(shipped_catalogue(game))
+        book, locales, figures = check_rulebook(catalogue, rulebook.languages())
+        for locale in locales:
+            blocks, texts = page_blocks(book, locale, figures, catalogue, theme)
+            for paper in PAPERS:
+                built[game, locale.lang, paper] = booklet.lay_out(blocks, texts, paper)
+    return built
+
+
+@pytest.fixture(scope="module")
+def booklets(laid_out: dict[tuple[str, str, str], layout.Laid],
+             ) -> dict[tuple[str, str, str], bytes]:
+    """Every book's booklet PDF, by (game, lang, paper)."""
+    return {key: laid.pdf for key, laid in laid_out.items()}
+
+
+def test_the_booklet_tested_is_the_one_built(booklets: dict[tuple[str, str, str], bytes],
+                                            ) -> None:
+    catalogue = load_catalogue(shipped_catalogue("cellulae"))
+    book, (locale,), figures = check_rulebook(catalogue, ["it"])
+    pdf = render_booklet(book, locale, figures, catalogue, load_theme("classic"), "a4")
+    assert pdf == booklets["cellulae", "it", "a4"]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize(("game", "lang"), BOOKS)
+def test_no_heading_ends_a_page(laid_out: dict[tuple[str, str, str], layout.Laid],
+                                game: str, lang: str, paper: str) -> None:
+    """Not even under figures that waited for the top of the page (Cellulae on half
+    Letter used to end page 4 with a heading)."""
+    assert headings_alone(laid_out[game, lang, paper]) == []
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize(("game", "lang"), BOOKS)
+def test_every_figure_is_in_the_spread_of_its_text_or_the_next(
+        laid_out: dict[tuple[str, str, str], layout.Laid], game: str, lang: str,
+        paper: str) -> None:
+    """Open, the booklet shows pages 2-3, 4-5, ... side by side: a figure that waited
+    for the next page is at most one page turn away from the text before it."""
+    laid = laid_out[game, lang, paper]
+    text_ends = {p.block: p for p in laid.placed if p.kind == "text"}
+    figures = {p.block: p for p in laid.placed if p.kind == "figure"}
+    assert len(figures) >= 7
+    for block, figure in figures.items():
+        assert block is not None
+        anchor = text_ends[max(b for b in text_ends if b is not None and b < block)]
+        assert anchor.page <= figure.page, (figure, anchor)
+        assert figure.page // 2 - anchor.page // 2 <= 1, (figure, anchor)
+
+
+def _number(half: Half) -> int | None:
+    """The page number printed in the bottom margin of a booklet page."""
+    numbers = [line.text for line in half.lines
+               if not line.body and line.y < BOOKLET_GEOMETRY.bottom * mm]
+    assert len(numbers) <= 1, numbers
+    return int(re.sub(r"\D", "", numbers[0])) if numbers else None
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize(("game", "lang"), BOOKS)
+def test_pages_are_imposed_in_folding_order(booklets: dict[tuple[str, str, str], bytes],
+                                            game: str, lang: str, paper: str) -> None:
+    sides = sheet_halves(booklets[game, lang, paper], BOOKLET_GEOMETRY)
+    printed: list[tuple[int | None, int | None]] = []
+    for side in sides:
+        numbers: list[int | None] = [None, None]
+        for half in side:
+            # The cover (page 1) has no number; every other page drawn shows its own.
+            numbers[half.slot] = _number(half) or 1
+        printed.append((numbers[0], numbers[1]))
+    pages = sum(len(side) for side in sides)  # the blank ones are not drawn
+    assert 2 * len(sides) % 4 == 0 and 2 * len(sides) - pages < 4
+    assert printed == imposition(pages), printed
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_sheets_are_the_paper_in_landscape_pages_half_of_it(
+        booklets: dict[tuple[str, str, str], bytes], paper: str) -> None:
+    pdf = booklets["micropul", "en", paper]
+    reader = PdfReader(io.BytesIO(pdf))
+    for sheet in reader.pages:
+        box = sheet.mediabox
+        assert (round(float(box.width), 2), round(float(box.height), 2)) == SHEETS_PT[paper]
+        resources: Any = sheet["/Resources"]
+        for form in resources["/XObject"].values():
+            bbox = [round(float(v), 2) for v in form.get_object()["/BBox"]]
+            assert bbox == [0, 0, *PAGES_PT[paper]]
+    page, sheet_size = BOOKLET_PAPERS[paper]
+    assert 2 * page[0] <= sheet_size[0] and page[1] == sheet_size[1]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize(("game", "lang"), BOOKS)
+def test_the_cover_shows_title_author_picture_and_language(
+        booklets: dict[tuple[str, str, str], bytes], game: str, lang: str,
+        paper: str) -> None:
+    pdf = booklets[game, lang, paper]
+    front = sheet_halves(pdf, BOOKLET_GEOMETRY)[0]
+    (cover,) = [half for half in front if half.slot == 1]  # page 1: right of sheet 1
+    texts = load_locale(lang, GAMES[game].locales_dir).texts
+    words = " ".join(line.text for line in cover.lines)
+    name = texts["title.name"]
+    author_line = texts["title.version" if game == "micropul" else "title.author"]
+    for wanted in (name, texts["meta.title"], texts["meta.language_name"]):
+        assert wanted in words, wanted
+    assert " ".join(author_line.split()[:2]) in words
+    resources: Any = PdfReader(io.BytesIO(pdf)).pages[0]["/Resources"]
+    form = next(f.get_object() for name, f in resources["/XObject"].items()
+                if name.endswith("Page1"))
+    assert form.get_data().count(b" re") + form.get_data().count(b" c\n") > 20  # a picture
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize(("game", "lang"), BOOKS)
+def test_the_text_is_reflowed_in_one_column_and_no_page_ends_inside_a_word(
+        booklets: dict[tuple[str, str, str], bytes], game: str, lang: str,
+        paper: str) -> None:
+    inside = lines = 0
+    for side in sheet_halves(booklets[game, lang, paper], BOOKLET_GEOMETRY):
+        for half in side:
+            body = [line for line in half.lines if line.body]
+            if not body or _number(half) is None:  # the cover
+                continue
+            *above, last = body
+            assert not last.text.endswith("-"), last
+            inside += sum(line.text.endswith("-") for line in above)
+            # Reflowed, not a scaled page: body text at its own size, in one column
+            # (every line of it starts at the margin, or a bullet's indent).
+            text = [line for line in body if line.size == BODY_PT]
+            margin = min((line.x for line in text), default=0.0)
+            assert all(line.x - margin <= INDENT_PT for line in text), text
+            lines += len(text)
+    assert lines > 30
+    assert inside, "no line ends in a hyphen at all: the check above proves nothing"
+
+
+def test_print_duplex_short_edge_at_actual_size(
+        booklets: dict[tuple[str, str, str], bytes]) -> None:
+    for pdf in booklets.values():
+        root: Any = PdfReader(io.BytesIO(pdf)).trailer["/Root"]
+        preferences = root["/ViewerPreferences"]
+        assert preferences["/Duplex"] == "/DuplexFlipShortEdge"
+        assert preferences["/PrintScaling"] == "/None"
+
+
+def test_same_bytes_every_time_and_named_by_paper(
+        booklets: dict[tuple[str, str, str], bytes], tmp_path: Path) -> None:
+    for game in GAMES:
+        catalogue = load_catalogue(shipped_catalogue(game))
+        out = OutputDir(tmp_path / game)
+        (path,) = build_booklets(catalogue, load_theme("classic"), out, langs=["en"],
+                                 paper="letter")
+        assert path == out.path(booklet_path(catalogue, "en", "letter"))
+        assert path.read_bytes() == booklets[game, "en", "letter"]
+    assert booklet_path(load_catalogue(), "pl", "a4") == "rules/micropul-rules-pl-booklet-a4.pdf"
+    assert booklet_path(load_catalogue(shipped_catalogue("cellulae")), "es", "letter") == (
+        "cellulae/rules/cellulae-rules-es-booklet-letter.pdf")

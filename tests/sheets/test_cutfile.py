@@ -1,0 +1,161 @@
+"""Cut files measured against the PDF they cut: each SVG page has the PDF page's size,
+its registration marks where the PDF prints them, and a closed path on every piece's
+cut line (to 0.01 mm)."""
+
+from __future__ import annotations
+
+import io
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+
+import pypdfium2 as pdfium  # type: ignore[import-untyped]
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from micropul_print.sheets import registration
+from micropul_print.sheets.cutfile import cut_file_name, cut_pages
+from micropul_print.sheets.layout import load_layout
+from micropul_print.sheets.pages import SheetOptions, SheetPlan, plan_sheets
+from micropul_print.sheets.pdf import DocumentInfo, render_pdf
+
+from .games import GameSet, cellulae_set, micropul_set
+from .test_sheet_pdf import PT_PER_MM, replay
+
+SVG = "{http://www.w3.org/2000/svg}"
+INFO = DocumentInfo("Game — tiles", "Someone", "Test")
+GAMES: dict[str, Callable[[float], GameSet]] = {"micropul": micropul_set,
+                                                 "cellulae": cellulae_set}
+SQUARE = re.compile(r"M([\d.]+) ([\d.]+)H([\d.]+)V([\d.]+)H([\d.]+)Z")
+CIRCLE = re.compile(r"M([\d.]+) ([\d.]+)A([\d.]+) ([\d.]+) 0 1 0 ([\d.]+) ([\d.]+)A")
+
+
+def pdf_page_image(pdf: bytes, dpi: int, page: int) -> Image.Image:
+    document = pdfium.PdfDocument(pdf)
+    try:
+        image: Image.Image = document[page].render(scale=dpi / 72).to_pil()
+        return image.convert("L")
+    finally:
+        document.close()
+
+
+def registered_plan(game: str, paper: str, bleed: float) -> SheetPlan:
+    pieces = GAMES[game](bleed)
+    return plan_sheets(load_layout(paper), pieces.cards, pieces.size, pieces.size,
+                       pieces.name, tokens=pieces.tokens,
+                       options=SheetOptions(bleed=bleed, registration=True))
+
+
+Square = tuple[float, float, float, float]
+Circle = tuple[float, float, float]
+
+
+def svg_cuts(svg: bytes) -> tuple[list[Square], list[Circle]]:
+    """Squares (x0, y0, x1, y1) and circles (cx, cy, r) of the cut-lines group, mm."""
+    root = ET.fromstring(svg)
+    (group,) = [g for g in root.iter(f"{SVG}g") if g.get("id") == "cut-lines"]
+    squares: list[Square] = []
+    circles: list[Circle] = []
+    for path in group.iter(f"{SVG}path"):
+        d = path.get("d", "")
+        if match := SQUARE.fullmatch(d):
+            x0, y0, x1, y1, back = (float(v) for v in match.groups())
+            assert back == x0  # closed
+            squares.append((x0, y0, x1, y1))
+        else:
+            match = CIRCLE.match(d)
+            assert match is not None and d.endswith("Z"), d
+            left, cy, r, _r, right, _y = (float(v) for v in match.groups())
+            assert right - left == pytest.approx(2 * r)
+            circles.append(((left + right) / 2, cy, r))
+    return squares, circles
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("bleed", [0.0, 3.0])
+def test_cut_paths_lie_on_the_pdf_tiles_edges(game: str, paper: str, bleed: float) -> None:
+    plan = registered_plan(game, paper, bleed)
+    reader = PdfReader(io.BytesIO(render_pdf(plan, INFO)))
+    page_h = plan.layout.paper_height
+    pages = cut_pages(plan, "Game")
+    assert pages
+    for cut in pages:
+        root = ET.fromstring(cut.svg)
+        assert root.get("viewBox") == f"0 0 {plan.layout.paper_width:g} {page_h:g}"
+        assert root.get("width") == f"{plan.layout.paper_width:g}mm"
+        squares, circles = svg_cuts(cut.svg)
+        # What the PDF page paints, in mm from the top-left: tiles less their bleed.
+        painted = [(x0 / PT_PER_MM, page_h - y1 / PT_PER_MM, x1 / PT_PER_MM,
+                    page_h - y0 / PT_PER_MM)
+                   for _n, x0, y0, x1, y1 in replay(reader, cut.number - 1).forms
+                   if x1 - x0 > 10 * PT_PER_MM]
+        tiles = [(a + bleed, b + bleed, c - bleed, d - bleed) for a, b, c, d in painted
+                 if c - a > 25]
+        tokens = [p for p in painted if p[2] - p[0] <= 25]
+        assert len(squares) == len(tiles) and len(circles) == len(tokens)
+        for tile in tiles:
+            assert any(all(abs(s - t) <= 0.01 for s, t in zip(square, tile, strict=True))
+                       for square in squares), tile
+        for x0, y0, x1, y1 in tokens:
+            centre = ((x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2 - bleed)
+            assert any(all(abs(c - t) <= 0.01 for c, t in zip(circle, centre, strict=True))
+                       for circle in circles), centre
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_registration_marks_are_printed_where_the_cut_file_has_them(paper: str) -> None:
+    plan = registered_plan("micropul", paper, 0.0)
+    pdf = render_pdf(plan, INFO)
+    width, height = plan.layout.paper_width, plan.layout.paper_height
+    inset = registration.INSET
+    # The middle of the square and of each L's arms, and points well clear of them.
+    inked = [(inset + 2.5, inset + 2.5), (width - inset - 10, inset),
+             (width - inset, inset + 10), (inset + 10, height - inset),
+             (inset, height - inset - 10)]
+    clear = [(inset + 12, inset + 12), (width - inset - 10, inset + 10),
+             (inset + 10, height - inset - 10)]
+    dpi = 200
+    for cut in cut_pages(plan, "Game"):
+        image = pdf_page_image(pdf, dpi, cut.number - 1)
+
+        def pixel(x: float, y: float, image: Image.Image = image) -> int:
+            value = image.getpixel((round(x / 25.4 * dpi), round(y / 25.4 * dpi)))
+            assert isinstance(value, int)
+            return value
+
+        assert all(pixel(x, y) < 64 for x, y in inked)
+        assert all(pixel(x, y) > 192 for x, y in clear)
+        root = ET.fromstring(cut.svg)
+        (group,) = [g for g in root.iter(f"{SVG}g") if g.get("id") == "registration-marks"]
+        assert len(list(group.iter(f"{SVG}path"))) == 3
+
+
+def test_registration_keeps_the_marks_corners_free() -> None:
+    plan = registered_plan("micropul", "a4", 0.0)
+    zones = registration.keep_out(210.0, 297.0)
+    for page in plan.pages:
+        for placed in page.placements:
+            box = (placed.x, placed.y, placed.x + placed.drawing.width,
+                   placed.y + placed.drawing.height)
+            assert not any(zone.overlaps(type(zone)(*box)) for zone in zones)
+    fronts = [p for p in plan.pages if p.side == "front" and p.placements]
+    # A4 keeps 51 of its 54 slots: 48 tiles on the first sheet, the stones on the
+    # calibration sheet.
+    assert [len(p.placements) for p in fronts] == [6, 48]
+
+
+def test_one_file_per_front_page_named_after_it() -> None:
+    plan = registered_plan("micropul", "letter", 0.0)
+    pages = cut_pages(plan, "Micropul")
+    assert [p.number for p in pages] == [3, 5]  # 45 a page: the stones join the last tiles
+    assert cut_file_name("micropul", "letter", 3) == "micropul-cut-letter-page3.svg"
+    assert cut_pages(plan, "Micropul") == pages  # reproducible
+
+
+def test_cut_files_need_registration_marks_on_the_sheets() -> None:
+    pieces = micropul_set()
+    plan = plan_sheets(load_layout("a4"), pieces.cards, 30.0, 30.0, "Game")
+    with pytest.raises(ValueError, match="registration marks"):
+        cut_pages(plan, "Game")

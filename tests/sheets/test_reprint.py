@@ -1,0 +1,69 @@
+from __future__ import annotations
+
+import pytest
+
+from micropul_print.draw.primitives import Drawing, Rect
+from micropul_print.errors import UserError
+from micropul_print.sheets.duplex import Flip, back_point
+from micropul_print.sheets.layout import load_layout
+from micropul_print.sheets.pages import Card, SheetOptions
+from micropul_print.sheets.reprint import choose, parse_numbers, plan_reprint, reprint_title
+
+BACK = Drawing(30.0, 30.0, (Rect(0, 0, 30, 30, fill="#224466"),))
+CARDS = [Card(Drawing(30.0, 30.0, (Rect(0, 0, 30, 30, fill=f"#{n:06x}"),)), BACK)
+         for n in range(1, 49)]
+NUMBERS = list(range(1, 49))
+
+
+@pytest.mark.parametrize(("text", "numbers"), [
+    ("7,12,31", (7, 12, 31)), ("31, 7", (31, 7)), ("7-9,12", (7, 8, 9, 12)),
+    ("7,7,8", (7, 8))])
+def test_numbers_are_read_in_order_each_once(text: str, numbers: tuple[int, ...]) -> None:
+    assert parse_numbers(text) == numbers
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("7,,8", "empty tile number in '7,,8' (write them as 7,12,31)"),
+    ("seven", "not a tile number: 'seven' (write them as 7,12,31 or 7-9)"),
+    ("9-7", "not a range of tile numbers: '9-7'"),
+    ("0", "not a range of tile numbers: '0'")])
+def test_bad_numbers_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(ValueError) as error:
+        parse_numbers(text)
+    assert str(error.value) == message
+
+
+def test_numbers_the_set_lacks_are_reported_together() -> None:
+    with pytest.raises(UserError) as error:
+        choose(CARDS, NUMBERS, [7, 49, 0], source="tiledefs/micropul.yaml")
+    assert [str(d) for d in error.value.diagnostics] == [
+        "tiledefs/micropul.yaml: error: no tile 49 in this set (its tiles are numbered "
+        "1 to 48)",
+        "tiledefs/micropul.yaml: error: no tile 0 in this set (its tiles are numbered "
+        "1 to 48)"]
+
+
+@pytest.mark.parametrize("flip", ["long", "short"])
+def test_a_reprint_holds_the_chosen_tiles_with_their_backs_behind(flip: Flip) -> None:
+    plan = plan_reprint(load_layout("a4"), CARDS, NUMBERS, [7, 12, 31], 30.0, 30.0, "Game",
+                        source="cat.yaml",
+                        options=SheetOptions(flip=flip, calibration=False,
+                                             back_offset=(0.5, 0.25)))
+    front, back = plan.pages
+    assert [p.drawing for p in front.placements] == [CARDS[6].front, CARDS[11].front,
+                                                     CARDS[30].front]
+    assert front.label == "Game — tiles 7, 12, 31 — fronts, page 1/1"
+    assert len(back.placements) == 3
+    width, height = plan.layout.paper_width, plan.layout.paper_height
+    for placed_front, placed_back in zip(front.placements, back.placements, strict=True):
+        corners = [back_point(placed_front.x, placed_front.y, width, height, flip,
+                              (0.5, 0.25)),
+                   back_point(placed_front.x + 30, placed_front.y + 30, width, height,
+                              flip, (0.5, 0.25))]
+        assert placed_back.x == pytest.approx(min(x for x, _ in corners), abs=1e-9)
+        assert placed_back.y == pytest.approx(min(y for _, y in corners), abs=1e-9)
+
+
+def test_reprint_titles() -> None:
+    assert reprint_title("Micropul", [7]) == "Micropul — tile 7"
+    assert reprint_title("Micropul", [7, 12]) == "Micropul — tiles 7, 12"

@@ -1,0 +1,220 @@
+"""The configuration file: precedence (default < file < command line), where each setting
+comes from, values checked as on the command line, and every problem located
+(tests/data/bad/config/<failure>.toml, with the exact messages)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from micropul_print import cli
+from micropul_print.config import (
+    CONFIG_NAME,
+    CommandOptions,
+    ConfigSpec,
+    locate,
+    toml_value,
+)
+
+BAD = Path(__file__).parent / "data" / "bad" / "config"
+
+
+def keys_of(command: str) -> str:
+    """The keys a command's table takes, as the messages list them."""
+    module = cli._load(command)
+    assert module is not None
+    parser = cli.Parser(prog=command)
+    module.add_arguments(parser)
+    return ", ".join(sorted(CommandOptions(command, parser, module.CONFIG).actions))
+
+
+EXPECTED = {
+    "unknown_option": ["{path}:2:1: error: unknown option 'papr' in [build] (did you mean "
+                       "'paper'?); [build] takes {build}"],
+    "unknown_table": ["{path}:2:2: error: unknown table [bild] (did you mean [build]?): the "
+                      "tables are [build], [check] and [rulebook], one per command"],
+    "option_outside_a_table": ["{path}:1:1: error: 'paper' is outside any table: options go "
+                               "under the table of their command, [build], [check] and "
+                               "[rulebook]"],
+    "command_not_a_table": ["{path}:1:1: error: build must be a table ([build]) of options, "
+                            "not a string"],
+    "invalid_choice": ["{path}:2:9: error: paper: invalid choice: 'a5' (choose from a4, "
+                       "letter, all)"],
+    "invalid_value": ["{path}:2:15: error: back-offset: expected two millimetre values X,Y "
+                      "such as 0.5,-1: '1.5'"],
+    "switch_not_true_or_false": ["{path}:2:11: error: numbers: expected true or false, not a "
+                                 "string"],
+    "true_for_a_number": ["{path}:2:9: error: games: expected a string, a number or an array "
+                          "of them, not true or false"],
+    "table_for_a_value": ["{path}:2:9: error: paper: expected a string, a number or an array "
+                          "of them, not a table"],
+    "empty_array": ["{path}:2:8: error: lang: expected a string, a number or an array of "
+                    "them, not an empty array"],
+    "not_a_whole_number": ["{path}:2:8: error: seed: the seed must be a whole number from 0 "
+                           "to 9223372036854775807, got '1.5'"],
+    "syntax_error": ["{path}:2:9: error: not valid TOML: invalid value"],
+    "unclosed_array": ["{path}:3:1: error: not valid TOML: invalid value at the end of the "
+                       "file"],
+    "table_twice": ["{path}:4:7: error: not valid TOML: cannot declare ('build',) twice"],
+    "not_utf8": ["{path}:2:1: error: not UTF-8 text"],
+    "several_problems": [
+        "{path}:3:9: error: bleed: bleed must be between 0 and 10 mm",
+        "{path}:4:1: error: unknown option 'quoted key' in [build]; [build] takes {build}",
+        "{path}:7:10: error: strict: expected true or false, not a string",
+        "{path}:8:1: error: unknown option 'build' in [check]; [check] takes {check}",
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_every_problem_of_the_file_is_located(name: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    path = BAD / f"{name}.toml"
+    assert cli.main(["check", "--config", str(path), "--show-config"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    expected = [line.format(path=path, build=keys_of("build"), check=keys_of("check"))
+                for line in EXPECTED[name]]
+    assert err.splitlines() == expected
+
+
+def test_every_bad_configuration_fixture_is_tested() -> None:
+    assert {p.stem for p in BAD.glob("*.toml")} == set(EXPECTED)
+
+
+def test_a_missing_configuration_file_is_a_one_line_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nowhere.toml"
+    assert cli.main(["build", "--config", str(missing)]) == 1
+    assert capsys.readouterr().err == (f"{missing}: error: cannot read the configuration "
+                                       "file: No such file or directory\n")
+
+
+def show(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, tuple[str, str]]:
+    """The settings --show-config prints: {key: (value as TOML, source)}."""
+    assert cli.main([*argv, "--show-config"]) == 0
+    found = {}
+    for line in capsys.readouterr().out.splitlines()[2:]:
+        setting, source = line.rsplit("  # ", 1)
+        if setting.startswith("# "):
+            found[setting[2:].split(":")[0]] = ("(not set)", source)
+        else:
+            key, value = setting.split(" = ", 1)
+            found[key] = (value.rstrip(), source)
+    return found
+
+
+def test_the_command_line_wins_over_the_file_and_the_file_over_the_defaults(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / CONFIG_NAME).write_text(
+        "# my printer\n[build]\npaper = \"a4\"\nback-offset = [1.5, -0.5]\nnumbers = false\n"
+        "scale = 97\n\n[check]\ngames = 7\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    build = show(["build", "--paper", "letter", "--dpi", "150"], capsys)
+    assert build["paper"] == ('"letter"', "command line")
+    assert build["dpi"] == ("150", "command line")
+    assert build["back-offset"] == ("[1.5, -0.5]", f"{CONFIG_NAME}:4")
+    assert build["numbers"] == ("false", f"{CONFIG_NAME}:5")
+    assert build["scale"] == ("[97, 97]", f"{CONFIG_NAME}:6")
+    assert build["duplex"] == ('"long"', "default")
+    assert build["bleed"] == ("(not set)", "default")
+    check = show(["check"], capsys)
+    assert check["games"] == ("7", f"{CONFIG_NAME}:9")
+    assert show(["check", "--games", "3"], capsys)["games"] == ("3", "command line")
+    assert show(["check", "--no-config"], capsys)["games"] == ("200", "default")
+
+
+def test_a_configuration_elsewhere_takes_its_paths_from_its_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "variant"
+    folder.mkdir()
+    config = folder / "settings.toml"
+    config.write_text('[build]\ncatalogue = "mine.yaml"\ntheme = "ink-saver"\nout = "kit"\n'
+                      f'[rulebook]\ntheme = "look.yaml"\ncatalogue = "{tmp_path}/abs.yaml"\n',
+                      encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    build = show(["build", "--config", "variant/settings.toml"], capsys)
+    assert build["catalogue"][0] == f'"{os.path.join("variant", "mine.yaml")}"'
+    assert build["theme"][0] == '"ink-saver"'  # a built-in theme's name is not a path
+    assert build["out"][0] == f'"{os.path.join("variant", "kit")}"'
+    rulebook = show(["rulebook", "--config", "variant/settings.toml"], capsys)
+    assert rulebook["theme"][0] == f'"{os.path.join("variant", "look.yaml")}"'
+    assert rulebook["catalogue"][0] == f'"{tmp_path}/abs.yaml"'
+
+
+def test_values_from_the_file_reach_the_command(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / CONFIG_NAME).write_text(
+        '[build]\npaper = "letter"\nonly = ["sheets"]\nout = "kit"\nquiet = true\n'
+        'calibration = false\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["build"]) == 0
+    assert capsys.readouterr() == ("", "")
+    assert sorted(p.name for p in (tmp_path / "kit" / "sheets").iterdir()) == [
+        "micropul-tiles-letter.pdf"]
+
+
+def test_the_defaults_in_effect_without_a_file_are_the_parser_s(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = show(["build"], capsys)
+    assert {source for _value, source in settings.values()} == {"default"}
+    assert settings["only"] == ('["svg", "png", "sheets", "rulebooks"]', "default")
+    assert settings["paper"] == ('"all"', "default")
+    assert "watch" not in settings and "config" not in settings
+
+
+def test_switches_take_the_name_of_what_they_switch() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--no-numbers", dest="numbers", action="store_false")
+    parser.add_argument("--fast", action="store_true")
+    parser.add_argument("--mode", action="store_const", const="quick", default="slow")
+    parser.add_argument("--skip", dest="skip_me")
+    options = CommandOptions("x", parser, ConfigSpec(exclude=frozenset({"skip-me"})))
+    assert sorted(options.actions) == ["fast", "mode", "numbers"]
+    here = Path()
+    assert options.convert("numbers", False, here) is False
+    assert options.convert("fast", True, here) is True
+    assert options.convert("mode", True, here) == "quick"
+    assert options.convert("mode", False, here) == "slow"
+
+
+def test_keys_and_values_are_found_wherever_toml_allows_them() -> None:
+    text = ('# a comment [not a table]\ntop = 1\n[build]\npaper = "a4"   # x = 2\n'
+            'back-offset = [1.5,\n   -0.5]\n"quoted key" = """multi\nline "" = string"""\n'
+            "lit = 'c:\\x'\ninline = { a = 1, b.c = \"x\" }\n[ rulebook ]\n"
+            "dotted.key = 2020-01-01 10:00:00\n[[pages]]\nx = 1\n")
+    spots = locate(text)
+    assert spots[("top",)] == (2, 1, 2, 7)
+    assert spots[("build",)][:2] == (3, 2)
+    assert spots[("build", "paper")] == (4, 1, 4, 9)
+    assert spots[("build", "back-offset")] == (5, 1, 5, 15)
+    assert spots[("build", "quoted key")] == (7, 1, 7, 16)
+    assert spots[("build", "lit")] == (9, 1, 9, 7)
+    assert spots[("build", "inline", "a")] == (10, 12, 10, 16)
+    assert spots[("build", "inline", "b", "c")] == (10, 21, 10, 25)
+    assert spots[("rulebook",)][:2] == (11, 3)
+    assert spots[("rulebook", "dotted", "key")] == (12, 8, 12, 14)
+    assert spots[("pages", "x")] == (14, 1, 14, 5)
+    assert ("build", "x") not in spots  # inside a comment
+
+
+def test_settings_are_shown_as_toml() -> None:
+    assert [toml_value(v) for v in (True, 3, 97.0, 1.5, (1.5, -0.5), "a\"b", frozenset("ba"))] \
+        == ["true", "3", "97", "1.5", "[1.5, -0.5]", '"a\\"b"', '["a", "b"]']
+
+
+@pytest.mark.parametrize("command", ["build", "rulebook", "check"])
+def test_every_key_is_documented(command: str) -> None:
+    doc = (Path(__file__).parents[1] / "docs" / "configuration.md").read_text(encoding="utf-8")
+    (row,) = [line for line in doc.splitlines() if line.startswith(f"| `[{command}]` |")]
+    assert sorted(key.strip("`") for key in re.findall(r"`[a-z-]+`", row)) == sorted(
+        keys_of(command).split(", "))

@@ -1,0 +1,134 @@
+"""build --watch: a change rebuilds the parts it affects (one line each), a problem is
+reported at its place and watching goes on, Ctrl-C ends with status 130. The waits
+below are bounded (a line is awaited, up to a generous limit), never timed."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from micropul_print.kit import KitOptions, build_kit
+from micropul_print.watch import Input, Rebuild, config_rebuilds, merged, rebuilds
+
+LIMIT = 240.0  # seconds to wait for a line before giving up (a failure, not a timing)
+
+
+class Watcher:
+    """A `build --watch` process whose output lines are read as they come."""
+
+    def __init__(self, folder: Path, *args: str) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "micropul_print", "build", "--watch", *args], cwd=folder,
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines: queue.Queue[tuple[str, str]] = queue.Queue()
+        for name in ("stdout", "stderr"):
+            stream = getattr(self.process, name)
+            threading.Thread(target=self._read, args=(name, stream), daemon=True).start()
+
+    def _read(self, name: str, stream: Iterator[str]) -> None:
+        for line in stream:
+            self.lines.put((name, line.rstrip("\n")))
+
+    def wait_for(self, found: Callable[[str, str], bool]) -> str:
+        """The first line (stream, text) ``found`` accepts; fails if none comes."""
+        seen: list[str] = []
+        while True:
+            try:
+                name, line = self.lines.get(timeout=LIMIT)
+            except queue.Empty:
+                pytest.fail(f"no such line came; saw: {seen}")
+            seen.append(line)
+            if found(name, line):
+                return line
+
+
+@pytest.fixture()
+def variant(tmp_path: Path) -> Path:
+    from micropul_print.cli import main
+
+    assert main(["init", str(tmp_path / "variant")]) == 0
+    return tmp_path / "variant"
+
+
+def test_a_change_rebuilds_a_problem_is_shown_and_ctrl_c_ends_it(variant: Path) -> None:
+    watcher = Watcher(variant, "--only", "svg,sheets", "--paper", "a4")
+    try:
+        watcher.wait_for(lambda name, line: line.startswith("watching 4 files"))
+        theme = variant / "theme.yaml"
+        text = theme.read_text()
+        theme.write_text(text.replace("outline_width: 0.2", "outline_width: 0.3"))
+        line = watcher.wait_for(lambda name, line: name == "stdout" and "changed" in line)
+        assert line.startswith("theme.yaml changed: rebuilt micropul sheets, svg (50 files, ")
+        assert 'stroke-width="0.3"' in (variant / "output/tiles/svg/tile-01.svg").read_text()
+
+        theme.write_text(text.replace("outline_width: 0.2", "outline_width: thin"))
+        line = watcher.wait_for(lambda name, line: name == "stderr" and "error" in line)
+        assert line.endswith("theme.yaml:9:18: error: face.outline_width must be a length in "
+                             "millimetres; got 'thin'")
+        # Still watching: the configuration now asks for short-edge duplex.
+        config = variant / "micropul-print.toml"
+        config.write_text(config.read_text().replace('# duplex = "long"', 'duplex = "short"'))
+        theme.write_text(text)
+        line = watcher.wait_for(lambda name, line: name == "stdout" and "changed" in line)
+        assert line.startswith(("micropul-print.toml changed: rebuilt micropul sheets (",
+                                "micropul-print.toml, theme.yaml changed: rebuilt"))
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
+    assert watcher.wait_for(lambda name, line: name == "stderr" and "interrupted" in line)
+
+
+def test_what_each_input_rebuilds() -> None:
+    options = KitOptions(games=("micropul", "cellulae"))
+    everything = frozenset(options.parts)
+    assert rebuilds([Input(Path("/t.yaml"), "theme")], options) == [
+        Rebuild("micropul", everything), Rebuild("cellulae", everything)]
+    assert rebuilds([Input(Path("/it.yaml"), "locale", "cellulae", "it")], options) == [
+        Rebuild("cellulae", frozenset({"rulebooks"}), langs=frozenset({"it"}))]
+    assert rebuilds([Input(Path("/a4.yaml"), "layout", key="a4"),
+                     Input(Path("/pl.yaml"), "locale", "micropul", "pl"),
+                     Input(Path("/it.yaml"), "locale", "micropul", "it")], options) == [
+        Rebuild("micropul", frozenset({"sheets"}), papers=frozenset({"a4"})),
+        Rebuild("cellulae", frozenset({"sheets"}), papers=frozenset({"a4"})),
+        Rebuild("micropul", frozenset({"rulebooks"}), langs=frozenset({"pl", "it"}))]
+    assert rebuilds([Input(Path("/pl.yaml"), "locale", "micropul", "pl"),
+                     Input(Path("/t.yaml"), "theme")], options) == [
+        Rebuild("micropul", everything), Rebuild("cellulae", everything)]
+    assert rebuilds([Input(Path("/c.yaml"), "catalogue", "micropul")], options) == [
+        Rebuild("micropul", everything)]
+    assert merged([Rebuild("m", frozenset({"rulebooks"}), langs=frozenset({"it"})),
+                   Rebuild("m", frozenset({"rulebooks"}), langs=frozenset({"pl"}))]) == [
+        Rebuild("m", frozenset({"rulebooks"}), langs=frozenset({"it", "pl"}))]
+
+
+def test_what_a_change_of_settings_rebuilds() -> None:
+    before = KitOptions()
+    assert config_rebuilds(before, before) == []
+    assert config_rebuilds(before, before._replace(back_offset=(1.0, 0.0))) == [
+        Rebuild("micropul", frozenset({"sheets"}))]
+    assert config_rebuilds(before, before._replace(langs=("en",))) == [
+        Rebuild("micropul", frozenset({"rulebooks"}))]
+    assert config_rebuilds(before, before._replace(theme="ink-saver")) == [
+        Rebuild("micropul", frozenset(before.parts))]
+
+
+def test_a_rebuild_of_one_language_keeps_the_others(tmp_path: Path) -> None:
+    options = KitOptions(langs=("en", "it"), parts=frozenset({"rulebooks"}), booklets=False)
+    build_kit(tmp_path, options)
+    rules = tmp_path / "rules"
+    assert sorted(p.name for p in rules.iterdir()) == ["micropul-rules-en.pdf",
+                                                       "micropul-rules-it.pdf"]
+    build_kit(tmp_path, options._replace(langs=("it",)), keep_unmade=True)
+    assert sorted(p.name for p in rules.iterdir()) == ["micropul-rules-en.pdf",
+                                                       "micropul-rules-it.pdf"]
+    build_kit(tmp_path, options._replace(langs=("it",)))  # a whole build of the part
+    assert sorted(p.name for p in rules.iterdir()) == ["micropul-rules-it.pdf"]
