@@ -26,32 +26,68 @@ Coordinates: ``x`` grows to the right, ``y`` grows downward, both from 0.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 
-BLACK = "black"
-WHITE = "white"
+
+class Colour(StrEnum):
+    """The face a tile shows, and the player it belongs to."""
+
+    BLACK = "black"
+    WHITE = "white"
+
+
+class MoveKind(StrEnum):
+    REPLICATE = "replicate"
+    MOVE = "move"
+    SKIP = "skip"
+
+
+class IllegalReason(StrEnum):
+    """Why an action is illegal (Board.illegal_reason); each says what is wrong."""
+
+    GAME_OVER = "the game is over"
+    OFF_BOARD = "off the board"
+    OCCUPIED = "the square is occupied"
+    NOT_BESIDE_OWN = "no tile of the player's colour shares a side with the square"
+    NOT_OWN_TILE = "the square moved from holds no tile of the player's colour"
+    NOT_DIAGONAL = "a tile moves along a diagonal only"
+    MUST_ACT = "a player may skip only when no replication or movement is possible"
+    NOT_THEIR_TURN = "it is the other player's turn"
+
+
+class EndReason(StrEnum):
+    """Why a game ended (Outcome.reason)."""
+
+    BOARD_FULL = "board full"
+    EXTINCTION = "a player has no tile left"
+    QUIET = "no replication for too long"
+
+
+# The members under their own names, as the rest of the project reads them.
+BLACK = Colour.BLACK
+WHITE = Colour.WHITE
 COLOURS = (BLACK, WHITE)  # black moves first
 
-REPLICATE = "replicate"
-MOVE = "move"
-SKIP_KIND = "skip"
+REPLICATE = MoveKind.REPLICATE
+MOVE = MoveKind.MOVE
+SKIP_KIND = MoveKind.SKIP
 
-# Reasons an action is illegal (Board.illegal_reason); each says what is wrong.
-GAME_OVER = "the game is over"
-OFF_BOARD = "off the board"
-OCCUPIED = "the square is occupied"
-NOT_BESIDE_OWN = "no tile of the player's colour shares a side with the square"
-NOT_OWN_TILE = "the square moved from holds no tile of the player's colour"
-NOT_DIAGONAL = "a tile moves along a diagonal only"
-MUST_ACT = "a player may skip only when no replication or movement is possible"
-NOT_THEIR_TURN = "it is the other player's turn"
+GAME_OVER = IllegalReason.GAME_OVER
+OFF_BOARD = IllegalReason.OFF_BOARD
+OCCUPIED = IllegalReason.OCCUPIED
+NOT_BESIDE_OWN = IllegalReason.NOT_BESIDE_OWN
+NOT_OWN_TILE = IllegalReason.NOT_OWN_TILE
+NOT_DIAGONAL = IllegalReason.NOT_DIAGONAL
+MUST_ACT = IllegalReason.MUST_ACT
+NOT_THEIR_TURN = IllegalReason.NOT_THEIR_TURN
 
-# Why a game ended (Outcome.reason).
-BOARD_FULL = "board full"
-EXTINCTION = "a player has no tile left"
-QUIET = "no replication for too long"
-END_REASONS = (BOARD_FULL, EXTINCTION, QUIET)
+BOARD_FULL = EndReason.BOARD_FULL
+EXTINCTION = EndReason.EXTINCTION
+QUIET = EndReason.QUIET
+END_REASONS = tuple(EndReason)
 
 # The game ends after this many turns in a row (skips included) with no replication:
 # movements alone cannot decide a game for ever. 20 turns is ten for each player.
@@ -236,8 +272,8 @@ class Board:
         self.quiet_limit = quiet_limit
         self._geo = _geometry(side)
         last = side * side - 1
-        self._tiles = {WHITE: 1, BLACK: 1 << last}
-        self.turn = BLACK
+        self._tiles: dict[str, int] = {WHITE: 1, BLACK: 1 << last}
+        self.turn: str = BLACK
         self.quiet = 0  # turns in a row without a replication
         self.turns = 0
         # Per move played: (mover's tiles, opponent's tiles, quiet) before it, and the
@@ -249,7 +285,7 @@ class Board:
     def from_tiles(
         cls,
         side: int,
-        tiles: dict[Square, str],
+        tiles: Mapping[Square, str],
         turn: str = BLACK,
         quiet_limit: int = QUIET_LIMIT,
     ) -> Board:
@@ -656,8 +692,12 @@ __all__ = [
     "SKIP_KIND",
     "WHITE",
     "Board",
+    "Colour",
+    "EndReason",
     "IllegalMoveError",
+    "IllegalReason",
     "Move",
+    "MoveKind",
     "Outcome",
     "other",
     "play_random_game",

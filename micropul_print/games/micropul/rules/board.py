@@ -8,6 +8,7 @@ degrees (0, 90, 180, 270). See docs/rules-engine.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
 from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue
@@ -35,12 +36,22 @@ from micropul_print.games.micropul.rules.tiles import (
 # nibble that faces back (the one the tile's edge fills).
 CLEAR: Final = tuple(ALL_EMPTY & ~(15 << 4 * OPPOSITE[side]) for side in range(4))
 
-# Reasons a placement is illegal, in order of precedence.
-OCCUPIED: Final = "occupied"
-NOT_ADJACENT: Final = "not adjacent"
-COLOUR_CLASH: Final = "colour clash"
-NO_LINK: Final = "no micropul link"
-REASONS: Final = (OCCUPIED, NOT_ADJACENT, COLOUR_CLASH, NO_LINK)
+
+
+class PlacementReason(StrEnum):
+    """Why a placement is illegal, in order of precedence."""
+
+    OCCUPIED = "occupied"
+    NOT_ADJACENT = "not adjacent"
+    COLOUR_CLASH = "colour clash"
+    NO_LINK = "no micropul link"
+
+
+OCCUPIED: Final = PlacementReason.OCCUPIED
+NOT_ADJACENT: Final = PlacementReason.NOT_ADJACENT
+COLOUR_CLASH: Final = PlacementReason.COLOUR_CLASH
+NO_LINK: Final = PlacementReason.NO_LINK
+REASONS: Final = tuple(PlacementReason)
 
 # Neighbourhood code -> (cell key step, quadrant) of every micropul of a neighbour that
 # faces the empty cell (filled on demand): what keeps a group open.

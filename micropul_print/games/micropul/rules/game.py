@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
 from micropul_print.games.micropul.model import Catalogue
@@ -33,11 +34,20 @@ HAND_LIMIT: Final = 6
 STONES: Final = 3
 START_HAND: Final = 6
 
-# How a game ended.
-CORE_EXHAUSTED: Final = "core exhausted"  # the last tile was taken from the core
-OUT_OF_TILES: Final = "out of tiles"  # a player has no tile in hand or supply
-NO_LEGAL_ACTION: Final = "no legal action"  # the project's ruling: the game ends, scored normally
-END_REASONS: Final = (CORE_EXHAUSTED, OUT_OF_TILES, NO_LEGAL_ACTION)
+
+
+class EndReason(StrEnum):
+    """How a game ended (Outcome.reason)."""
+
+    CORE_EXHAUSTED = "core exhausted"  # the last tile was taken from the core
+    OUT_OF_TILES = "out of tiles"  # a player has no tile in hand or supply
+    NO_LEGAL_ACTION = "no legal action"  # the project's ruling: the game ends, scored normally
+
+
+CORE_EXHAUSTED: Final = EndReason.CORE_EXHAUSTED
+OUT_OF_TILES: Final = EndReason.OUT_OF_TILES
+NO_LEGAL_ACTION: Final = EndReason.NO_LEGAL_ACTION
+END_REASONS: Final = tuple(EndReason)
 
 
 class Place(NamedTuple):
@@ -165,9 +175,6 @@ class Game:
     def player(self) -> int:
         """Number (1-based) of the player to move."""
         return self.current + 1
-
-    def supply_size(self, player: int) -> int:
-        return len(self.face_down[player - 1]) + len(self.revealed[player - 1])
 
     def outcome(self) -> Outcome | None:
         return self._outcome

@@ -27,7 +27,6 @@ from micropul_print.games.micropul.model import (
 # Sides of a cell, and the quadrants (tl=0, tr=1, br=2, bl=3) along each, in the
 # order that makes facing quadrants of two neighbours line up position by position.
 N, E, S, W = 0, 1, 2, 3
-SIDE_NAMES = ("north", "east", "south", "west")
 SIDE_QUADRANTS = ((0, 1), (1, 2), (3, 2), (0, 3))
 OPPOSITE = (S, W, N, E)
 # The two sides of the tile each quadrant touches.
