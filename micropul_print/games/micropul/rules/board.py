@@ -466,32 +466,40 @@ class Board:
         self.unclaimed.discard(root)
         self._history.append((_STONE, qid, root, int(was_unclaimed), (), ()))
 
-    def open_roots(self) -> set[int]:
+    def open_roots(self, wanted: set[int] | None = None) -> set[int]:
         """Roots of the open groups: a micropul on a side of its tile faces an empty cell
         (every empty cell next to a tile is in the frontier, its code telling which
-        quadrants of its neighbours face it)."""
+        quadrants of its neighbours face it). With ``wanted``, only those roots are
+        looked for, and the walk stops once each is found open."""
         found = set()
         parent = self._parent
         cells = self.cells
         known = _FACING
+        left = -1 if wanted is None else len(wanted)
         for cell, code in self.frontier.items():
             pairs = known.get(code)
             for step, q in _facing(code) if pairs is None else pairs:
                 qid = 4 * cells[cell + step] + q
                 while parent[qid] != qid:
                     qid = parent[qid]
-                found.add(qid)
+                if wanted is None:
+                    found.add(qid)
+                elif qid in wanted and qid not in found:
+                    found.add(qid)
+                    left -= 1
+                    if not left:
+                        return found
         return found
 
     def group_scores(self) -> dict[int, int]:
         """Points per player from closed groups carrying exactly one stone."""
         scores: dict[int, int] = {}
-        claimed = [(root, players[0]) for root, players in self._stones.items()
-                   if len(players) == 1]
+        claimed = {root: players[0] for root, players in self._stones.items()
+                   if len(players) == 1}
         if not claimed:
             return scores
-        opened = self.open_roots()
-        for root, player in claimed:
+        opened = self.open_roots(set(claimed))
+        for root, player in claimed.items():
             if root not in opened:
                 scores[player] = scores.get(player, 0) + self._points[root]
         return scores

@@ -707,7 +707,7 @@ class Game:
                 hand.append(tid)
                 hand_masks[p] |= mask_of_tile[tid]
             else:
-                ordered = sorted(keys[root >> 2] * 4 + (root & 3) for root in unclaimed)
+                ordered = sorted([keys[root >> 2] * 4 + (root & 3) for root in unclaimed])
                 key = ordered[int(rng() * len(ordered))]
                 root = 4 * cells[key >> 2] + (key & 3)
                 board.stones.append((p + 1, *cell_xy(key >> 2), key & 3))
