@@ -169,7 +169,7 @@ class KitOptions(NamedTuple):
     scale: tuple[float, float] = (100.0, 100.0)
     langs: Sequence[str] | None = None  # None: every language each game's book has
     # The rulebooks part also writes each language's booklet (two pages up, to fold), on
-    # the first paper, as the books are.
+    # each paper, as the books are.
     booklets: bool = True
     # Games whose kits are built, from their shipped catalogues except the game of
     # ``catalogue``, which stands in for its own; None: the game of ``catalogue``, or

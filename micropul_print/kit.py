@@ -21,8 +21,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import signal
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,6 +31,7 @@ from micropul_print.errors import Diagnostic, UserError
 from micropul_print.gameapi import KIT_PARTS, KitJob, KitOptions, Progress
 from micropul_print.outputs import Staging
 from micropul_print.sheets.layout import SheetLayout, load_layout
+from micropul_print.workers import init_worker
 
 __all__ = ["DEFAULT_OPTIONS", "PARTS", "BuildEvents", "KitOptions", "KitReport", "build_kit",
            "format_summary"]
@@ -266,22 +265,6 @@ def _run_job(index: int) -> _Outcome:
         return [], messages, exc.diagnostics, time.perf_counter() - started
 
 
-def _worker_init() -> None:
-    """In each forked worker: leave Ctrl-C to the parent (which stops every worker), and
-    die with the parent even if it is killed outright (Linux: PR_SET_PDEATHSIG)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            import ctypes
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            pr_set_pdeathsig = 1
-            libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
-    if os.getppid() == 1:  # the parent died before the line above took effect
-        os._exit(1)
-
-
 class _NoEvents:
     def planned(self, labels: Sequence[str]) -> None:
         pass
@@ -336,7 +319,7 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
     context = multiprocessing.get_context("fork")
     _PENDING[:] = jobs
     _EVENTS = context.Queue()  # before the fork: every worker inherits it
-    pool = context.Pool(workers, initializer=_worker_init)
+    pool = context.Pool(workers, initializer=init_worker)
     try:
         # Longest first, so that no long job starts last.
         order = sorted(range(len(jobs)), key=lambda i: -jobs[i].cost)

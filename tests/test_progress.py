@@ -40,8 +40,8 @@ def test_each_job_is_told_as_it_goes(tmp_path: Path, jobs: int) -> None:
     recorder = Recorder()
     build_kit(tmp_path, KitOptions(dpi=30, langs=("en", "it"), papers=("a4",), jobs=jobs,
                                    booklets=False), events=recorder)
-    assert recorder.labels == ["micropul tiles", "micropul sheets a4", "micropul rulebook en",
-                               "micropul rulebook it"]
+    assert recorder.labels == ["micropul tiles", "micropul sheets a4",
+                               "micropul rulebook en a4", "micropul rulebook it a4"]
     for index in range(len(recorder.labels)):
         kinds = [kind for kind, i, _m in recorder.events if i == index]
         assert kinds[0] == "started" and kinds.count("finished") == 1
@@ -70,11 +70,11 @@ def test_a_pipe_gets_one_line_per_part_and_what_to_print(tmp_path: Path) -> None
     assert result.returncode == 0, result.stderr
     assert [re.sub(r" \(\d+\.\d s\)$", "", line) for line in result.stderr.splitlines()] == [
         "micropul sheets a4: sheets/micropul-tiles-a4.pdf",
-        "micropul rulebook en: rules/micropul-rules-en.pdf",
-        "micropul booklet en: rules/micropul-rules-en-booklet-a4.pdf",
+        "micropul rulebook en a4: rules/micropul-rules-en-a4.pdf",
+        "micropul booklet en a4: rules/micropul-rules-en-booklet-a4.pdf",
         "cellulae sheets a4: 4 files",
-        "cellulae rulebook en: cellulae/rules/cellulae-rules-en.pdf",
-        "cellulae booklet en: cellulae/rules/cellulae-rules-en-booklet-a4.pdf"]
+        "cellulae rulebook en a4: cellulae/rules/cellulae-rules-en-a4.pdf",
+        "cellulae booklet en a4: cellulae/rules/cellulae-rules-en-booklet-a4.pdf"]
     summary = result.stdout.splitlines()
     assert summary[1:] == [
         'to print, at 100 % ("Actual size"; never "Fit to page" or "Shrink to fit"):',

@@ -122,13 +122,14 @@ def test_what_a_change_of_settings_rebuilds() -> None:
 
 
 def test_a_rebuild_of_one_language_keeps_the_others(tmp_path: Path) -> None:
-    options = KitOptions(langs=("en", "it"), parts=frozenset({"rulebooks"}), booklets=False)
+    options = KitOptions(langs=("en", "it"), parts=frozenset({"rulebooks"}), booklets=False,
+                         papers=("a4",))
     build_kit(tmp_path, options)
     rules = tmp_path / "rules"
-    assert sorted(p.name for p in rules.iterdir()) == ["micropul-rules-en.pdf",
-                                                       "micropul-rules-it.pdf"]
+    assert sorted(p.name for p in rules.iterdir()) == ["micropul-rules-en-a4.pdf",
+                                                       "micropul-rules-it-a4.pdf"]
     build_kit(tmp_path, options._replace(langs=("it",)), keep_unmade=True)
-    assert sorted(p.name for p in rules.iterdir()) == ["micropul-rules-en.pdf",
-                                                       "micropul-rules-it.pdf"]
+    assert sorted(p.name for p in rules.iterdir()) == ["micropul-rules-en-a4.pdf",
+                                                       "micropul-rules-it-a4.pdf"]
     build_kit(tmp_path, options._replace(langs=("it",)))  # a whole build of the part
-    assert sorted(p.name for p in rules.iterdir()) == ["micropul-rules-it.pdf"]
+    assert sorted(p.name for p in rules.iterdir()) == ["micropul-rules-it-a4.pdf"]

@@ -128,7 +128,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "all (default: duplex)")
     parser.add_argument("--cut-files", action="store_true",
                         help="for print-and-cut machines (Silhouette): registration marks on "
-                             "the duplex tile sheets, and a cut file of each front page, "
+                             "the duplex tile sheets, and their cut files, "
+                             "sheets/<game>-cut-<paper>.svg (a layer per page) and "
                              "sheets/<game>-cut-<paper>-page<N>.svg")
     parser.add_argument("--tiles", type=_tile_numbers, default=None, metavar="N[,N-M...]",
                         help="also write duplex sheets of these tiles only, to replace lost "

@@ -33,8 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", type=_langs, metavar="LL[,LL...]",
                         help="languages, by the name of their file in the game's book "
                              "locales/ folder (default: every one there)")
-    parser.add_argument("--paper", choices=PAPERS, default="a4",
-                        help="page size (default: a4)")
+    parser.add_argument("--paper", choices=(*PAPERS, "all"), default="all",
+                        help="page size, as build's: <game>-rules-<lang>-<paper>.pdf for "
+                             "each (default: all)")
     parser.add_argument("--out", default="output", metavar="DIR",
                         help="output directory; the PDFs go where the game's kit puts them, "
                              "e.g. DIR/rules/ (default: output)")
@@ -96,10 +97,12 @@ def run(args: argparse.Namespace) -> int:
     check_rulebook(catalogue, langs)  # every problem before anything is written
     staging = Staging(args.out)
     with staging as output:
-        written = build_rulebooks(catalogue, theme, output, langs=langs, paper=args.paper,
-                                  progress=say)
-        if args.booklet:
-            written += build_booklets(catalogue, theme, output, langs=langs, paper=args.paper,
-                                      progress=say)
+        written = []
+        for paper in PAPERS if args.paper == "all" else (args.paper,):
+            written += build_rulebooks(catalogue, theme, output, langs=langs, paper=paper,
+                                       progress=say)
+            if args.booklet:
+                written += build_booklets(catalogue, theme, output, langs=langs, paper=paper,
+                                          progress=say)
         staging.commit({f"{catalogue.game}/rulebooks": written})
     return 0

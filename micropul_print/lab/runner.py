@@ -11,11 +11,11 @@ SIGINT, so that only this process decides, and are terminated).
 from __future__ import annotations
 
 import os
-import signal
 from collections.abc import Callable, Generator
 from typing import Any
 
 from micropul_print.lab.analyse import Batch, GameSummary, Plan, run_batch
+from micropul_print.workers import init_worker
 
 Results = dict[int, list[GameSummary]]  # part index -> its games, in seed order
 _Finished = Generator[tuple[int, list[GameSummary]], None, None]  # (batch index, games)
@@ -75,16 +75,12 @@ def _work(index: int) -> tuple[int, list[GameSummary]]:
     return index, run_batch(the_plan.game, catalogue, the_plan.parts[batch.part], batch)
 
 
-def _ignore_interrupts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _in_workers(the_plan: Plan, catalogue: Any,
                 workers: int) -> _Finished:
     import multiprocessing
 
     _PENDING[:] = [(the_plan, catalogue)]
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupts)
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=init_worker)
     try:
         yield from pool.imap_unordered(_work, range(len(the_plan.batches)))
         pool.close()

@@ -80,9 +80,9 @@ def available_languages(game: str) -> list[str]:
     return rulebook_for(game).languages()
 
 
-def rulebook_path(catalogue: Catalogue, lang: str) -> str:
-    """Where a language's rulebook goes, relative to the output directory."""
-    return rulebook_for(catalogue.game).rulebook_path(lang)
+def rulebook_path(catalogue: Catalogue, lang: str, paper: str) -> str:
+    """Where a language's rulebook on ``paper`` goes, relative to the output directory."""
+    return rulebook_for(catalogue.game).rulebook_path(lang, paper)
 
 
 def check_rulebook(catalogue: Catalogue, langs: Sequence[str]) -> tuple[
@@ -123,7 +123,7 @@ def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
                     langs: Sequence[str], paper: str,
                     progress: Callable[[str], None] | None = None) -> list[Path]:
     """Write the rulebook of the catalogue's game for each language, at the game's
-    ``GameRulebook.rulebook_path`` (``<output_dir>/<game>-rules-<lang>.pdf``); return
+    ``GameRulebook.rulebook_path`` (``<output_dir>/<game>-rules-<lang>-<paper>.pdf``); return
     the paths.
 
     ``langs`` are language codes with a catalogue in the game's locales/ (see
@@ -135,7 +135,7 @@ def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
     written = []
     for locale in locales:
         pdf = render_rulebook(book, locale, figures, catalogue, theme, paper)
-        written.append(out.write_bytes(rulebook_path(catalogue, locale.lang), pdf))
+        written.append(out.write_bytes(rulebook_path(catalogue, locale.lang, paper), pdf))
         if progress is not None:
             progress(f"rulebook {locale.lang} ({locale.name}): {written[-1]}")
     return written
@@ -144,7 +144,8 @@ def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
 def booklet_path(catalogue: Catalogue, lang: str, paper: str) -> str:
     """Where a language's booklet goes, relative to the output directory:
     ``<output_dir>/<game>-rules-<lang>-booklet-<paper>.pdf`` beside the game's books."""
-    return rulebook_path(catalogue, lang).removesuffix(".pdf") + f"-booklet-{paper}.pdf"
+    return rulebook_path(catalogue, lang, paper).removesuffix(f"-{paper}.pdf") + (
+        f"-booklet-{paper}.pdf")
 
 
 def build_booklets(catalogue: Catalogue, theme: Theme, out: OutputDir, *,

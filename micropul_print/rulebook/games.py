@@ -83,7 +83,8 @@ class GameRulebook:
         ``root``, the game's folder by default)."""
         return self.verify_figures(book, catalogue, root or self.folder)
 
-    def rulebook_path(self, lang: str) -> str:
-        """Where a language's rulebook goes, relative to the output directory."""
-        return f"{self.output_dir}/{self.game}-rules-{lang}.pdf"
+    def rulebook_path(self, lang: str, paper: str) -> str:
+        """Where a language's rulebook on ``paper`` goes, relative to the output
+        directory: a build on both papers writes both, side by side."""
+        return f"{self.output_dir}/{self.game}-rules-{lang}-{paper}.pdf"
 

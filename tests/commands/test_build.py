@@ -38,7 +38,7 @@ def test_build_writes_the_contract_files_and_nothing_outside_out(
     assert {"sheets/micropul-tiles-a4.pdf", "sheets/micropul-tiles-letter.pdf",
             "tiles/svg/tile-01.svg", "tiles/svg/tile-48.svg", "tiles/svg/tile-back.svg",
             "tiles/png/tile-01.png", "tiles/png/tile-back.png", "tiles/overview.png",
-            "rules/micropul-rules-en.pdf", "rules/micropul-rules-en-booklet-a4.pdf"} <= written
+            "rules/micropul-rules-en-a4.pdf", "rules/micropul-rules-en-booklet-a4.pdf"} <= written
     assert not any(name.endswith(".tmp") for name in written)  # atomic writes left nothing
     assert (out / MANIFEST).is_file() and not any(STAGING_PREFIX in name for name in written)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cwd", "kit"]
@@ -237,9 +237,8 @@ def test_each_game_writes_its_rulebooks_in_the_languages_asked(
     assert main(["build", "--game", "cellulae", "--only", "rulebooks", "--lang", "pl,en",
                  "--out", str(tmp_path / "c"), "--quiet"]) == 0
     assert files_under(tmp_path / "c") == {
-        "cellulae/rules/cellulae-rules-en.pdf", "cellulae/rules/cellulae-rules-pl.pdf",
-        "cellulae/rules/cellulae-rules-en-booklet-a4.pdf",
-        "cellulae/rules/cellulae-rules-pl-booklet-a4.pdf"}
+        *(f"cellulae/rules/cellulae-rules-{lang}{kind}-{paper}.pdf" for lang in ("en", "pl")
+          for kind in ("", "-booklet") for paper in ("a4", "letter"))}
     with pytest.raises(SystemExit) as caught:
         main(["build", "--game", "all", "--lang", "xx", "--out", str(tmp_path / "a")])
     assert caught.value.code == 2
@@ -273,6 +272,7 @@ def test_cut_files_beside_sheets_with_registration_marks(tmp_path: Path) -> None
     # A4 with marks holds 51 a page: Micropul's 48 tiles on page 3, its stones (3 slots
     # too few) on the calibration page; Cellulae's 81 tiles on pages 3 and 5.
     assert {name for name in written if name.endswith(".svg")} == {
+        "sheets/micropul-cut-a4.svg", "cellulae/sheets/cellulae-cut-a4.svg",
         "sheets/micropul-cut-a4-page1.svg", "sheets/micropul-cut-a4-page3.svg",
         "cellulae/sheets/cellulae-cut-a4-page3.svg", "cellulae/sheets/cellulae-cut-a4-page5.svg"}
     pages = len(PdfReader(tmp_path / "sheets/micropul-tiles-a4.pdf").pages)

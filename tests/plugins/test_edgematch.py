@@ -64,7 +64,7 @@ def test_rulebook_checks_its_figure_and_builds(tmp_path: Path) -> None:
     assert "3 claims in 1 figures hold" in result.stderr
     result = run(tmp_path, "rulebook", "--game", "edgematch", "--out", "out")
     assert result.returncode == 0, result.stderr
-    pdf = PdfReader(tmp_path / "out" / "edgematch" / "rules" / "edgematch-rules-en.pdf")
+    pdf = PdfReader(tmp_path / "out" / "edgematch" / "rules" / "edgematch-rules-en-a4.pdf")
     assert len(pdf.pages) == 1 and "35 moves are left" in pdf.pages[0].extract_text()
 
 
@@ -77,7 +77,7 @@ def test_build(tmp_path: Path, game: str) -> None:
     assert sorted(p.name for p in (made / "tiles").iterdir()) == sorted(
         f"tile-{n}.svg" for n in range(1, 10))
     assert (made / "sheets" / "edgematch-a4.pdf").is_file()
-    assert (made / "rules" / "edgematch-rules-en.pdf").is_file()
+    assert (made / "rules" / "edgematch-rules-en-a4.pdf").is_file()
     assert (tmp_path / "out" / "sheets").is_dir() is (game == "all")
 
 

@@ -25,7 +25,7 @@ def test_build_one_language_on_letter(tmp_path: Path) -> None:
     assert main(["rulebook", "--lang", "en", "--paper", "letter", "--out", str(tmp_path),
                  "--quiet"]) == 0
     assert sorted(p.name for p in (tmp_path / "rules").iterdir()) == [
-        "micropul-rules-en-booklet-letter.pdf", "micropul-rules-en.pdf"]
+        "micropul-rules-en-booklet-letter.pdf", "micropul-rules-en-letter.pdf"]
     booklet = PdfReader(tmp_path / "rules" / "micropul-rules-en-booklet-letter.pdf")
     # Two sheets folded: 8 half-Letter pages, two up on 4 landscape Letter sides.
     assert len(booklet.pages) == 4
@@ -36,7 +36,9 @@ def test_build_one_language_on_letter(tmp_path: Path) -> None:
 def test_no_booklet_writes_the_rulebook_alone(tmp_path: Path) -> None:
     assert main(["rulebook", "--lang", "en", "--no-booklet", "--out", str(tmp_path),
                  "--quiet"]) == 0
-    assert [p.name for p in (tmp_path / "rules").iterdir()] == ["micropul-rules-en.pdf"]
+    assert sorted(p.name for p in (tmp_path / "rules").iterdir()) == [
+        "micropul-rules-en-a4.pdf", "micropul-rules-en-letter.pdf"]
+
 
 
 @pytest.mark.parametrize("lang", ["zz", "../../../etc/passwd", "en/../../x"])
@@ -72,8 +74,9 @@ def test_check_the_cellulae_book(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_build_the_cellulae_book_under_cellulae(tmp_path: Path) -> None:
     assert main(["rulebook", "--game", "cellulae", "--lang", "en", "--out", str(tmp_path),
                  "--quiet"]) == 0
-    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.pdf")) == [
-        "cellulae/rules/cellulae-rules-en-booklet-a4.pdf", "cellulae/rules/cellulae-rules-en.pdf"]
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.pdf")) == sorted(
+        f"cellulae/rules/cellulae-rules-en{kind}-{paper}.pdf"
+        for kind in ("-booklet", "") for paper in ("a4", "letter"))
 
 
 def test_a_false_cellulae_claim_exits_1_at_its_line(

@@ -42,7 +42,7 @@ def books(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], byt
         for paper in ("a4", "letter"):
             out = OutputDir(tmp_path_factory.mktemp(f"{game}-{paper}"))
             (path,) = build_rulebooks(catalogue, theme, out, langs=["fr"], paper=paper)
-            assert path == out.path(GAMES[game].rulebook_path("fr"))
+            assert path == out.path(GAMES[game].rulebook_path("fr", paper))
             built[game, paper] = path.read_bytes()
     return built
 

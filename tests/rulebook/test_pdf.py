@@ -31,8 +31,8 @@ def english(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     for paper in ("a4", "letter"):
         out = OutputDir(tmp_path_factory.mktemp(paper))
         (path,) = build_rulebooks(catalogue, theme, out, langs=["en"], paper=paper)
-        assert path == out.path(rulebook_path(catalogue, "en"))
-        assert path.name == "micropul-rules-en.pdf" and path.parent.name == "rules"
+        assert path == out.path(rulebook_path(catalogue, "en", paper))
+        assert path.name == f"micropul-rules-en-{paper}.pdf" and path.parent.name == "rules"
         built[paper] = path.read_bytes()
     return built
 

@@ -15,7 +15,12 @@ from PIL import Image
 from pypdf import PdfReader
 
 from micropul_print.sheets import registration
-from micropul_print.sheets.cutfile import cut_file_name, cut_pages
+from micropul_print.sheets.cutfile import (
+    cut_document,
+    cut_document_name,
+    cut_file_name,
+    cut_pages,
+)
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pages import SheetOptions, SheetPlan, plan_sheets
 from micropul_print.sheets.pdf import DocumentInfo, render_pdf
@@ -152,6 +157,30 @@ def test_one_file_per_front_page_named_after_it() -> None:
     assert [p.number for p in pages] == [3, 5]  # 45 a page: the stones join the last tiles
     assert cut_file_name("micropul", "letter", 3) == "micropul-cut-letter-page3.svg"
     assert cut_pages(plan, "Micropul") == pages  # reproducible
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_paper_s_cut_file_holds_each_page_as_a_layer(game: str, paper: str) -> None:
+    plan = registered_plan(game, paper, 3.0)
+    document = ET.fromstring(cut_document(plan, "Game"))
+    assert document.get("viewBox") == (
+        f"0 0 {plan.layout.paper_width:g} {plan.layout.paper_height:g}")
+    layers = [g for g in document if g.tag == f"{SVG}g"]
+    pages = cut_pages(plan, "Game")
+    assert [layer.get("id") for layer in layers] == [f"page-{p.number}" for p in pages]
+    inkscape = "{http://www.inkscape.org/namespaces/inkscape}"
+    assert all(layer.get(f"{inkscape}groupmode") == "layer" for layer in layers)
+    # Each page is cut on its own sheet: only the first layer shows.
+    assert [layer.get("style") for layer in layers] == [None] + ["display:none"] * (
+        len(layers) - 1)
+    for layer, page in zip(layers, pages, strict=True):
+        alone = ET.fromstring(page.svg)
+        assert [p.get("d") for p in layer.iter(f"{SVG}path")] == [
+            p.get("d") for p in alone.iter(f"{SVG}path")]
+    ids = [element.get("id") for element in document.iter() if element.get("id")]
+    assert len(ids) == len(set(ids))
+    assert cut_document_name(game, paper) == f"{game}-cut-{paper}.svg"
 
 
 def test_cut_files_need_registration_marks_on_the_sheets() -> None:

@@ -12,9 +12,9 @@ docs/output-layout.md):
     cellulae/sheets/cellulae-tiles-<paper>.pdf          duplex tile sheets
     cellulae/sheets/cellulae-board-<side>-<paper>.pdf   each board, at its true size
     cellulae/sheets/cellulae-tiles-gutterfold-<paper>.pdf   with --layout gutter-fold
-    cellulae/sheets/cellulae-cut-<paper>-page<N>.svg    with --cut-files
+    cellulae/sheets/cellulae-cut-<paper>.svg, -page<N>.svg   with --cut-files
     cellulae/sheets/cellulae-tiles-print-shop.pdf       with --print-shop
-    cellulae/rules/cellulae-rules-<lang>.pdf            the rulebook in each language
+    cellulae/rules/cellulae-rules-<lang>-<paper>.pdf    the rulebook in each language
     cellulae/rules/cellulae-rules-<lang>-booklet-<paper>.pdf   and its booklet
 """
 
@@ -73,13 +73,17 @@ def cut_file(paper: str, page: int) -> str:
 
 def write_cut_files(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir,
                     layout: SheetLayout, options: SheetOptions) -> list[Path]:
-    """``cellulae/sheets/cellulae-cut-<paper>-page<N>.svg`` for each front page of the
+    """``cellulae/sheets/cellulae-cut-<paper>.svg`` (a layer per page) and
+    ``cellulae/sheets/cellulae-cut-<paper>-page<N>.svg`` for each front page of the
     tile sheets holding tiles (``options`` with registration marks, as they were made)."""
-    from micropul_print.sheets.cutfile import cut_pages
+    from micropul_print.sheets.cutfile import cut_document, cut_document_name, cut_pages
 
     plan = plan_tile_sheets(catalogue, theme, layout, options)
-    return [out.write_bytes(cut_file(layout.name, page.number), page.svg)
-            for page in cut_pages(plan, f"{catalogue.name} — tiles, {layout.label}")]
+    title = f"{catalogue.name} — tiles, {layout.label}"
+    written = [out.write_bytes(f"{SHEETS_DIR}/{cut_document_name(ROOT, layout.name)}",
+                               cut_document(plan, title))]
+    return written + [out.write_bytes(cut_file(layout.name, page.number), page.svg)
+                      for page in cut_pages(plan, title)]
 
 
 PRINT_SHOP_PDF = f"{SHEETS_DIR}/cellulae-tiles-print-shop.pdf"
@@ -160,21 +164,22 @@ def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
     if options.print_shop and layouts:
         jobs.append(KitJob("sheets", part({"print-shop"}, ()), cost=1,
                            imports=(*imports, *pdf_imports), label="print shop"))
-    if "rulebooks" in options.parts and langs:  # as Micropul's: one set, on the first paper
-        paper = (options.papers[0],)
-        rulebook_imports = (*pdf_imports, "micropul_print.rulebook",
-                            "micropul_print.rulebook.layout")
+    rulebook_imports = (*pdf_imports, "micropul_print.rulebook",
+                        "micropul_print.rulebook.layout")
+    for paper_name in options.papers if "rulebooks" in options.parts and langs else ():
+        paper = (paper_name,)  # as Micropul's: the rulebooks follow the sheets' papers
         jobs.append(KitJob("rulebooks", part({"rulebooks"}, paper, langs), cost=4 * len(langs),
                            imports=(*imports, *rulebook_imports),
                            pieces=[part({"rulebooks"}, paper, [lang]) for lang in langs],
-                           label="rulebooks",
-                           piece_labels=[f"rulebook {lang}" for lang in langs]))
+                           label=f"rulebooks {paper_name}",
+                           piece_labels=[f"rulebook {lang} {paper_name}" for lang in langs]))
         if options.booklets:
             jobs.append(KitJob("rulebooks", part({"booklets"}, paper, langs),
                                cost=4 * len(langs), imports=(*imports, *rulebook_imports),
                                pieces=[part({"booklets"}, paper, [lang]) for lang in langs],
-                               label="booklets",
-                               piece_labels=[f"booklet {lang}" for lang in langs]))
+                               label=f"booklets {paper_name}",
+                               piece_labels=[f"booklet {lang} {paper_name}"
+                                             for lang in langs]))
     return jobs
 
 
@@ -240,20 +245,20 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
     if "print-shop" in parts:
         say(f"writing {out.path(PRINT_SHOP_PDF)}")
         written.append(out.write_bytes(PRINT_SHOP_PDF, print_shop_pdf(catalogue, theme)))
-    if "rulebooks" in parts:
-        written += write_rulebooks(catalogue, theme, out, langs=langs,
-                                   paper=papers[0] if papers else RULEBOOK_PAPER, progress=say)
-    if "booklets" in parts:
-        written += write_rulebooks(catalogue, theme, out, langs=langs,
-                                   paper=papers[0] if papers else RULEBOOK_PAPER, progress=say,
-                                   booklet=True)
+    for paper in papers or (RULEBOOK_PAPER,):  # the rulebooks follow the sheets' papers
+        if "rulebooks" in parts:
+            written += write_rulebooks(catalogue, theme, out, langs=langs, paper=paper,
+                                       progress=say)
+        if "booklets" in parts:
+            written += write_rulebooks(catalogue, theme, out, langs=langs, paper=paper,
+                                       progress=say, booklet=True)
     return written
 
 
 def write_rulebooks(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir, *,
                     langs: Sequence[str] | None, paper: str,
                     progress: Progress | None = None, booklet: bool = False) -> list[Path]:
-    """``cellulae/rules/cellulae-rules-<lang>.pdf`` for each of ``langs`` (None: every
+    """``cellulae/rules/cellulae-rules-<lang>-<paper>.pdf`` for each of ``langs`` (None: every
     language of the Cellulae book), on ``paper``; texts and figures checked first.
     ``booklet``: the booklets instead, ``cellulae-rules-<lang>-booklet-<paper>.pdf``."""
     from micropul_print.rulebook import available_languages, build_booklets, build_rulebooks

@@ -4,10 +4,10 @@ stones, and the rulebooks. Files (a contract, listed in docs/output-layout.md):
 
     tiles/svg/tile-NN.svg, tile-back.svg; tiles/png/...; tiles/overview.png
     sheets/micropul-tiles-<paper>.pdf (and -gutterfold-<paper>.pdf with --layout)
-    sheets/micropul-cut-<paper>-page<N>.svg (with --cut-files)
+    sheets/micropul-cut-<paper>.svg and -page<N>.svg (with --cut-files)
     sheets/micropul-reprint-<paper>.pdf (with --tiles)
     sheets/micropul-tiles-print-shop.pdf (with --print-shop)
-    rules/micropul-rules-<lang>.pdf, rules/micropul-rules-<lang>-booklet-<paper>.pdf
+    rules/micropul-rules-<lang>-<paper>.pdf, rules/micropul-rules-<lang>-booklet-<paper>.pdf
 """
 
 from __future__ import annotations
@@ -71,20 +71,23 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
         jobs.append(KitJob("sheets", lambda say: [write_print_shop(art, output, progress=say)],
                            cost=1, imports=_PDF_IMPORTS, label="print shop"))
     if "rulebooks" in options.parts and langs:
-        # Rulebook file names carry no paper: one set, on the first paper asked for. In
-        # parallel, a job per language (each checks its own texts and the figures).
-        jobs.append(KitJob("rulebooks", _rulebooks_job(art, output, langs, options.papers[0]),
-                           cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
-                           pieces=[_rulebooks_job(art, output, [lang], options.papers[0])
-                                   for lang in langs],
-                           label="rulebooks", piece_labels=[f"rulebook {lang}" for lang in langs]))
-        if options.booklets:
+        # The rulebooks follow the sheets' papers. In parallel, a job per language and
+        # paper (each checks its own texts; the figures are checked once, before).
+        for paper in options.papers:
             jobs.append(KitJob(
-                "rulebooks", _rulebooks_job(art, output, langs, options.papers[0], booklet=True),
+                "rulebooks", _rulebooks_job(art, output, langs, paper),
                 cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
-                pieces=[_rulebooks_job(art, output, [lang], options.papers[0], booklet=True)
-                        for lang in langs],
-                label="booklets", piece_labels=[f"booklet {lang}" for lang in langs]))
+                pieces=[_rulebooks_job(art, output, [lang], paper) for lang in langs],
+                label=f"rulebooks {paper}",
+                piece_labels=[f"rulebook {lang} {paper}" for lang in langs]))
+            if options.booklets:
+                jobs.append(KitJob(
+                    "rulebooks", _rulebooks_job(art, output, langs, paper, booklet=True),
+                    cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
+                    pieces=[_rulebooks_job(art, output, [lang], paper, booklet=True)
+                            for lang in langs],
+                    label=f"booklets {paper}",
+                    piece_labels=[f"booklet {lang} {paper}" for lang in langs]))
     return jobs
 
 
@@ -227,19 +230,29 @@ def write_gutterfold(art: TileArt, output: OutputDir, paper: str, options: Sheet
 
 def write_cut_files(art: TileArt, output: OutputDir, layout: SheetLayout,
                     options: SheetOptions, *, progress: Progress | None = None) -> list[Path]:
-    """Write ``sheets/<game>-cut-<paper>-page<N>.svg`` for each front page of the tile
-    sheets holding pieces (sheets/cutfile.py); ``options`` must ask for registration
-    marks, as the sheets were printed with."""
-    from micropul_print.sheets.cutfile import cut_file_name, cut_pages
+    """Write ``sheets/<game>-cut-<paper>.svg`` (a layer per page) and
+    ``sheets/<game>-cut-<paper>-page<N>.svg`` for each front page of the tile sheets
+    holding pieces (sheets/cutfile.py); ``options`` must ask for registration marks, as
+    the sheets were printed with."""
+    from micropul_print.sheets.cutfile import (
+        cut_document,
+        cut_document_name,
+        cut_file_name,
+        cut_pages,
+    )
 
     catalogue = art.catalogue
     if progress:
         progress(f"writing {output.path(Path('sheets'))}/{catalogue.game}-cut-{layout.name}"
-                 "-page*.svg")
+                 "*.svg")
     plan = plan_tile_sheets(art, layout, options)
-    return [output.write_bytes(Path("sheets") / cut_file_name(catalogue.game, layout.name,
-                                                              page.number), page.svg)
-            for page in cut_pages(plan, f"{catalogue.name} — tiles, {layout.label}")]
+    title = f"{catalogue.name} — tiles, {layout.label}"
+    written = [output.write_bytes(Path("sheets") / cut_document_name(catalogue.game, layout.name),
+                                  cut_document(plan, title))]
+    return written + [
+        output.write_bytes(Path("sheets") / cut_file_name(catalogue.game, layout.name,
+                                                          page.number), page.svg)
+        for page in cut_pages(plan, title)]
 
 
 def reprint_file_name(game: str, paper: str) -> str:

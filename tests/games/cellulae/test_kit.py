@@ -36,8 +36,9 @@ CONTRACT = sorted([
     *(f"cellulae/sheets/cellulae-tiles-{paper}.pdf" for paper in ("a4", "letter")),
     *(f"cellulae/sheets/cellulae-board-{side}-{paper}.pdf"
       for side in (5, 7, 9) for paper in ("a4", "letter")),
-    # One rulebook per language, on the first paper asked for (as Micropul's).
-    *(f"cellulae/rules/cellulae-rules-{lang}.pdf" for lang in available_languages("cellulae")),
+    # One rulebook per language and paper (as Micropul's).
+    *(f"cellulae/rules/cellulae-rules-{lang}-{paper}.pdf"
+      for lang in available_languages("cellulae") for paper in ("a4", "letter")),
 ])
 
 
@@ -87,7 +88,7 @@ def test_parts_build_only_their_files(tmp_path: Path, catalogue: CellulaeCatalog
         build(catalogue, theme, tmp_path, parts=frozenset({"stickers"}))
 
 
-def test_the_rulebooks_part_writes_the_languages_asked_on_the_first_paper(
+def test_the_rulebooks_part_writes_the_languages_asked_on_each_paper(
         tmp_path: Path, catalogue: CellulaeCatalogue, theme: Theme) -> None:
     messages: list[str] = []
     written = build_cellulae_kit(
@@ -95,10 +96,10 @@ def test_the_rulebooks_part_writes_the_languages_asked_on_the_first_paper(
         flip="long", back_offset=(0.0, 0.0), calibration=True,
         parts=frozenset({"rulebooks"}), progress=messages.append, langs=["en"])
     assert [p.relative_to(tmp_path).as_posix() for p in written] == [
-        "cellulae/rules/cellulae-rules-en.pdf"]
+        "cellulae/rules/cellulae-rules-en-letter.pdf", "cellulae/rules/cellulae-rules-en-a4.pdf"]
     page = PdfReader(written[0]).pages[0]
     assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (612, 792)
-    assert messages == [f"writing rulebook en (English): {written[0]}"]
+    assert messages == [f"writing rulebook en (English): {path}" for path in written]
 
 
 def test_svg_faces_are_the_tile_size_in_millimetres(kit: tuple[Path, list[Path]]) -> None:
@@ -289,5 +290,5 @@ def test_the_contract_is_documented() -> None:
                  "cellulae/tiles/png/tile-white.png", "tile-black.png",
                  "cellulae/tiles/overview.png", "cellulae/sheets/cellulae-tiles-a4.pdf",
                  "cellulae/sheets/cellulae-board-5-a4.pdf", "`-letter.pdf`",
-                 "cellulae/rules/cellulae-rules-en.pdf"):
+                 "cellulae/rules/cellulae-rules-en-a4.pdf"):
         assert f"`{path.strip('`')}`" in section, path

@@ -25,7 +25,7 @@ DATA = Path(__file__).resolve().parents[2] / "rulebook" / "data" / "cellulae"
 
 def test_the_book_is_chosen_by_the_catalogues_game(catalogue: CellulaeCatalogue) -> None:
     assert rulebook_for("cellulae") is CELLULAE and rulebook_for("micropul") is MICROPUL
-    assert rulebook_path(catalogue, "it") == "cellulae/rules/cellulae-rules-it.pdf"
+    assert rulebook_path(catalogue, "it", "a4") == "cellulae/rules/cellulae-rules-it-a4.pdf"
     assert CELLULAE.book_file.parent.parent.name == "cellulae"
     with pytest.raises(UserError, match="unknown game 'chess'"):
         rulebook_for("chess")

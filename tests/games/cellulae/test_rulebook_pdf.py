@@ -31,7 +31,7 @@ def english(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     for paper in ("a4", "letter"):
         out = OutputDir(tmp_path_factory.mktemp(paper))
         (path,) = build_rulebooks(catalogue, theme, out, langs=["en"], paper=paper)
-        assert path == out.path("cellulae/rules/cellulae-rules-en.pdf")
+        assert path == out.path(f"cellulae/rules/cellulae-rules-en-{paper}.pdf")
         built[paper] = path.read_bytes()
     return built
 
