@@ -205,19 +205,47 @@ class Game:
             return []
         p = self.current
         actions: list[Action] = []
-        for tid in sorted(self.hands[p]):
-            actions += [Place(tid, x, y, r) for x, y, r in self.board.legal_placements(tid)]
+        # One pass over the frontier for the whole hand (Board.legal_placements would
+        # make one per tile), sorted by tile, then (x, y, rotation) as it does.
+        t = self.tiles
+        masks = t.masks
+        tile_of = t.tile_of
+        rotation_of = t.rotation_of
+        hand_mask = self.hand_masks[p]
+        by_tile: dict[int, list[tuple[int, int, int]]] = {}
+        for cell, code in self.board.frontier.items():
+            bits = masks[code] & hand_mask
+            if bits:
+                x, y = cell_xy(cell)
+                while bits:
+                    low = bits & -bits
+                    bits ^= low
+                    oid = low.bit_length() - 1
+                    by_tile.setdefault(tile_of[oid], []).append((x, y, rotation_of[oid]))
+        for tid in sorted(by_tile):
+            actions += [Place(tid, x, y, r) for x, y, r in sorted(by_tile[tid])]
         if len(self.hands[p]) < HAND_LIMIT:
             if self.face_down[p]:
                 actions.append(Draw())
             actions += [Draw(tid) for tid in sorted(self.revealed[p])]
-        if self.stones_left[p]:
-            board = self.board
-            unclaimed = board.unclaimed
-            keys = sorted(
-                board.quadrant_key(qid) for qid in board.micropul_ids()
-                if board._find(qid) in unclaimed
-            )
+        board = self.board
+        unclaimed = board.unclaimed
+        if self.stones_left[p] and unclaimed:
+            # Every micropul of an unclaimed group, by quadrant key (cell key * 4 + q).
+            parent = board._parent
+            cell_keys = board._keys
+            colour = t.colour
+            keys = []
+            for number, oid in enumerate(board._oids):
+                colours = colour[oid]
+                for q in range(4):
+                    if colours[q]:
+                        root = 4 * number + q
+                        while parent[root] != root:
+                            root = parent[root]
+                        if root in unclaimed:
+                            keys.append(4 * cell_keys[number] + q)
+            keys.sort()
             actions += [Claim(*cell_xy(k >> 2), k & 3) for k in keys]
         return actions
 
