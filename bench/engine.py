@@ -1,7 +1,9 @@
 """Rules engine speed, against the frozen reference engine in the same run.
 
     .venv/bin/python -m bench engine [--games=N] [--repeat=R] [--big=TILES]
-    taskset -c 0 .venv/bin/python -m bench engine     # pinned: steadier on a shared machine
+    taskset -c 0,1 .venv/bin/python -m bench engine   # pinned: steadier on a shared machine
+    .venv/bin/python -m bench engine --compiled       # the engine compiled with mypyc
+    .venv/bin/python -m bench engine --compiled-test  # the differential test, compiled
 
 Random playouts per second on one core for Micropul (two-player, solitaire) and Cellulae
 (5 x 5, 7 x 7, 9 x 9), the engine's and the reference's (tests/engines/reference: the
@@ -9,16 +11,28 @@ engine before the speed-up), and their ratio: ratios measured in one run are the
 to quote, the machine being shared and noisy. Also the time per turn, the set-up of a
 game, legal-action listings, ``check``'s fixed cost (the set facts of the official set),
 and ``micropul-print check`` on a generated catalogue of TILES tiles in a subprocess
-(time and peak memory). Each rate is the best of R repetitions (the least disturbed).
-Goal: every game's playouts at least 5 times the reference's; exit status 1 if missed.
+(time and peak memory). Rates are in CPU time of this process (time the machine gives to
+others does not count), engine and reference runs alternate, and each rate is the best
+of R repetitions (the least disturbed). Goal: every game's playouts at least 5 times
+the reference's; exit status 1 if missed.
+
+``--compiled`` builds (once per change of the sources) a copy of the project in
+build/compiled/ whose engine modules (ENGINE_MODULES) are compiled with mypyc, an
+optional speed-up: the pure-Python engine stays the default and is what the test suite
+runs. The benchmark then runs in that copy, the reference staying pure Python;
+``--compiled-test`` runs the engines' tests there (tests/engines: the differential test
+with ENGINE_COMPILED=1, which makes it check that the engine it imports is compiled).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib
+import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -38,6 +52,18 @@ from micropul_print.games.micropul.setcheck import set_facts
 GOAL_RATIO = 5.0
 # The reference is test code (imported by name: it is not part of the package).
 _REFERENCE = "tests.engines.reference"
+ROOT = Path(__file__).resolve().parent.parent
+COMPILED = ROOT / "build" / "compiled"
+# What --compiled compiles with mypyc (paths relative to the project).
+ENGINE_MODULES = (
+    "micropul_print/games/micropul/rules/tiles.py",
+    "micropul_print/games/micropul/rules/board.py",
+    "micropul_print/games/micropul/rules/game.py",
+    "micropul_print/games/cellulae/rules.py",
+)
+# What the compiled copy holds: the package, the tests (the reference, the differential
+# test), the benchmarks, and pyproject.toml (pytest's and mypy's settings).
+_COPIED = ("micropul_print", "tests", "bench", "pyproject.toml")
 
 
 def _reference(module: str) -> Any:
@@ -45,13 +71,25 @@ def _reference(module: str) -> Any:
 
 
 def _best_rate(run: Callable[[], int], repeat: int) -> float:
-    """Items per second of ``run`` (which returns how many it did), best of ``repeat``."""
+    """Items per CPU second of ``run`` (which returns how many it did), best of ``repeat``."""
     best = 0.0
     for _ in range(repeat):
-        began = time.perf_counter()
+        began = time.process_time()
         done = run()
-        best = max(best, done / (time.perf_counter() - began))
+        best = max(best, done / max(time.process_time() - began, 1e-9))
     return best
+
+
+def _best_rates(
+    new: Callable[[], int], ref: Callable[[], int], repeat: int
+) -> tuple[float, float]:
+    """_best_rate of the engine and of the reference, their runs alternating (a change of
+    the machine's load then touches both)."""
+    best_new = best_ref = 0.0
+    for _ in range(repeat):
+        best_new = max(best_new, _best_rate(new, 1))
+        best_ref = max(best_ref, _best_rate(ref, 1))
+    return best_new, best_ref
 
 
 def _line(what: str, new: float, ref: float, unit: str) -> float:
@@ -78,7 +116,7 @@ def _micropul(catalogue: Catalogue, games: int, repeat: int) -> dict[str, float]
                 ref_game(ref_ts, players, seed).play_random()
             return games
 
-        new_rate, ref_rate = _best_rate(new, repeat), _best_rate(ref, repeat)
+        new_rate, ref_rate = _best_rates(new, ref, repeat)
         ratios[f"Micropul {name}"] = _line(
             f"Micropul {name} random games ({turns / games:.1f} turns)", new_rate, ref_rate,
             "games/s"
@@ -90,16 +128,22 @@ def _micropul(catalogue: Catalogue, games: int, repeat: int) -> dict[str, float]
         )
     _line(
         "Micropul set-up (fresh two-player games)",
-        _best_rate(lambda: len([Game(ts, 2, seed) for seed in range(games)]), repeat),
-        _best_rate(lambda: len([ref_game(ref_ts, 2, seed) for seed in range(games)]), repeat),
+        *_best_rates(
+            lambda: len([Game(ts, 2, seed) for seed in range(games)]),
+            lambda: len([ref_game(ref_ts, 2, seed) for seed in range(games)]),
+            repeat,
+        ),
         "games/s",
     )
     positions = _positions(lambda seed: Game(ts, 2, seed), 300)
     ref_positions = _positions(lambda seed: ref_game(ref_ts, 2, seed), 300)
     _line(
         "Micropul legal_actions() of mid-game positions",
-        _best_rate(lambda: sum(1 for game in positions if game.legal_actions()), repeat),
-        _best_rate(lambda: sum(1 for game in ref_positions if game.legal_actions()), repeat),
+        *_best_rates(
+            lambda: sum(1 for game in positions if game.legal_actions()),
+            lambda: sum(1 for game in ref_positions if game.legal_actions()),
+            repeat,
+        ),
         "calls/s",
     )
     return ratios
@@ -138,7 +182,7 @@ def _cellulae(games: int, repeat: int) -> dict[str, float]:
                 ref_cellulae.play_random_game(side, seed)
             return count
 
-        new_rate, ref_rate = _best_rate(new, repeat), _best_rate(ref, repeat)
+        new_rate, ref_rate = _best_rates(new, ref, repeat)
         ratios[f"Cellulae {side} x {side}"] = _line(
             f"Cellulae {side} x {side} random games ({turns / count:.1f} turns)",
             new_rate, ref_rate, "games/s",
@@ -150,8 +194,9 @@ def _check_cost(catalogue: Catalogue, repeat: int) -> None:
     ref_facts = _reference("setcheck").set_facts
     _line(
         "check's fixed cost (set facts of the official set)",
-        _best_rate(lambda: len([set_facts(catalogue)]), repeat),
-        _best_rate(lambda: len([ref_facts(catalogue)]), repeat),
+        *_best_rates(
+            lambda: len([set_facts(catalogue)]), lambda: len([ref_facts(catalogue)]), repeat
+        ),
         "sets/s",
     )
 
@@ -176,6 +221,55 @@ def _check_generated(tiles: int) -> None:
     )
 
 
+def _sources_digest() -> str:
+    """A digest of everything the compiled copy is made of, and of mypyc's version."""
+    import mypy.version  # the dev tools are there: only --compiled needs them
+
+    digest = hashlib.sha256(mypy.version.__version__.encode())
+    for name in _COPIED:
+        path = ROOT / name
+        files = [path] if path.is_file() else sorted(path.rglob("*"))
+        for file in files:
+            if file.is_file() and "__pycache__" not in file.parts:
+                digest.update(str(file.relative_to(ROOT)).encode() + b"\0")
+                digest.update(file.read_bytes())
+    return digest.hexdigest()
+
+
+def build_compiled() -> Path:
+    """build/compiled/: a copy of the project with ENGINE_MODULES compiled by mypyc (made
+    again only when a source changed; a build takes a minute or two)."""
+    stamp = COMPILED / ".sources"
+    wanted = _sources_digest()
+    if stamp.exists() and stamp.read_text() == wanted:
+        return COMPILED
+    print(f"bench: compiling the engine with mypyc into {COMPILED}", file=sys.stderr, flush=True)
+    shutil.rmtree(COMPILED, ignore_errors=True)
+    COMPILED.mkdir(parents=True)
+    for name in _COPIED:
+        path = ROOT / name
+        if path.is_file():
+            shutil.copy2(path, COMPILED / name)
+        else:
+            shutil.copytree(path, COMPILED / name,
+                            ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    done = subprocess.run(
+        [sys.executable, "-m", "mypyc", *ENGINE_MODULES],
+        cwd=COMPILED, capture_output=True, text=True, check=False,
+    )
+    if done.returncode != 0:
+        sys.exit(f"bench: mypyc failed:\n{done.stdout[-4000:]}{done.stderr[-4000:]}")
+    stamp.write_text(wanted)
+    return COMPILED
+
+
+def _in_compiled(args: list[str]) -> int:
+    """Run ``python ARGS`` in the compiled copy (which it imports the project from)."""
+    where = build_compiled()
+    env = dict(os.environ, ENGINE_COMPILED="1")
+    return subprocess.call([sys.executable, *args], cwd=where, env=env)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="bench engine", description=__doc__)
     parser.add_argument("--games", type=int, default=300, help="games per repetition")
@@ -183,7 +277,20 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--big", type=int, default=10_000, help="tiles of the generated catalogue (0: skip)"
     )
+    parser.add_argument("--compiled", action="store_true",
+                        help="benchmark the engine compiled with mypyc (build/compiled/)")
+    parser.add_argument("--compiled-test", action="store_true",
+                        help="run tests/engines on the engine compiled with mypyc")
     args = parser.parse_args(argv)
+    if args.compiled_test:
+        return _in_compiled(["-m", "pytest", "tests/engines", "-q", "-p", "no:cacheprovider"])
+    if args.compiled:
+        rest = [a for a in argv if a != "--compiled"]
+        return _in_compiled(["-m", "bench", "engine", *rest])
+    if os.environ.get("ENGINE_COMPILED"):
+        from micropul_print.games.micropul.rules import game
+
+        print(f"(engine compiled with mypyc: {Path(game.__file__).name})", flush=True)
     catalogue = load_catalogue()
     ratios = _micropul(catalogue, args.games, args.repeat)
     ratios |= _cellulae(args.games, args.repeat)

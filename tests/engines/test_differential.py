@@ -10,7 +10,8 @@ the legal moves before each move, the tiles each move turns over, the outcome.
 
 The default run keeps to a few seconds; ``ENGINE_DIFF_SCALE=N`` plays N times as many
 games (new seeds), e.g. ``ENGINE_DIFF_SCALE=50 .venv/bin/python -m pytest
-tests/engines/test_differential.py``.
+tests/engines/test_differential.py``. ``python -m bench engine --compiled-test`` runs these
+tests on the engine compiled with mypyc (ENGINE_COMPILED=1).
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ from micropul_print.games.micropul.model import (
     Catalogue,
     Tile,
 )
+from micropul_print.games.micropul.rules import board as micropul_board
+from micropul_print.games.micropul.rules import game as micropul_game
+from micropul_print.games.micropul.rules import tiles as micropul_tiles
 from micropul_print.games.micropul.rules.game import Game
 from micropul_print.games.micropul.rules.tiles import TileSet, tileset
 
@@ -54,6 +58,18 @@ TWO_PLAYER_GAMES = 2000 * SCALE
 SOLITAIRE_GAMES = 1000 * SCALE
 TURN_BY_TURN = 10  # one game in this many is compared at every turn
 CELLULAE_GAMES = {5: 1000 * SCALE, 7: 400 * SCALE, 9: 200 * SCALE}
+
+
+COMPILED = bool(os.environ.get("ENGINE_COMPILED"))
+
+
+@pytest.mark.parametrize(
+    "module", [micropul_tiles, micropul_board, micropul_game, cellulae], ids=lambda m: m.__name__
+)
+def test_the_engine_under_test_is_pure_python_unless_compiled_is_asked(module: Any) -> None:
+    """The default run tests the pure-Python engine; with ENGINE_COMPILED=1 (bench engine
+    --compiled-test) the mypyc-compiled one, and not the pure one by mistake."""
+    assert str(module.__file__).endswith(".py") != COMPILED, module.__file__
 
 
 def _actions(actions: list[Any]) -> list[tuple[object, ...]]:

@@ -26,32 +26,68 @@ Coordinates: ``x`` grows to the right, ``y`` grows downward, both from 0.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache
 
-BLACK = "black"
-WHITE = "white"
+
+class Colour(StrEnum):
+    """The face a tile shows, and the player it belongs to."""
+
+    BLACK = "black"
+    WHITE = "white"
+
+
+class MoveKind(StrEnum):
+    REPLICATE = "replicate"
+    MOVE = "move"
+    SKIP = "skip"
+
+
+class IllegalReason(StrEnum):
+    """Why an action is illegal (Board.illegal_reason); each says what is wrong."""
+
+    GAME_OVER = "the game is over"
+    OFF_BOARD = "off the board"
+    OCCUPIED = "the square is occupied"
+    NOT_BESIDE_OWN = "no tile of the player's colour shares a side with the square"
+    NOT_OWN_TILE = "the square moved from holds no tile of the player's colour"
+    NOT_DIAGONAL = "a tile moves along a diagonal only"
+    MUST_ACT = "a player may skip only when no replication or movement is possible"
+    NOT_THEIR_TURN = "it is the other player's turn"
+
+
+class EndReason(StrEnum):
+    """Why a game ended (Outcome.reason)."""
+
+    BOARD_FULL = "board full"
+    EXTINCTION = "a player has no tile left"
+    QUIET = "no replication for too long"
+
+
+# The members under their own names, as the rest of the project reads them.
+BLACK = Colour.BLACK
+WHITE = Colour.WHITE
 COLOURS = (BLACK, WHITE)  # black moves first
 
-REPLICATE = "replicate"
-MOVE = "move"
-SKIP_KIND = "skip"
+REPLICATE = MoveKind.REPLICATE
+MOVE = MoveKind.MOVE
+SKIP_KIND = MoveKind.SKIP
 
-# Reasons an action is illegal (Board.illegal_reason); each says what is wrong.
-GAME_OVER = "the game is over"
-OFF_BOARD = "off the board"
-OCCUPIED = "the square is occupied"
-NOT_BESIDE_OWN = "no tile of the player's colour shares a side with the square"
-NOT_OWN_TILE = "the square moved from holds no tile of the player's colour"
-NOT_DIAGONAL = "a tile moves along a diagonal only"
-MUST_ACT = "a player may skip only when no replication or movement is possible"
-NOT_THEIR_TURN = "it is the other player's turn"
+GAME_OVER = IllegalReason.GAME_OVER
+OFF_BOARD = IllegalReason.OFF_BOARD
+OCCUPIED = IllegalReason.OCCUPIED
+NOT_BESIDE_OWN = IllegalReason.NOT_BESIDE_OWN
+NOT_OWN_TILE = IllegalReason.NOT_OWN_TILE
+NOT_DIAGONAL = IllegalReason.NOT_DIAGONAL
+MUST_ACT = IllegalReason.MUST_ACT
+NOT_THEIR_TURN = IllegalReason.NOT_THEIR_TURN
 
-# Why a game ended (Outcome.reason).
-BOARD_FULL = "board full"
-EXTINCTION = "a player has no tile left"
-QUIET = "no replication for too long"
-END_REASONS = (BOARD_FULL, EXTINCTION, QUIET)
+BOARD_FULL = EndReason.BOARD_FULL
+EXTINCTION = EndReason.EXTINCTION
+QUIET = EndReason.QUIET
+END_REASONS = tuple(EndReason)
 
 # The game ends after this many turns in a row (skips included) with no replication:
 # movements alone cannot decide a game for ever. 20 turns is ten for each player.
@@ -126,7 +162,14 @@ class Outcome:
 
 @dataclass(frozen=True)
 class _Geometry:
-    """Masks for one board side, computed once."""
+    """Masks for one board side, computed once.
+
+    Movement counts: a tile moves to any empty square of its two diagonals, so a
+    player's movements number the sum over diagonal lines of (own tiles on the line) x
+    (empty squares on it). Per-line counts are kept packed in one int, a field of
+    ``width`` bits per line ('/' lines x + y, then the other diagonals, x - y + side -
+    1), and the empty squares' counts with the fields in reverse order: that sum of
+    products is then the middle field of one product (``dot_shift``, ``field_mask``)."""
 
     side: int
     full: int
@@ -137,6 +180,15 @@ class _Geometry:
     # The same as beside and diagonal, keyed by the square's bit (1 << index).
     beside_bit: dict[int, int]
     diagonal_bit: dict[int, int]
+    # Square bit -> its two lines' fields (lines), the same reversed (lines_reversed);
+    # a set of squares sharing a side with one square -> the sum of their lines' fields
+    # (the tiles a move turns over).
+    lines: dict[int, int]
+    lines_reversed: dict[int, int]
+    lines_of_set: dict[int, int]
+    empty_reversed: int  # the reversed line counts of an empty board
+    dot_shift: int
+    field_mask: int
 
 
 @cache
@@ -160,6 +212,22 @@ def _geometry(side: int) -> _Geometry:
         diagonal.append(mask)
     left = sum(1 << (y * side) for y in range(side))
     full = (1 << squares) - 1
+    fields = 2 * (2 * side - 1)
+    # A field of the product holds at most (2 lines x own tiles) x side.
+    width = (2 * squares * side).bit_length() + 1
+    lines: dict[int, int] = {}
+    lines_reversed: dict[int, int] = {}
+    for index in range(squares):
+        x, y = index % side, index // side
+        ids = (x + y, 2 * side - 1 + x - y + side - 1)
+        lines[1 << index] = sum(1 << width * i for i in ids)
+        lines_reversed[1 << index] = sum(1 << width * (fields - 1 - i) for i in ids)
+    lines_of_set: dict[int, int] = {}
+    for index in range(squares):
+        near = _bits(beside[index])
+        for chosen in range(1, 1 << len(near)):
+            members = [1 << near[i] for i in range(len(near)) if chosen >> i & 1]
+            lines_of_set[sum(members)] = sum(lines[bit] for bit in members)
     return _Geometry(
         side,
         full,
@@ -169,6 +237,12 @@ def _geometry(side: int) -> _Geometry:
         full & ~(left << (side - 1)),
         {1 << i: mask for i, mask in enumerate(beside)},
         {1 << i: mask for i, mask in enumerate(diagonal)},
+        lines,
+        lines_reversed,
+        lines_of_set,
+        sum(lines_reversed.values()),
+        width * (fields - 1),
+        (1 << width) - 1,
     )
 
 
@@ -198,19 +272,20 @@ class Board:
         self.quiet_limit = quiet_limit
         self._geo = _geometry(side)
         last = side * side - 1
-        self._tiles = {WHITE: 1, BLACK: 1 << last}
-        self.turn = BLACK
+        self._tiles: dict[str, int] = {WHITE: 1, BLACK: 1 << last}
+        self.turn: str = BLACK
         self.quiet = 0  # turns in a row without a replication
         self.turns = 0
-        # Per move played: (mover's tiles, opponent's tiles, mover, quiet, turns) before
-        # it, and its start and end squares (-1: none), for pop and move_stack.
-        self._stack: list[tuple[int, int, str, int, int, int, int]] = []
+        # Per move played: (mover's tiles, opponent's tiles, quiet) before it, and the
+        # bits of its start and end squares (0: none), for pop and move_stack. The mover
+        # and the turn count follow: every move passes the turn and counts one.
+        self._stack: list[tuple[int, int, int, int, int]] = []
 
     @classmethod
     def from_tiles(
         cls,
         side: int,
-        tiles: dict[Square, str],
+        tiles: Mapping[Square, str],
         turn: str = BLACK,
         quiet_limit: int = QUIET_LIMIT,
     ) -> Board:
@@ -371,7 +446,9 @@ class Board:
         the mask of the tiles turned over."""
         mover, opponent = self.turn, other(self.turn)
         own, theirs = self._tiles[mover], self._tiles[opponent]
-        self._stack.append((own, theirs, mover, self.quiet, self.turns, start, end))
+        start_bit = 0 if start < 0 else 1 << start
+        end_bit = 0 if end < 0 else 1 << end
+        self._stack.append((own, theirs, self.quiet, start_bit, end_bit))
         flipped = 0
         if end < 0:
             self.quiet += 1
@@ -379,9 +456,9 @@ class Board:
             if start < 0:
                 self.quiet = 0
             else:
-                own &= ~(1 << start)
+                own &= ~start_bit
                 self.quiet += 1
-            own |= 1 << end
+            own |= end_bit
             flipped = self._geo.beside[end] & theirs
             own |= flipped
             theirs &= ~flipped
@@ -391,20 +468,23 @@ class Board:
         return flipped
 
     def _move(self, start: int, end: int) -> Move:
-        if end < 0:
+        """The Move of a stack entry's start and end bits."""
+        if not end:
             return SKIP
-        return Move(self._square_of(end), None if start < 0 else self._square_of(start))
+        to = self._square_of(end.bit_length() - 1)
+        return Move(to, self._square_of(start.bit_length() - 1) if start else None)
 
     def pop(self) -> Move:
         """Take back the last move; return it."""
-        own, theirs, mover, quiet, turns, start, end = self._stack.pop()
-        self._tiles[mover], self._tiles[other(mover)] = own, theirs
-        self.turn, self.quiet, self.turns = mover, quiet, turns
+        own, theirs, quiet, start, end = self._stack.pop()
+        mover = other(self.turn)
+        self._tiles[mover], self._tiles[self.turn] = own, theirs
+        self.turn, self.quiet, self.turns = mover, quiet, self.turns - 1
         return self._move(start, end)
 
     @property
     def move_stack(self) -> list[Move]:
-        return [self._move(entry[5], entry[6]) for entry in self._stack]
+        return [self._move(entry[3], entry[4]) for entry in self._stack]
 
     # -- the end -------------------------------------------------------------
 
@@ -440,49 +520,80 @@ class Board:
         pick-th of the replications (in square order) then the movements (by start,
         then end square), ``pick = rng.randrange(total)``. Always ends: tiles are never
         removed, so at most ``side * side - 2`` replications can happen, and at most
-        ``quiet_limit`` turns pass between two of them. One loop over local variables:
-        bitboards, squares as bits, no Move objects (move_stack makes them on demand)."""
+        ``quiet_limit`` turns pass between two of them.
+
+        One loop over local variables: bitboards, squares as bits, no Move objects
+        (move_stack makes them on demand). The number of movements comes from per-line
+        counts kept up to date move by move (see _Geometry); a chosen movement is found
+        by walking the mover's tiles from whichever end of the board is nearer."""
         geo = self._geo
         side = self.side
         full, not_left, not_right = geo.full, geo.not_left, geo.not_right
         beside, diagonal = geo.beside_bit, geo.diagonal_bit
+        lines, lines_reversed, lines_of_set = geo.lines, geo.lines_reversed, geo.lines_of_set
+        dot_shift, field_mask = geo.dot_shift, geo.field_mask
         getrandbits = rng.getrandbits
         randbelow = None if _FAST_RANDBELOW else rng.randrange
         stack = self._stack
+        append = stack.append
         limit = self.quiet_limit
-        quiet, turns = self.quiet, self.turns
-        mover = self.turn
-        opponent = other(mover)
-        own, theirs = self._tiles[mover], self._tiles[opponent]
-        while own | theirs != full and own and theirs and quiet < limit:
+        quiet = self.quiet
+        first_mover = self.turn
+        own, theirs = self._tiles[first_mover], self._tiles[other(first_mover)]
+        if own | theirs == full or not own or not theirs:
+            return self._over()
+        played_before = len(stack)
+        # Per-line counts of the mover's tiles, the opponent's, and (reversed) the empty
+        # squares'.
+        mine = yours = 0
+        empty_reversed = geo.empty_reversed
+        rest = own
+        while rest:
+            low = rest & -rest
+            mine += lines[low]
+            empty_reversed -= lines_reversed[low]
+            rest ^= low
+        rest = theirs
+        while rest:
+            low = rest & -rest
+            yours += lines[low]
+            empty_reversed -= lines_reversed[low]
+            rest ^= low
+        while quiet < limit:
             empty = full ^ (own | theirs)
             replications = (
                 ((own << 1) & not_left) | ((own >> 1) & not_right) | (own << side) | (own >> side)
             ) & empty
             count = replications.bit_count()
-            total = count
-            rest = own
-            while rest:
-                low = rest & -rest
-                total += (diagonal[low] & empty).bit_count()
-                rest ^= low
-            if total == 0:
-                stack.append((own, theirs, mover, quiet, turns, -1, -1))
+            total = count + (mine * empty_reversed >> dot_shift & field_mask)
+            if total == 0:  # no replication, no movement: the turn is skipped
+                append((own, theirs, quiet, 0, 0))
                 quiet += 1
-            else:
-                if randbelow is None:  # rng.randrange(total), spelled out
-                    bits = total.bit_length()
+                own, theirs = theirs, own
+                mine, yours = yours, mine
+                continue
+            if randbelow is None:  # rng.randrange(total), spelled out
+                bits = total.bit_length()
+                pick = getrandbits(bits)
+                while pick >= total:
                     pick = getrandbits(bits)
-                    while pick >= total:
-                        pick = getrandbits(bits)
-                else:
-                    pick = randbelow(total)
+            else:
+                pick = randbelow(total)
+            if pick < count:
                 start = 0
-                if pick < count:
-                    targets = replications
-                else:
-                    pick -= count
-                    rest = own
+                targets = replications
+                for _ in range(pick):
+                    targets &= targets - 1
+                end = targets & -targets
+                append((own, theirs, quiet, 0, end))
+                quiet = 0
+                mine += lines[end]
+                empty_reversed -= lines_reversed[end]
+            else:
+                pick -= count
+                moves = total - count
+                rest = own
+                if pick + pick < moves:  # from the first square
                     while True:
                         start = rest & -rest
                         targets = diagonal[start] & empty
@@ -491,21 +602,47 @@ class Board:
                             break
                         pick -= count
                         rest ^= start
+                else:  # from the last square, counting back
+                    pick = moves - 1 - pick
+                    while True:
+                        start = 1 << (rest.bit_length() - 1)
+                        targets = diagonal[start] & empty
+                        count = targets.bit_count()
+                        if pick < count:
+                            break
+                        pick -= count
+                        rest ^= start
+                    pick = count - 1 - pick
                 for _ in range(pick):
                     targets &= targets - 1
                 end = targets & -targets
-                stack.append((own, theirs, mover, quiet, turns, start.bit_length() - 1,
-                              end.bit_length() - 1))
-                quiet = quiet + 1 if start else 0
+                append((own, theirs, quiet, start, end))
+                quiet += 1
                 own ^= start
-                flipped = beside[end] & theirs
-                own |= end | flipped
+                mine += lines[end] - lines[start]
+                empty_reversed += lines_reversed[start] - lines_reversed[end]
+            flipped = beside[end] & theirs
+            own |= end | flipped
+            if flipped:
                 theirs ^= flipped
-            turns += 1
+                turned = lines_of_set[flipped]
+                mine += turned
+                yours -= turned
+                if not theirs:  # extinction
+                    own, theirs = theirs, own
+                    break
+            if not start and own | theirs == full:  # the board is full
+                own, theirs = theirs, own
+                break
             own, theirs = theirs, own
-            mover, opponent = opponent, mover
-        self._tiles[mover], self._tiles[opponent] = own, theirs
-        self.turn, self.quiet, self.turns = mover, quiet, turns
+            mine, yours = yours, mine
+        played = len(stack) - played_before
+        mover = first_mover if played % 2 == 0 else other(first_mover)
+        self._tiles[mover], self._tiles[other(mover)] = own, theirs
+        self.turn, self.quiet, self.turns = mover, quiet, self.turns + played
+        return self._over()
+
+    def _over(self) -> Outcome:
         outcome = self.outcome()
         assert outcome is not None
         return outcome
@@ -555,8 +692,12 @@ __all__ = [
     "SKIP_KIND",
     "WHITE",
     "Board",
+    "Colour",
+    "EndReason",
     "IllegalMoveError",
+    "IllegalReason",
     "Move",
+    "MoveKind",
     "Outcome",
     "other",
     "play_random_game",

@@ -8,11 +8,13 @@ degrees (0, 90, 180, 270). See docs/rules-engine.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
 
 from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue
 from micropul_print.games.micropul.rules.tiles import (
+    ALL_EMPTY,
     COLOUR_NAMES,
-    JOINS,
     KIND_DRAWS,
     KIND_NAMES,
     KIND_PLUS,
@@ -30,34 +32,49 @@ from micropul_print.games.micropul.rules.tiles import (
     tileset,
 )
 
-ALL_EMPTY = 0xFFFF  # neighbourhood code of a cell with no tile around it
 # Per side of a placed tile: the neighbourhood code of the cell on that side without the
 # nibble that faces back (the one the tile's edge fills).
-CLEAR = tuple(ALL_EMPTY & ~(15 << 4 * OPPOSITE[side]) for side in range(4))
-
-# Reasons a placement is illegal, in order of precedence.
-OCCUPIED = "occupied"
-NOT_ADJACENT = "not adjacent"
-COLOUR_CLASH = "colour clash"
-NO_LINK = "no micropul link"
-REASONS = (OCCUPIED, NOT_ADJACENT, COLOUR_CLASH, NO_LINK)
+CLEAR: Final = tuple(ALL_EMPTY & ~(15 << 4 * OPPOSITE[side]) for side in range(4))
 
 
-# (side, facing edge code) -> quadrant-key offsets, from an empty cell, of the micropul of
-# the neighbour on that side that face it.
-_FACING_KEYS = tuple(
-    tuple(
-        ()
-        if code == NO_TILE
-        else tuple(
-            STEP[side] * 4 + SIDE_QUADRANTS[OPPOSITE[side]][i]
-            for i, colour in enumerate((code // 3, code % 3))
-            if colour
-        )
-        for code in range(16)
-    )
-    for side in range(4)
-)
+
+class PlacementReason(StrEnum):
+    """Why a placement is illegal, in order of precedence."""
+
+    OCCUPIED = "occupied"
+    NOT_ADJACENT = "not adjacent"
+    COLOUR_CLASH = "colour clash"
+    NO_LINK = "no micropul link"
+
+
+OCCUPIED: Final = PlacementReason.OCCUPIED
+NOT_ADJACENT: Final = PlacementReason.NOT_ADJACENT
+COLOUR_CLASH: Final = PlacementReason.COLOUR_CLASH
+NO_LINK: Final = PlacementReason.NO_LINK
+REASONS: Final = tuple(PlacementReason)
+
+# Neighbourhood code -> (cell key step, quadrant) of every micropul of a neighbour that
+# faces the empty cell (filled on demand): what keeps a group open.
+_FACING: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _facing(code: int) -> tuple[tuple[int, int], ...]:
+    found = _FACING.get(code)
+    if found is None:
+        pairs = []
+        for side in range(4):
+            edge = (code >> 4 * side) & 15
+            if edge != NO_TILE:
+                for i, colour in enumerate((edge // 3, edge % 3)):
+                    if colour:
+                        pairs.append((STEP[side], SIDE_QUADRANTS[OPPOSITE[side]][i]))
+        found = _FACING[code] = tuple(pairs)
+    return found
+
+
+# Kinds of undo records (Board._history).
+_PUT: Final = 0
+_STONE: Final = 1
 
 
 class IllegalPlacementError(ValueError):
@@ -113,59 +130,82 @@ class Board:
     """Tiles in play, like python-chess's Board but without turns (see rules.game.Game).
 
     ``place`` applies a placement; ``legality`` says why one would be illegal;
-    ``legal_placements`` lists them; ``groups`` describes every group.
+    ``legal_placements`` lists them; ``groups`` describes every group; ``undo`` takes
+    back the last placement or stone.
+
+    Inside, tiles are numbered in placement order, and a quadrant is ``4 * number + q``
+    (a *quadrant id*): the groups are a union-find over quadrant ids, in lists. No path
+    compression: it would rewrite links that ``undo`` must find as they were, and union
+    by points keeps the trees shallow (a root's points at least double each level).
     """
 
     def __init__(self, catalogue: Catalogue | TileSet) -> None:
         self.tiles = catalogue if isinstance(catalogue, TileSet) else tileset(catalogue)
-        self.cells: dict[int, int] = {}  # cell key -> orientation id
-        self.frontier: dict[int, int] = {}  # empty cell next to a tile -> legal oid mask
-        self._codes: dict[int, int] = {}  # the same cells -> neighbourhood code
-        self._parent: dict[int, int] = {}  # union-find over quadrant keys (cell * 4 + q)
-        self._points: dict[int, int] = {}  # root -> points
+        self.cells: dict[int, int] = {}  # cell key -> tile number (placement order)
+        self._oids: list[int] = []  # tile number -> orientation id
+        self._keys: list[int] = []  # tile number -> cell key
+        # Empty cells next to a tile -> their neighbourhood code, in the order they joined
+        # (which the random policy's choice follows).
+        self.frontier: dict[int, int] = {}
+        self._parent: list[int] = []  # quadrant id -> its parent in the union-find
+        self._points: list[int] = []  # quadrant id -> points of its group (at roots)
         self._stones: dict[int, list[int]] = {}  # root -> players with a stone on it
         self.unclaimed: set[int] = set()  # roots of groups without a stone
         self.stones: list[tuple[int, int, int, int]] = []  # (player, x, y, quadrant) in order
+        # What undo needs, per placement and stone (see _put and _claim).
+        self._history: list[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]] = []
 
     def copy(self) -> Board:
         """An independent table in the same state (the tile tables are shared)."""
-        board = Board.__new__(Board)
-        board.tiles = self.tiles
+        board = Board(self.tiles)
         board.cells = self.cells.copy()
+        board._oids = self._oids.copy()
+        board._keys = self._keys.copy()
         board.frontier = self.frontier.copy()
-        board._codes = self._codes.copy()
         board._parent = self._parent.copy()
         board._points = self._points.copy()
-        board._stones = {root: list(players) for root, players in self._stones.items()}
+        board._stones = {root: players.copy() for root, players in self._stones.items()}
         board.unclaimed = self.unclaimed.copy()
-        board.stones = list(self.stones)
+        board.stones = self.stones.copy()
+        board._history = self._history.copy()
         return board
 
     # -- reading the table -------------------------------------------------------------
 
+    def _oid_at(self, x: int, y: int) -> int | None:
+        number = self.cells.get(cell_key(x, y))
+        return None if number is None else self._oids[number]
+
     def tile_at(self, x: int, y: int) -> tuple[int, int] | None:
         """(tile id, rotation) of the tile in a cell, or None."""
-        oid = self.cells.get(cell_key(x, y))
+        oid = self._oid_at(x, y)
         if oid is None:
             return None
         return self.tiles.tile_of[oid], self.tiles.rotation_of[oid]
 
     def symbol_at(self, x: int, y: int, quadrant: int) -> str | None:
         """The quadrant value (model symbols: white, black, dot, ...) as it lies, or None."""
-        oid = self.cells.get(cell_key(x, y))
+        oid = self._oid_at(x, y)
         return None if oid is None else self.tiles.symbols[oid][quadrant]
 
     def is_micropul(self, x: int, y: int, quadrant: int) -> bool:
-        oid = self.cells.get(cell_key(x, y))
+        oid = self._oid_at(x, y)
         return oid is not None and self.tiles.colour[oid][quadrant] != 0
 
     def placed(self) -> list[tuple[int, int, int, int]]:
         """(tile, x, y, rotation) of every tile in play, in placement order."""
         t = self.tiles
-        return [(t.tile_of[o], *cell_xy(c), t.rotation_of[o]) for c, o in self.cells.items()]
+        return [
+            (t.tile_of[oid], *cell_xy(key), t.rotation_of[oid])
+            for key, oid in zip(self._keys, self._oids, strict=True)
+        ]
 
     def __len__(self) -> int:
-        return len(self.cells)
+        return len(self._oids)
+
+    def quadrant_key(self, qid: int) -> int:
+        """The cell key * 4 + quadrant of a quadrant id: the order claims are listed in."""
+        return self._keys[qid >> 2] * 4 + (qid & 3)
 
     # -- legality ------------------------------------------------------------------------
 
@@ -183,7 +223,8 @@ class Board:
             neighbour = self.cells.get(cell + STEP[side])
             if neighbour is not None:
                 adjacent = True
-                result |= PAIR[edges[side]][self.tiles.edge[neighbour][OPPOSITE[side]]]
+                facing = self.tiles.edge[self._oids[neighbour]][OPPOSITE[side]]
+                result |= PAIR[edges[side]][facing]
         if not adjacent:
             return NOT_ADJACENT
         if result & 2:
@@ -194,21 +235,22 @@ class Board:
 
     def legal_placements(self, tile: int) -> list[tuple[int, int, int]]:
         """Every legal (x, y, rotation) of a tile, sorted; a big tile at rotation 0 only."""
-        index = self.tiles.index[tile]
-        mask = self.tiles.tile_mask[index]
+        t = self.tiles
+        mask = t.tile_mask[t.index[tile]]
         found = []
-        for cell, legal in self.frontier.items():
-            bits = legal & mask
+        for cell, code in self.frontier.items():
+            bits = t.masks[code] & mask
             while bits:
                 low = bits & -bits
                 bits ^= low
                 oid = low.bit_length() - 1
-                found.append((*cell_xy(cell), self.tiles.rotation_of[oid]))
+                found.append((*cell_xy(cell), t.rotation_of[oid]))
         return sorted(found)
 
     def count_legal(self, hand_mask: int) -> int:
         """Number of legal placements of the orientations in ``hand_mask``."""
-        return sum((legal & hand_mask).bit_count() for legal in self.frontier.values())
+        masks = self.tiles.masks
+        return sum((masks[code] & hand_mask).bit_count() for code in self.frontier.values())
 
     # -- placing -------------------------------------------------------------------------
 
@@ -250,9 +292,10 @@ class Board:
         found: dict[int, int] = {}
         for side in range(4):
             neighbour_cell = cell + STEP[side]
-            neighbour = self.cells.get(neighbour_cell)
-            if neighbour is None:
+            number = self.cells.get(neighbour_cell)
+            if number is None:
                 continue
+            neighbour = self._oids[number]
             back = OPPOSITE[side]
             for i, kind, position in side_catalysts[oid][side]:
                 if colour[neighbour][SIDE_QUADRANTS[back][i]]:
@@ -263,97 +306,146 @@ class Board:
         return found
 
     def _put(self, cell: int, oid: int) -> int:
-        """Apply a placement known to be allowed: table, frontier and groups. Returns
-        what it activated packed as draws + 256 * pluses (see TileSet.own_worth)."""
+        """Apply a placement known to be allowed: table, frontier and groups, with what
+        undo needs. Returns what it activated packed as draws + 256 * pluses (see
+        TileSet.own_worth). Game.play_random does the same inline, without the record."""
         t = self.tiles
         cells = self.cells
-        codes = self._codes
+        oids = self._oids
         frontier = self.frontier
         parent = self._parent
         points = self._points
+        stones = self._stones
         unclaimed = self.unclaimed
-        cells[cell] = oid
-        frontier.pop(cell, None)
-        facing = facing_micropul(codes.pop(cell, ALL_EMPTY))
+        masks = t.masks
+        number = len(oids)
+        was = frontier.get(cell, -1)  # -1: a first tile, placed unchecked
+        position = -1
+        if was >= 0:
+            position = list(frontier).index(cell)
+            del frontier[cell]
+        cells[cell] = number
+        oids.append(oid)
+        self._keys.append(cell)
+        facing = facing_micropul(ALL_EMPTY if was < 0 else was)
         worth = 0
         for bits, value in t.own_worth[oid]:
             if facing & bits:
                 worth += value
-        base = cell * 4
-        for q, first in t.inner_parent[oid]:
-            parent[base + q] = base + first
-        for first, value in t.inner_points[oid]:
-            points[base + first] = value
-            unclaimed.add(base + first)
-        edge = t.edge
-        edge_to = t.edge_to
-        masks = t.masks
+        base = 4 * number
+        first = t.inner_first[oid]
+        parent += (base + first[0], base + first[1], base + first[2], base + first[3])
+        points += t.inner_points[oid]
+        for root in t.inner_roots[oid]:
+            unclaimed.add(base + root)
+        changed: list[int] = []  # (cell, its code before or -1) of the frontier cells changed
+        unions: list[int] = []  # (root kept, root joined, unclaimed before, stones moved)
         at = 4 * oid
-        mine = edge[oid]
-        for side in (0, 1, 2, 3):
+        for side in range(4):
             neighbour_cell = cell + STEP[side]
             neighbour = cells.get(neighbour_cell)
             if neighbour is None:
-                # The empty cell now sees this tile's edge on its side facing back here.
-                code = codes.get(neighbour_cell, ALL_EMPTY) & CLEAR[side] | edge_to[at + side]
-                codes[neighbour_cell] = code
-                mask = masks.get(code)
-                frontier[neighbour_cell] = t.mask_for(code) if mask is None else mask
+                old = frontier.get(neighbour_cell, -1)
+                changed += (neighbour_cell, old)
+                code = (ALL_EMPTY if old < 0 else old) & CLEAR[side] | t.edge_to[at + side]
+                frontier[neighbour_cell] = code
+                if masks[code] < 0:
+                    t.mask_for(code)
                 continue
-            back = OPPOSITE[side]
-            for bits, value in t.side_worth[4 * neighbour + back]:
-                if t.micropul_on[at + side] & bits:
-                    worth += value
-            for q, their in JOINS[side][9 * mine[side] + edge[neighbour][back]]:
+            theirs = 4 * oids[neighbour] + OPPOSITE[side]
+            worth += t.side_worth[4 * theirs + t.micropul_on[at + side]]
+            for q, their in t.joins[at + side][t.edge_of[theirs]]:
                 # Union by points; on a tie the new tile's group keeps its root.
                 ra = base + q
                 while parent[ra] != ra:
                     ra = parent[ra]
-                rb = neighbour_cell * 4 + their
+                rb = 4 * neighbour + their
                 while parent[rb] != rb:
-                    parent[rb] = parent[parent[rb]]
                     rb = parent[rb]
                 if ra == rb:
                     continue
                 if points[ra] < points[rb]:
                     ra, rb = rb, ra
+                before = (ra in unclaimed) | (rb in unclaimed) << 1
                 parent[rb] = ra
-                points[ra] += points.pop(rb)
-                moved = self._stones.pop(rb, None)
+                points[ra] += points[rb]
+                moved = stones.pop(rb, None)
                 if moved is not None:
-                    self._stones.setdefault(ra, []).extend(moved)
+                    stones.setdefault(ra, []).extend(moved)
                     unclaimed.discard(ra)
                 unclaimed.discard(rb)
+                unions += (ra, rb, before, 0 if moved is None else len(moved))
+        self._history.append((_PUT, cell, position, was, tuple(changed), tuple(unions)))
         return worth
+
+    def undo(self) -> None:
+        """Take back the last placement or stone (IndexError if there is none): the table
+        is as it was, the frontier's order included. Positions played on by
+        Game.play_random keep no record: the game's undo refuses to go back past it."""
+        kind, cell, position, code, changed, unions = self._history.pop()
+        if kind == _STONE:
+            root = position
+            self.stones.pop()
+            players = self._stones[root]
+            players.pop()
+            if not players:
+                del self._stones[root]
+            if code:
+                self.unclaimed.add(root)
+            return
+        parent = self._parent
+        points = self._points
+        stones = self._stones
+        unclaimed = self.unclaimed
+        for i in range(len(unions) - 4, -1, -4):
+            ra, rb, before, moved = unions[i : i + 4]
+            parent[rb] = rb
+            points[ra] -= points[rb]
+            if moved:
+                players = stones[ra]
+                stones[rb] = players[-moved:]
+                del players[-moved:]
+                if not players:
+                    del stones[ra]
+            if before & 1:
+                unclaimed.add(ra)
+            if before & 2:
+                unclaimed.add(rb)
+        number = self.cells.pop(cell)
+        oid = self._oids.pop()
+        self._keys.pop()
+        base = 4 * number
+        del parent[base:]
+        del points[base:]
+        for root in self.tiles.inner_roots[oid]:
+            unclaimed.discard(base + root)
+        frontier = self.frontier
+        for i in range(len(changed) - 2, -1, -2):
+            neighbour_cell, old = changed[i], changed[i + 1]
+            if old < 0:
+                del frontier[neighbour_cell]
+            else:
+                frontier[neighbour_cell] = old
+        if position >= 0:  # back in its place in the frontier's order
+            items = list(frontier.items())
+            items.insert(position, (cell, code))
+            frontier.clear()
+            frontier.update(items)
 
     # -- groups and stones -----------------------------------------------------------------
 
-    def _find(self, key: int) -> int:
+    def _find(self, qid: int) -> int:
         parent = self._parent
-        while parent[key] != key:
-            parent[key] = parent[parent[key]]
-            key = parent[key]
-        return key
+        while parent[qid] != qid:
+            qid = parent[qid]
+        return qid
 
-    def _union(self, a: int, b: int) -> None:
-        ra = self._find(a)
-        rb = self._find(b)
-        if ra == rb:
-            return
-        points = self._points
-        if points[ra] < points[rb]:  # keep the bigger group's root (union by size, roughly)
-            ra, rb = rb, ra
-        self._parent[rb] = ra
-        points[ra] += points.pop(rb)
-        moved = self._stones.pop(rb, None)
-        if moved is not None:
-            self._stones.setdefault(ra, []).extend(moved)
-            self.unclaimed.discard(ra)
-        self.unclaimed.discard(rb)
+    def _quadrant_id(self, x: int, y: int, quadrant: int) -> int:
+        return 4 * self.cells[cell_key(x, y)] + quadrant
 
     def group_root(self, x: int, y: int, quadrant: int) -> int:
         """An id of the group holding a micropul (stable until the next placement)."""
-        return self._find(cell_key(x, y) * 4 + quadrant)
+        return self._find(self._quadrant_id(x, y, quadrant))
 
     def stones_on(self, x: int, y: int, quadrant: int) -> tuple[int, ...]:
         """Players with a stone on the group of this micropul."""
@@ -364,55 +456,76 @@ class Board:
         may show merged claims; rules.game.Game enforces the claiming rule)."""
         if not self.is_micropul(x, y, quadrant):
             raise ValueError(f"no micropul at ({x}, {y}) {QUADRANT_NAMES[quadrant]}")
-        self._claim_key(player, cell_key(x, y) * 4 + quadrant)
+        self._claim(player, self._quadrant_id(x, y, quadrant))
 
-    def _claim_key(self, player: int, key: int) -> None:
-        self.stones.append((player, *cell_xy(key >> 2), key & 3))
-        root = self._find(key)
+    def _claim(self, player: int, qid: int) -> None:
+        self.stones.append((player, *cell_xy(self._keys[qid >> 2]), qid & 3))
+        root = self._find(qid)
+        was_unclaimed = root in self.unclaimed
         self._stones.setdefault(root, []).append(player)
         self.unclaimed.discard(root)
+        self._history.append((_STONE, qid, root, int(was_unclaimed), (), ()))
 
-    def open_roots(self) -> set[int]:
+    def open_roots(self, wanted: set[int] | None = None) -> set[int]:
         """Roots of the open groups: a micropul on a side of its tile faces an empty cell
         (every empty cell next to a tile is in the frontier, its code telling which
-        quadrants of its neighbours face it)."""
+        quadrants of its neighbours face it). With ``wanted``, only those roots are
+        looked for, and the walk stops once each is found open."""
         found = set()
         parent = self._parent
-        for cell, code in self._codes.items():
-            base = cell * 4
-            for side in (0, 1, 2, 3):
-                for offset in _FACING_KEYS[side][(code >> 4 * side) & 15]:
-                    key = base + offset
-                    while parent[key] != key:
-                        key = parent[key]
-                    found.add(key)
+        cells = self.cells
+        known = _FACING
+        left = -1 if wanted is None else len(wanted)
+        for cell, code in self.frontier.items():
+            pairs = known.get(code)
+            for step, q in _facing(code) if pairs is None else pairs:
+                qid = 4 * cells[cell + step] + q
+                while parent[qid] != qid:
+                    qid = parent[qid]
+                if wanted is None:
+                    found.add(qid)
+                elif qid in wanted and qid not in found:
+                    found.add(qid)
+                    left -= 1
+                    if not left:
+                        return found
         return found
 
     def group_scores(self) -> dict[int, int]:
         """Points per player from closed groups carrying exactly one stone."""
         scores: dict[int, int] = {}
-        claimed = [(root, players[0]) for root, players in self._stones.items()
-                   if len(players) == 1]
+        claimed = {root: players[0] for root, players in self._stones.items()
+                   if len(players) == 1}
         if not claimed:
             return scores
-        opened = self.open_roots()
-        for root, player in claimed:
+        opened = self.open_roots(set(claimed))
+        for root, player in claimed.items():
             if root not in opened:
                 scores[player] = scores.get(player, 0) + self._points[root]
         return scores
+
+    def micropul_ids(self) -> list[int]:
+        """The quadrant id of every micropul on the table, in placement order."""
+        colour = self.tiles.colour
+        return [
+            4 * number + q
+            for number, oid in enumerate(self._oids)
+            for q in range(4)
+            if colour[oid][q]
+        ]
 
     def groups(self) -> list[Group]:
         """Every group on the table; quadrants sorted by (x, y, tl/tr/br/bl order), groups
         sorted by their first quadrant."""
         members: dict[int, list[tuple[int, int, int]]] = {}
-        for key in self._parent:
-            members.setdefault(self._find(key), []).append((*cell_xy(key >> 2), key & 3))
+        keys = self._keys
+        for qid in self.micropul_ids():
+            members.setdefault(self._find(qid), []).append((*cell_xy(keys[qid >> 2]), qid & 3))
         opened = self.open_roots()
         result = []
         for root, quadrants in members.items():
             quadrants.sort()
-            x, y, q = quadrants[0]
-            colour = self.tiles.colour[self.cells[cell_key(x, y)]][q]
+            colour = self.tiles.colour[self._oids[root >> 2]][root & 3]
             result.append(
                 Group(
                     colour=COLOUR_NAMES[colour],

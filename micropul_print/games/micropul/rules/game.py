@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import NamedTuple
+from enum import StrEnum
+from typing import Any, Final, NamedTuple
 
 from micropul_print.games.micropul.model import Catalogue
-from micropul_print.games.micropul.rules.board import ALL_EMPTY, CLEAR, Board, Placement, catalysts
+from micropul_print.games.micropul.rules.board import CLEAR, Board, Placement, catalysts
 from micropul_print.games.micropul.rules.tiles import (
-    JOINS,
+    _FACING_BYTE,
+    ALL_EMPTY,
     KIND_DRAWS,
     KIND_PLUS,
     OPPOSITE,
@@ -25,19 +27,27 @@ from micropul_print.games.micropul.rules.tiles import (
     TileSet,
     cell_key,
     cell_xy,
-    facing_micropul,
     tileset,
 )
 
-HAND_LIMIT = 6
-STONES = 3
-START_HAND = 6
+HAND_LIMIT: Final = 6
+STONES: Final = 3
+START_HAND: Final = 6
 
-# How a game ended.
-CORE_EXHAUSTED = "core exhausted"  # the last tile was taken from the core
-OUT_OF_TILES = "out of tiles"  # a player has no tile in hand or supply
-NO_LEGAL_ACTION = "no legal action"  # the project's ruling: the game ends, scored normally
-END_REASONS = (CORE_EXHAUSTED, OUT_OF_TILES, NO_LEGAL_ACTION)
+
+
+class EndReason(StrEnum):
+    """How a game ended (Outcome.reason)."""
+
+    CORE_EXHAUSTED = "core exhausted"  # the last tile was taken from the core
+    OUT_OF_TILES = "out of tiles"  # a player has no tile in hand or supply
+    NO_LEGAL_ACTION = "no legal action"  # the project's ruling: the game ends, scored normally
+
+
+CORE_EXHAUSTED: Final = EndReason.CORE_EXHAUSTED
+OUT_OF_TILES: Final = EndReason.OUT_OF_TILES
+NO_LEGAL_ACTION: Final = EndReason.NO_LEGAL_ACTION
+END_REASONS: Final = tuple(EndReason)
 
 
 class Place(NamedTuple):
@@ -86,7 +96,32 @@ class Outcome:
 
 
 # Kinds of action for the random policy.
-_PLACE, _DRAW, _CLAIM = 0, 1, 2
+_PLACE: Final = 0
+_DRAW: Final = 1
+_CLAIM: Final = 2
+# Kinds available, by bits: 1 a placement, 2 a draw, 4 a claim.
+_KIND_SETS: Final = tuple(
+    tuple(kind for bit, kind in ((1, _PLACE), (2, _DRAW), (4, _CLAIM)) if bits & bit)
+    for bits in range(8)
+)
+# Per side: (side, cell key step towards it, CLEAR of it, the opposite side).
+_SIDES: Final = tuple((side, STEP[side], CLEAR[side], OPPOSITE[side]) for side in range(4))
+
+
+class _Record(NamedTuple):
+    """What Game.undo needs to take back one action (besides the board's own record)."""
+
+    action: Action
+    current: int
+    turns: int
+    outcome: Outcome | None
+    kinds: list[int]
+    hand_mask: int
+    position: int  # where the tile left the hand, or (draw) the revealed tiles / the pile
+    moved: int  # tiles a placement moved from the core to the supply
+    rng_state: tuple[Any, ...] | None  # before the generator drew, if it did
+    face_down: list[int] | None  # solitaire: the supply before pluses revealed tiles
+    revealed: list[int] | None
 
 
 class Game:
@@ -94,12 +129,21 @@ class Game:
     core, 6 to each hand (player 1 first), 3 stones each. Players are numbered from 1."""
 
     def __init__(
-        self, catalogue: Catalogue | TileSet, players: int = 2, seed: int | None = None
+        self,
+        catalogue: Catalogue | TileSet,
+        players: int = 2,
+        seed: int | None = None,
+        *,
+        _original: Game | None = None,
     ) -> None:
         if players not in (1, 2):
             raise ValueError(f"players must be 1 or 2, not {players!r}")
         self.tiles = catalogue if isinstance(catalogue, TileSet) else tileset(catalogue)
         self.players = players
+        self._history: list[_Record] = []
+        if _original is not None:  # copy(): every other attribute comes from the original
+            self._copy_from(_original)
+            return
         self.rng = random.Random(seed)
         start, core = _start(self.tiles)
         self.board = start.copy()
@@ -107,10 +151,15 @@ class Game:
         _shuffle(self.core, self.rng)
         self.hands: list[list[int]] = []
         self.hand_masks: list[int] = []
+        mask_of_tile = self.tiles.mask_of_tile
         for _ in range(players):
-            hand = [self.core.pop() for _ in range(min(START_HAND, len(self.core)))]
+            hand = self.core[: -min(START_HAND, len(self.core)) - 1 : -1]
+            del self.core[len(self.core) - len(hand) :]
             self.hands.append(hand)
-            self.hand_masks.append(self._mask_of(hand))
+            mask = 0
+            for tid in hand:
+                mask |= mask_of_tile[tid]
+            self.hand_masks.append(mask)
         self.face_down: list[list[int]] = [[] for _ in range(players)]
         self.revealed: list[list[int]] = [[] for _ in range(players)]  # solitaire only
         self.stones_left = [STONES] * players
@@ -126,9 +175,6 @@ class Game:
     def player(self) -> int:
         """Number (1-based) of the player to move."""
         return self.current + 1
-
-    def supply_size(self, player: int) -> int:
-        return len(self.face_down[player - 1]) + len(self.revealed[player - 1])
 
     def outcome(self) -> Outcome | None:
         return self._outcome
@@ -146,7 +192,7 @@ class Game:
     def _mask_of(self, hand: list[int]) -> int:
         mask = 0
         for tid in hand:
-            mask |= self.tiles.tile_mask[self.tiles.index[tid]]
+            mask |= self.tiles.mask_of_tile[tid]
         return mask
 
     # -- legal actions ---------------------------------------------------------------
@@ -159,16 +205,47 @@ class Game:
             return []
         p = self.current
         actions: list[Action] = []
-        for tid in sorted(self.hands[p]):
-            actions += [Place(tid, x, y, r) for x, y, r in self.board.legal_placements(tid)]
+        # One pass over the frontier for the whole hand (Board.legal_placements would
+        # make one per tile), sorted by tile, then (x, y, rotation) as it does.
+        t = self.tiles
+        masks = t.masks
+        tile_of = t.tile_of
+        rotation_of = t.rotation_of
+        hand_mask = self.hand_masks[p]
+        by_tile: dict[int, list[tuple[int, int, int]]] = {}
+        for cell, code in self.board.frontier.items():
+            bits = masks[code] & hand_mask
+            if bits:
+                x, y = cell_xy(cell)
+                while bits:
+                    low = bits & -bits
+                    bits ^= low
+                    oid = low.bit_length() - 1
+                    by_tile.setdefault(tile_of[oid], []).append((x, y, rotation_of[oid]))
+        for tid in sorted(by_tile):
+            actions += [Place(tid, x, y, r) for x, y, r in sorted(by_tile[tid])]
         if len(self.hands[p]) < HAND_LIMIT:
             if self.face_down[p]:
                 actions.append(Draw())
             actions += [Draw(tid) for tid in sorted(self.revealed[p])]
-        if self.stones_left[p]:
-            board = self.board
-            unclaimed = board.unclaimed
-            keys = sorted(k for k in board._parent if board._find(k) in unclaimed)
+        board = self.board
+        unclaimed = board.unclaimed
+        if self.stones_left[p] and unclaimed:
+            # Every micropul of an unclaimed group, by quadrant key (cell key * 4 + q).
+            parent = board._parent
+            cell_keys = board._keys
+            colour = t.colour
+            keys = []
+            for number, oid in enumerate(board._oids):
+                colours = colour[oid]
+                for q in range(4):
+                    if colours[q]:
+                        root = 4 * number + q
+                        while parent[root] != root:
+                            root = parent[root]
+                        if root in unclaimed:
+                            keys.append(4 * cell_keys[number] + q)
+            keys.sort()
             actions += [Claim(*cell_xy(k >> 2), k & 3) for k in keys]
         return actions
 
@@ -208,13 +285,15 @@ class Game:
         return f"not an action: {action!r}"
 
     def push(self, action: Action) -> Placement | None:
-        """Play ``action`` for the player to move; a placement returns what it did."""
+        """Play ``action`` for the player to move; a placement returns what it did.
+        ``undo()`` takes it back."""
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalActionError(action, reason)
         if isinstance(action, Place):
             activated = self._place(
-                cell_key(action.x, action.y), self.tiles.oid(action.tile, action.rotation)
+                cell_key(action.x, action.y), self.tiles.oid(action.tile, action.rotation),
+                action,
             )
             return Placement(
                 tile=action.tile,
@@ -226,33 +305,62 @@ class Game:
                 plus=sum(KIND_PLUS[k] for k in activated.values()),
             )
         if isinstance(action, Draw):
-            self._draw(action.tile)
+            self._draw(action.tile, action)
         else:
-            self._claim(cell_key(action.x, action.y) * 4 + action.quadrant)
+            board = self.board
+            self._claim(board._quadrant_id(action.x, action.y, action.quadrant), action)
         return None
 
     # -- applying (no checks: callers made sure the action is legal) -----------------
 
-    def _place(self, cell: int, oid: int) -> dict[int, int]:
+    def _record(
+        self,
+        action: Action,
+        *,
+        position: int = -1,
+        moved: int = 0,
+        rng_state: tuple[Any, ...] | None = None,
+        face_down: list[int] | None = None,
+        revealed: list[int] | None = None,
+    ) -> None:
+        """Keep what undo needs, before the action changes the hand mask and the turn."""
+        p = self.current
+        self._history.append(_Record(
+            action, p, self.turns, self._outcome, self._turn_kinds, self.hand_masks[p],
+            position, moved, rng_state, face_down, revealed,
+        ))
+
+    def _place(self, cell: int, oid: int, action: Action) -> dict[int, int]:
         p = self.current
         board = self.board
         activated = board.activations(cell, oid)
-        board._put(cell, oid)
-        tid = self.tiles.tile_of[oid]
-        self.hands[p].remove(tid)
-        self.hand_masks[p] &= ~self.tiles.tile_mask[self.tiles.index[tid]]
         draws = plus = 0
         for kind in activated.values():
             draws += KIND_DRAWS[kind]
             plus += KIND_PLUS[kind]
         core = self.core
-        if draws and core:
-            supply = self.face_down[p]
-            for _ in range(min(draws, len(core))):
-                supply.append(core.pop())
-            if not core:
-                self._finish(CORE_EXHAUSTED)
-                return activated
+        moved = min(draws, len(core))
+        ends = moved > 0 and moved == len(core)
+        tid = self.tiles.tile_of[oid]
+        hand = self.hands[p]
+        position = hand.index(tid)
+        if plus and self.players == 1 and not ends and (self.face_down[0] or moved):
+            # Pluses will reveal supply tiles at random: undo restores all that.
+            self._record(action, position=position, moved=moved,
+                         rng_state=self.rng.getstate(),
+                         face_down=self.face_down[0] + core[len(core) - moved :][::-1],
+                         revealed=list(self.revealed[0]))
+        else:
+            self._record(action, position=position, moved=moved)
+        board._put(cell, oid)
+        del hand[position]
+        self.hand_masks[p] &= ~self.tiles.mask_of_tile[tid]
+        supply = self.face_down[p]
+        for _ in range(moved):
+            supply.append(core.pop())
+        if ends:
+            self._finish(CORE_EXHAUSTED)
+            return activated
         extra = False
         if plus:
             if self.players == 1:
@@ -269,24 +377,72 @@ class Game:
             hidden[i], hidden[-1] = hidden[-1], hidden[i]
             self.revealed[0].append(hidden.pop())
 
-    def _draw(self, tile: int | None) -> None:
+    def _draw(self, tile: int | None, action: Action) -> None:
         p = self.current
         if tile is None:
             hidden = self.face_down[p]
+            rng_state = self.rng.getstate()
             i = int(self.rng.random() * len(hidden))
+            self._record(action, position=i, rng_state=rng_state)
             hidden[i], hidden[-1] = hidden[-1], hidden[i]
             tile = hidden.pop()
         else:
-            self.revealed[p].remove(tile)
+            position = self.revealed[p].index(tile)
+            self._record(action, position=position)
+            del self.revealed[p][position]
         self.hands[p].append(tile)
-        self.hand_masks[p] |= self.tiles.tile_mask[self.tiles.index[tile]]
+        self.hand_masks[p] |= self.tiles.mask_of_tile[tile]
         self._end_turn(False)
 
-    def _claim(self, key: int) -> None:
+    def _claim(self, qid: int, action: Action) -> None:
         p = self.current
-        self.board._claim_key(p + 1, key)
+        self._record(action)
+        self.board._claim(p + 1, qid)
         self.stones_left[p] -= 1
         self._end_turn(False)
+
+    def undo(self) -> Action:
+        """Take back the last action played by push(), whoever played it, and return it:
+        the game is as it was before, its random generator included (as a copy made
+        then would be). IndexError when there is none: after set-up, or since
+        play_random(), which keeps no record."""
+        if not self._history:
+            raise IndexError("no action to take back")
+        record = self._history.pop()
+        action = record.action
+        p = record.current
+        self.current = p
+        self.turns = record.turns
+        self._outcome = record.outcome
+        self._turn_kinds = record.kinds
+        self.hand_masks[p] = record.hand_mask
+        if isinstance(action, Place):
+            self.board.undo()
+            if record.face_down is not None and record.revealed is not None:
+                # Solitaire pluses revealed tiles: the supply as it was after the draws.
+                self.face_down[0][:] = record.face_down
+                self.revealed[0][:] = record.revealed
+            if record.rng_state is not None:
+                self.rng.setstate(record.rng_state)
+            supply = self.face_down[p]
+            for _ in range(record.moved):
+                self.core.append(supply.pop())
+            self.hands[p].insert(record.position, action.tile)
+        elif isinstance(action, Draw):
+            tile = self.hands[p].pop()
+            if action.tile is None:
+                hidden = self.face_down[p]
+                hidden.append(tile)
+                i = record.position
+                hidden[i], hidden[-1] = hidden[-1], hidden[i]
+                assert record.rng_state is not None
+                self.rng.setstate(record.rng_state)
+            else:
+                self.revealed[p].insert(record.position, tile)
+        else:
+            self.board.undo()
+            self.stones_left[p] += 1
+        return action
 
     def _end_turn(self, extra: bool) -> None:
         self.turns += 1
@@ -313,8 +469,9 @@ class Game:
         kinds = []
         hand_mask = self.hand_masks[p]
         if hand_mask:
-            for legal in self.board.frontier.values():
-                if legal & hand_mask:
+            masks = self.tiles.masks
+            for code in self.board.frontier.values():
+                if masks[code] & hand_mask:
                     kinds.append(_PLACE)
                     break
         if len(self.hands[p]) < HAND_LIMIT and (self.face_down[p] or self.revealed[p]):
@@ -334,14 +491,15 @@ class Game:
             for p in range(self.players)
         )
 
-    def _finish(self, reason: str, loser: int | None = None) -> None:
+    def _finish(self, reason: str, loser: int | None = None) -> Outcome:
         scores = self.scores()
         if loser is not None:
             winners = tuple(p for p in range(1, self.players + 1) if p != loser)
         else:
             best = max(scores)
             winners = tuple(p + 1 for p, s in enumerate(scores) if s == best)
-        self._outcome = Outcome(reason, scores, winners, loser, self.turns)
+        outcome = self._outcome = Outcome(reason, scores, winners, loser, self.turns)
+        return outcome
 
     # -- the random policy -------------------------------------------------------------
 
@@ -350,17 +508,20 @@ class Game:
         draw, claim), then uniformly within it: a placement among all legal (tile,
         cell, rotation) of the hand; a draw among "a random face-down tile" and each
         revealed tile; a claim among the unclaimed groups (at their representative
-        micropul). Returns (kind, a, b): place (cell, oid), draw (tile or -1), claim (key).
+        micropul, in the order of their quadrant keys). Returns (kind, a, b): place
+        (cell, oid), draw (tile or -1), claim (quadrant id).
 
         play_random makes the same choices with the same draws of the rng, inline."""
         rng = self.rng.random
         kinds = self._turn_kinds
         kind = kinds[int(rng() * len(kinds))]
         p = self.current
+        board = self.board
         if kind == _PLACE:
             hand_mask = self.hand_masks[p]
-            frontier = self.board.frontier
-            counts = [(legal & hand_mask).bit_count() for legal in frontier.values()]
+            masks = self.tiles.masks
+            frontier = board.frontier
+            counts = [(masks[code] & hand_mask).bit_count() for code in frontier.values()]
             # The pick-th placement, counting cell by cell in frontier order, then by
             # orientation id within the cell.
             pick = int(rng() * sum(counts))
@@ -368,7 +529,7 @@ class Game:
                 if pick < count:
                     break
                 pick -= count
-            bits = frontier[cell] & hand_mask
+            bits = masks[frontier[cell]] & hand_mask
             for _ in range(pick):
                 bits &= bits - 1
             return _PLACE, cell, (bits & -bits).bit_length() - 1
@@ -378,8 +539,9 @@ class Game:
             if pick < len(self.revealed[p]):
                 return _DRAW, sorted(self.revealed[p])[pick], 0
             return _DRAW, -1, 0
-        roots = sorted(self.board.unclaimed)
-        return _CLAIM, roots[int(rng() * len(roots))], 0
+        keys = sorted(board.quadrant_key(root) for root in board.unclaimed)
+        key = keys[int(rng() * len(keys))]
+        return _CLAIM, 4 * board.cells[key >> 2] + (key & 3), 0
 
     def random_action(self) -> Action:
         """The action the random policy picks now (uses and advances the game's rng)."""
@@ -391,19 +553,29 @@ class Game:
             return Place(t.tile_of[b], *cell_xy(a), t.rotation_of[b])
         if kind == _DRAW:
             return Draw(None if a < 0 else a)
-        return Claim(*cell_xy(a >> 2), a & 3)
+        board = self.board
+        return Claim(*cell_xy(board._keys[a >> 2]), a & 3)
 
     def play_random(self) -> Outcome:
         """Play the random policy to the end: the game that random_action() and push()
         would play, with the same draws of the rng, in one loop over local variables
-        (no Action objects, no checks, placements applied inline as Board._put does)."""
+        (no Action objects, no checks, placements applied inline as Board._put does,
+        without undo records: undo() cannot go back past this).
+
+        Besides the board it keeps, for this loop only, every tile's number of legal
+        placements in one packed int (TileSet.spreads): a hand's total is then the sum
+        of a few fields, not a scan of the frontier, and the frontier is scanned only to
+        find the chosen placement's cell (from whichever end is nearer)."""
         if self._outcome is not None:
             return self._outcome
         t = self.tiles
         board = self.board
+        self._history.clear()
+        board._history.clear()
         cells = board.cells
+        oids = board._oids
+        keys = board._keys
         frontier = board.frontier
-        codes = board._codes
         parent = board._parent
         points = board._points
         stones_on = board._stones
@@ -417,91 +589,121 @@ class Game:
         two = self.players == 2
         rng = self.rng.random
         tile_of = t.tile_of
-        tile_mask = t.tile_mask
-        index = t.index
-        edge = t.edge
+        tile_mask = t.oid_tile_mask
+        mask_of_tile = t.mask_of_tile
+        edge_of = t.edge_of
         edge_to = t.edge_to
         micropul_on = t.micropul_on
         side_worth = t.side_worth
+        joins = t.joins
         own_worth = t.own_worth
-        inner_parent = t.inner_parent
+        inner_first = t.inner_first
         inner_points = t.inner_points
+        inner_roots = t.inner_roots
         masks = t.masks
         mask_for = t.mask_for
+        spreads = t.spreads
+        count_shift = t.count_shift
+        count_mask = t.count_mask
+        facing_byte = _FACING_BYTE
+        sides = _SIDES
+        kind_sets = _KIND_SETS
+        # Legal placements of every tile, packed (see TileSet.spreads).
+        counts = 0
+        for code in frontier.values():
+            if spreads[code] < 0:
+                mask_for(code)
+            counts += spreads[code]
         p = self.current
-        kinds = self._turn_kinds
+        kinds = tuple(self._turn_kinds)
         turns = self.turns
         reason = ""
         while True:
+            hand = hands[p]
             kind = kinds[int(rng() * len(kinds))]
             extra = False
             if kind == _PLACE:
                 hand_mask = hand_masks[p]
-                counts = [(legal & hand_mask).bit_count() for legal in frontier.values()]
-                pick = int(rng() * sum(counts))
-                for cell, count in zip(frontier, counts, strict=True):  # noqa: B007 (cell: the one it breaks at)
-                    if pick < count:
-                        break
-                    pick -= count
-                bits = frontier[cell] & hand_mask
+                total = 0
+                for tid in hand:
+                    total += counts >> count_shift[tid] & count_mask
+                pick = int(rng() * total)
+                # The pick-th placement, counting cell by cell in frontier order, then by
+                # orientation id within the cell; counted from the end when nearer.
+                if pick + pick < total:
+                    for cell, code in frontier.items():  # noqa: B007 (the cell it breaks at)
+                        bits = masks[code] & hand_mask
+                        count = bits.bit_count()
+                        if pick < count:
+                            break
+                        pick -= count
+                else:
+                    pick = total - 1 - pick
+                    for cell, code in reversed(frontier.items()):  # noqa: B007
+                        bits = masks[code] & hand_mask
+                        count = bits.bit_count()
+                        if pick < count:
+                            break
+                        pick -= count
+                    pick = count - 1 - pick
                 for _ in range(pick):
                     bits &= bits - 1
                 oid = (bits & -bits).bit_length() - 1
                 # -- Board._put, inline ------------------------------------------------
-                cells[cell] = oid
-                del frontier[cell]
-                facing = facing_micropul(codes.pop(cell))
+                number = len(oids)
+                cells[cell] = number
+                oids.append(oid)
+                keys.append(cell)
+                code = frontier.pop(cell)
+                counts -= spreads[code]
+                facing = facing_byte[code & 255] | facing_byte[code >> 8] << 4
                 worth = 0
                 for bits, value in own_worth[oid]:
                     if facing & bits:
                         worth += value
-                base = cell * 4
-                for q, first in inner_parent[oid]:
-                    parent[base + q] = base + first
-                for first, value in inner_points[oid]:
-                    points[base + first] = value
-                    unclaimed.add(base + first)
+                base = 4 * number
+                first = inner_first[oid]
+                parent += (base + first[0], base + first[1], base + first[2], base + first[3])
+                points += inner_points[oid]
+                for root in inner_roots[oid]:
+                    unclaimed.add(base + root)
                 at = 4 * oid
-                mine = edge[oid]
-                for side in (0, 1, 2, 3):
-                    neighbour_cell = cell + STEP[side]
+                for side, step, clear, back in sides:
+                    neighbour_cell = cell + step
                     neighbour = cells.get(neighbour_cell)
                     if neighbour is None:
-                        code = (
-                            codes.get(neighbour_cell, ALL_EMPTY) & CLEAR[side]
-                            | edge_to[at + side]
-                        )
-                        codes[neighbour_cell] = code
-                        mask = masks.get(code)
-                        frontier[neighbour_cell] = mask_for(code) if mask is None else mask
+                        old = frontier.get(neighbour_cell, ALL_EMPTY)
+                        code = old & clear | edge_to[at + side]
+                        frontier[neighbour_cell] = code
+                        found = spreads[code]
+                        if found < 0:
+                            mask_for(code)
+                            found = spreads[code]
+                        counts += found - spreads[old]
                         continue
-                    back = OPPOSITE[side]
-                    for bits, value in side_worth[4 * neighbour + back]:
-                        if micropul_on[at + side] & bits:
-                            worth += value
-                    for q, their in JOINS[side][9 * mine[side] + edge[neighbour][back]]:
+                    theirs = 4 * oids[neighbour] + back
+                    worth += side_worth[4 * theirs + micropul_on[at + side]]
+                    for q, their in joins[at + side][edge_of[theirs]]:
                         ra = base + q
                         while parent[ra] != ra:
                             ra = parent[ra]
-                        rb = neighbour_cell * 4 + their
+                        rb = 4 * neighbour + their
                         while parent[rb] != rb:
-                            parent[rb] = parent[parent[rb]]
                             rb = parent[rb]
                         if ra == rb:
                             continue
                         if points[ra] < points[rb]:
                             ra, rb = rb, ra
                         parent[rb] = ra
-                        points[ra] += points.pop(rb)
+                        points[ra] += points[rb]
                         moved = stones_on.pop(rb, None)
                         if moved is not None:
                             stones_on.setdefault(ra, []).extend(moved)
                             unclaimed.discard(ra)
                         unclaimed.discard(rb)
                 # -- the rest of Game._place ------------------------------------------
-                tid = tile_of[oid]
-                hands[p].remove(tid)
-                hand_masks[p] = hand_mask & ~tile_mask[index[tid]]
+                hand.remove(tile_of[oid])
+                hand_masks[p] = hand_mask & ~tile_mask[oid]
                 draws = worth & 255
                 if draws and core:
                     supply = face_down[p]
@@ -530,66 +732,66 @@ class Game:
                     i = int(rng() * len(hidden))
                     hidden[i], hidden[-1] = hidden[-1], hidden[i]
                     tid = hidden.pop()
-                hands[p].append(tid)
-                hand_masks[p] |= tile_mask[index[tid]]
+                hand.append(tid)
+                hand_masks[p] |= mask_of_tile[tid]
             else:
-                roots = sorted(unclaimed)
-                root = roots[int(rng() * len(roots))]
-                board.stones.append((p + 1, *cell_xy(root >> 2), root & 3))
+                ordered = sorted([keys[root >> 2] * 4 + (root & 3) for root in unclaimed])
+                key = ordered[int(rng() * len(ordered))]
+                root = 4 * cells[key >> 2] + (key & 3)
+                board.stones.append((p + 1, *cell_xy(key >> 2), key & 3))
                 stones_on.setdefault(root, []).append(p + 1)
                 unclaimed.discard(root)
                 stones_left[p] -= 1
             # -- Game._end_turn and _start_turn, inline ----------------------------------
             turns += 1
-            if not hands[p] and not face_down[p] and not revealed[p]:
+            if not hand and not face_down[p] and not revealed[p]:
                 reason = OUT_OF_TILES
                 break
             if not extra and two:
                 p = 1 - p
-                if not hands[p] and not face_down[p] and not revealed[p]:
+                hand = hands[p]
+                if not hand and not face_down[p] and not revealed[p]:
                     reason = OUT_OF_TILES
                     break
-            kinds = []
-            hand_mask = hand_masks[p]
-            if hand_mask:
-                for legal in frontier.values():
-                    if legal & hand_mask:
-                        kinds.append(_PLACE)
-                        break
-            if len(hands[p]) < HAND_LIMIT and (face_down[p] or revealed[p]):
-                kinds.append(_DRAW)
+            found = 0
+            for tid in hand:
+                if counts >> count_shift[tid] & count_mask:
+                    found = 1
+                    break
+            if len(hand) < HAND_LIMIT and (face_down[p] or revealed[p]):
+                found |= 2
             if stones_left[p] and unclaimed:
-                kinds.append(_CLAIM)
+                found |= 4
+            kinds = kind_sets[found]
             if not kinds:
                 reason = NO_LEGAL_ACTION
                 break
         self.current = p
         self.turns = turns
-        self._turn_kinds = kinds
-        self._finish(reason, loser=p + 1 if two and reason == OUT_OF_TILES else None)
-        assert self._outcome is not None
-        return self._outcome
+        self._turn_kinds = list(kinds)
+        return self._finish(reason, loser=p + 1 if two and reason == OUT_OF_TILES else None)
 
     def copy(self) -> Game:
         """An independent game in the same state, random generator included (both play
-        on identically); the tile tables are shared, being read-only."""
-        game = Game.__new__(Game)
-        game.tiles = self.tiles
-        game.players = self.players
-        game.rng = random.Random.__new__(random.Random)
-        game.rng.setstate(self.rng.getstate())
-        game.board = self.board.copy()
-        game.core = list(self.core)
-        game.hands = [list(hand) for hand in self.hands]
-        game.hand_masks = list(self.hand_masks)
-        game.face_down = [list(tiles) for tiles in self.face_down]
-        game.revealed = [list(tiles) for tiles in self.revealed]
-        game.stones_left = list(self.stones_left)
-        game.current = self.current
-        game.turns = self.turns
-        game._outcome = self._outcome
-        game._turn_kinds = list(self._turn_kinds)
-        return game
+        on identically), undo records included; the tile tables are shared, being
+        read-only."""
+        return Game(self.tiles, self.players, _original=self)
+
+    def _copy_from(self, original: Game) -> None:
+        self.rng = random.Random()
+        self.rng.setstate(original.rng.getstate())
+        self.board = original.board.copy()
+        self.core = original.core.copy()
+        self.hands = [hand.copy() for hand in original.hands]
+        self.hand_masks = original.hand_masks.copy()
+        self.face_down = [tiles.copy() for tiles in original.face_down]
+        self.revealed = [tiles.copy() for tiles in original.revealed]
+        self.stones_left = original.stones_left.copy()
+        self.current = original.current
+        self.turns = original.turns
+        self._outcome = original._outcome
+        self._turn_kinds = original._turn_kinds.copy()
+        self._history = original._history.copy()
 
 
 _STARTS: dict[int, tuple[TileSet, Board, tuple[int, ...]]] = {}
@@ -603,6 +805,7 @@ def _start(tiles: TileSet) -> tuple[Board, tuple[int, ...]]:
         start = tiles.catalogue.start_tile
         board = Board(tiles)
         board.place(start.id, 0, 0, 0, check=False)
+        board._history.clear()  # a game cannot take back its set-up
         found = _STARTS[id(tiles)] = (
             tiles, board, tuple(tid for tid in tiles.tile_ids if tid != start.id)
         )

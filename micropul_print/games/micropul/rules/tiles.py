@@ -27,7 +27,6 @@ from micropul_print.games.micropul.model import (
 # Sides of a cell, and the quadrants (tl=0, tr=1, br=2, bl=3) along each, in the
 # order that makes facing quadrants of two neighbours line up position by position.
 N, E, S, W = 0, 1, 2, 3
-SIDE_NAMES = ("north", "east", "south", "west")
 SIDE_QUADRANTS = ((0, 1), (1, 2), (3, 2), (0, 3))
 OPPOSITE = (S, W, N, E)
 # The two sides of the tile each quadrant touches.
@@ -48,6 +47,7 @@ COLOUR_CODES = {WHITE: 1, BLACK: 2}
 COLOUR_NAMES = ("", WHITE, BLACK)
 
 NO_TILE = 15  # neighbourhood code nibble for "no tile on this side"
+ALL_EMPTY = 0xFFFF  # neighbourhood code of a cell with no tile around it
 
 # Cells are packed into one int: small enough for CPython's fast single-digit ints.
 COORD_LIMIT = 8000  # |x|, |y| must stay below this
@@ -93,6 +93,12 @@ def facing_micropul(code: int) -> int:
     return _FACING_BYTE[code & 255] | _FACING_BYTE[code >> 8] << 4
 
 
+# Byte of a legal-orientation mask (two tiles, four rotations each) -> legal rotations of
+# its first tile (low nibble) / of its second (high nibble). See TileSet.spread.
+_LOW_COUNT = bytes((b & 15).bit_count() for b in range(256))
+_HIGH_COUNT = bytes((b >> 4).bit_count() for b in range(256))
+
+
 # (side, my edge code * 9 + facing edge code) -> (my quadrant, facing quadrant) pairs of
 # the same colour across that side: the micropul a placement joins into one group.
 JOINS = tuple(
@@ -129,8 +135,6 @@ class TileSet:
         # The tile's own groups: (first quadrant, its quadrants, points); a big micropul
         # is one group of four quadrants worth 1.
         self.inner_groups: list[tuple[tuple[int, tuple[int, ...], int], ...]] = []
-        # (quadrant, side) for every micropul quadrant touching a side of the tile.
-        self.outward: list[tuple[tuple[int, int], ...]] = []
         self.tile_mask: list[int] = []  # per tile index: its listed orientations
         listed = 0
         for index, tile in enumerate(catalogue.tiles):
@@ -164,9 +168,6 @@ class TileSet:
                     )
                 )
                 self.inner_groups.append(_inner_groups(colours, big))  # type: ignore[arg-type]
-                self.outward.append(
-                    tuple((q, side) for q in range(4) if colours[q] for side in QUADRANT_SIDES[q])
-                )
                 if step == 0 or not big:  # a big tile looks the same in every rotation
                     mask |= 1 << oid
             self.tile_mask.append(mask)
@@ -189,25 +190,51 @@ class TileSet:
             [_union(shown[side][e] for e in range(9) if PAIR[e][facing] & 2) for facing in range(9)]
             for side in range(4)
         ]
-        self.masks: dict[int, int] = {}  # neighbourhood code -> legal oid mask (mask_for)
+        # Per neighbourhood code (16 bits), filled on demand by mask_for (-1: not yet):
+        # the legal orientations (a mask of orientation ids), and every tile's number of
+        # legal rotations in that cell, packed in one int with a field of count_bits
+        # bits per tile index (tile id t at shift count_shift[t]). Summed over the
+        # frontier, the packed counts give each tile's number of legal placements, and a
+        # hand's total is the sum of a few fields. A field holds at most 4 rotations x 4
+        # frontier cells per tile on the table; no tile around counts nothing.
+        self.masks = [-1] * 0x10000
+        self.spreads = [-1] * 0x10000
+        self.masks[ALL_EMPTY] = self.spreads[ALL_EMPTY] = 0
+        self.count_bits = 8 * -(-(16 * len(self.tile_ids) + 16).bit_length() // 8)
+        self.count_mask = (1 << self.count_bits) - 1
+        self.count_shift = {tid: self.count_bits * i for i, tid in enumerate(self.tile_ids)}
+        self._mask_bytes = (count + 7) // 8
         # Flat per-(orientation, side) tables for the placement loop (index 4 * oid + side).
         # A catalyst's worth is packed as draws + 256 * pluses, so sums stay one int.
         self.edge_to: list[int] = []  # edge code, shifted to its nibble in the facing code
         self.micropul_on: list[int] = []  # bit i: a micropul at position i of the side
-        # Catalysts of the side, as (positions that touch it, worth): activated when a
-        # micropul faces one of those positions (a big tile's centre: both positions).
-        self.side_worth: list[tuple[tuple[int, int], ...]] = []
+        # Per (orientation, side) and the micropul bits facing that side (2 bits, index
+        # 4 * (4 * oid + side) + bits): the worth of the side's catalysts they activate
+        # (touching one of its positions; a big tile's centre: either position).
+        self.side_worth: list[int] = []
+        # Per (orientation, side): facing edge code -> the quadrant pairs joined (JOINS).
+        self.joins: list[tuple[tuple[tuple[int, int], ...], ...]] = []
+        self.edge_of: list[int] = []  # per (orientation, side): its edge code
         # Per orientation: its catalysts as (facing_micropul bits that activate it, worth).
         self.own_worth: list[tuple[tuple[int, int], ...]] = []
-        # Per orientation: (quadrant, its group's first quadrant) and (first quadrant,
-        # points) of the tile's own groups.
-        self.inner_parent: list[tuple[tuple[int, int], ...]] = []
-        self.inner_points: list[tuple[tuple[int, int], ...]] = []
+        # Per orientation, the tile's own groups: per quadrant the first quadrant of its
+        # group (itself if not a micropul), per quadrant the points of the group it is
+        # the first of (else 0), and the first quadrants.
+        self.inner_first: list[tuple[int, int, int, int]] = []
+        self.inner_points: list[tuple[int, int, int, int]] = []
+        self.inner_roots: list[tuple[int, ...]] = []
+        # The mask of a tile's listed orientations (Game's hand masks), per orientation
+        # and per tile id.
+        self.oid_tile_mask = [self.tile_mask[oid >> 2] for oid in range(count)]
+        self.mask_of_tile = dict(zip(self.tile_ids, self.tile_mask, strict=True))
         for oid in range(count):
             found: dict[int, tuple[int, int]] = {}  # position -> (facing bits, worth)
             for side in range(4):
-                self.edge_to.append(self.edge[oid][side] << 4 * OPPOSITE[side])
-                self.micropul_on.append(_micropul_bits(self.edge[oid][side]))
+                mine = self.edge[oid][side]
+                self.edge_to.append(mine << 4 * OPPOSITE[side])
+                self.micropul_on.append(_micropul_bits(mine))
+                self.edge_of.append(mine)
+                self.joins.append(JOINS[side][9 * mine : 9 * mine + 9])
                 on_side: dict[int, tuple[int, int]] = {}
                 for i, kind, position in self.side_catalysts[oid][side]:
                     worth = KIND_DRAWS[kind] + 256 * KIND_PLUS[kind]
@@ -215,20 +242,29 @@ class TileSet:
                     on_side[position] = (bits | 1 << i, worth)
                     bits, _ = found.get(position, (0, worth))
                     found[position] = (bits | 1 << (2 * side + i), worth)
-                self.side_worth.append(tuple(on_side[p] for p in sorted(on_side)))
+                for facing in range(4):
+                    self.side_worth.append(
+                        sum(value for bits, value in on_side.values() if bits & facing)
+                    )
             self.own_worth.append(tuple(found[p] for p in sorted(found)))
-            groups = self.inner_groups[oid]
-            self.inner_parent.append(tuple((q, first) for first, qs, _ in groups for q in qs))
-            self.inner_points.append(tuple((first, points) for first, _, points in groups))
+            first = [0, 1, 2, 3]
+            points = [0, 0, 0, 0]
+            for group_first, quadrants, group_points in self.inner_groups[oid]:
+                for q in quadrants:
+                    first[q] = group_first
+                points[group_first] = group_points
+            self.inner_first.append((first[0], first[1], first[2], first[3]))
+            self.inner_points.append((points[0], points[1], points[2], points[3]))
+            self.inner_roots.append(tuple(g[0] for g in self.inner_groups[oid]))
 
     def oid(self, tile_id: int, rotation: int) -> int:
         return 4 * self.index[tile_id] + (rotation // 90) % 4
 
     def mask_for(self, code: int) -> int:
         """Bitmask of the listed orientations legal in an empty cell of this neighbourhood:
-        a link on some side and a clash on none."""
-        mask = self.masks.get(code)
-        if mask is None:
+        a link on some side and a clash on none (also fills spreads[code])."""
+        mask = self.masks[code]
+        if mask < 0:
             linked = clashing = 0
             for side in range(4):
                 facing = (code >> (4 * side)) & 15
@@ -236,7 +272,19 @@ class TileSet:
                     linked |= self._links[side][facing]
                     clashing |= self._clashes[side][facing]
             mask = self.masks[code] = linked & ~clashing & self.listed_mask
+            self.spreads[code] = self.spread(mask)
         return mask
+
+    def spread(self, mask: int) -> int:
+        """The legal rotations of each tile in an orientation mask, as one int with a
+        field of count_bits bits per tile index (see spreads). Made with bytes, not a
+        loop over tiles: a byte of the mask holds two tiles' rotations."""
+        raw = mask.to_bytes(self._mask_bytes, "little")
+        width = self.count_bits // 8
+        packed = bytearray(len(raw) * 2 * width)
+        packed[0 :: 2 * width] = raw.translate(_LOW_COUNT)
+        packed[width :: 2 * width] = raw.translate(_HIGH_COUNT)
+        return int.from_bytes(packed, "little")
 
 
 def _union(masks: Iterable[int]) -> int:

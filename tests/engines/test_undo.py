@@ -1,0 +1,132 @@
+"""Game.undo (Micropul): after any legal action and its undo, the game is the copy made
+before the action, down to the random generator, the frontier's order and the
+union-find; undoing several actions in a row walks back the same way."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from micropul_print.games.micropul.model import Catalogue
+from micropul_print.games.micropul.rules import Draw, Game, Place
+
+
+def _state(game: Game, rng: bool = True) -> tuple[object, ...]:
+    board = game.board
+    return (
+        game.current, game.turns, game.hands, game.hand_masks, game.face_down,
+        game.revealed, game.core, game.stones_left, game.outcome(), game._turn_kinds,
+        game.rng.getstate() if rng else None, board.placed(), board.stones,
+        list(board.frontier.items()),
+        board.cells, board._parent, board._points, board._stones, board.unclaimed,
+        [(g.colour, g.points, g.closed, g.stones, g.quadrants) for g in board.groups()],
+        game.legal_actions(), game.scores(),
+    )
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_each_action_undone_is_the_copy_before_it(catalogue: Catalogue, players: int) -> None:
+    for seed in range(25):
+        game = Game(catalogue, players, seed)
+        choose = random.Random(seed)
+        while not game.is_over():
+            before = game.copy()
+            action = choose.choice(game.legal_actions())
+            game.push(action)
+            assert game.undo() == action
+            assert _state(game) == _state(before), (seed, action)
+            game.push(action)
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_undoing_a_whole_game_walks_back_to_the_set_up(
+    catalogue: Catalogue, players: int
+) -> None:
+    for seed in range(25):
+        game = Game(catalogue, players, seed)
+        choose = random.Random(seed)
+        copies = [game.copy()]
+        played = []
+        while not game.is_over():
+            # The random policy too; its own draws of the generator are not the
+            # action's, so undo leaves them drawn (the states compare without it).
+            action = game.random_action() if seed % 2 else choose.choice(game.legal_actions())
+            copies.append(game.copy())
+            game.push(action)
+            played.append(action)
+        copies.append(game.copy())
+        for action, before in zip(reversed(played), reversed(copies[1:-1]), strict=True):
+            assert game.undo() == action
+            assert _state(game, seed % 2 == 0) == _state(before, seed % 2 == 0), (seed, action)
+        with pytest.raises(IndexError):
+            game.undo()
+
+
+def test_a_game_played_on_after_undo_is_the_game_of_a_copy(catalogue: Catalogue) -> None:
+    for seed in range(20):
+        game = Game(catalogue, 2, seed)
+        choose = random.Random(seed)
+        for _ in range(seed % 15):
+            if game.is_over():
+                break
+            game.push(choose.choice(game.legal_actions()))
+        copy = game.copy()
+        pushed = 0
+        while pushed < 3 and not game.is_over():
+            game.push(choose.choice(game.legal_actions()))
+            pushed += 1
+        for _ in range(pushed):
+            game.undo()
+        assert game.play_random() == copy.play_random()
+        assert _state(game) == _state(copy)
+
+
+def test_undo_restores_random_draws_and_revealed_tiles(catalogue: Catalogue) -> None:
+    """Solitaire pluses reveal supply tiles at random, and Draw() takes a random face-down
+    tile: undo puts the tiles and the random generator back."""
+    checked = {"draw": 0, "reveal": 0}
+    for seed in range(60):
+        game = Game(catalogue, 1, seed)
+        while not game.is_over():
+            action = game.random_action()
+            before = game.copy()
+            done = game.push(action)
+            if action == Draw():
+                checked["draw"] += 1
+            if isinstance(action, Place) and done is not None and done.plus:
+                checked["reveal"] += 1
+            game.undo()
+            assert _state(game) == _state(before), (seed, action)
+            game.push(action)
+    assert checked["draw"] and checked["reveal"]
+
+
+def test_play_random_keeps_no_undo_record(catalogue: Catalogue) -> None:
+    game = Game(catalogue, 2, 5)
+    game.push(game.random_action())
+    game.play_random()
+    with pytest.raises(IndexError):
+        game.undo()
+    with pytest.raises(IndexError):
+        Game(catalogue, 2, 5).undo()
+
+
+def test_a_board_undoes_placements_and_stones(catalogue: Catalogue) -> None:
+    game = Game(catalogue, 2, 8)
+    while len(game.board) < 10:
+        game.push(game.random_action())
+    board = game.board
+    copy = board.copy()
+    frontier = list(board.frontier.items())
+    tile = game.hands[game.current][0]
+    placements = board.legal_placements(tile)
+    if placements:
+        x, y, r = placements[len(placements) // 2]
+        board.place(tile, x, y, r)
+        board.add_stone(1, x, y, next(q for q in range(4) if board.is_micropul(x, y, q)))
+        board.undo()
+        board.undo()
+    assert list(board.frontier.items()) == frontier
+    assert board.groups() == copy.groups() and board.placed() == copy.placed()
+    assert board._parent == copy._parent and board.unclaimed == copy.unclaimed
