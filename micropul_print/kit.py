@@ -401,6 +401,10 @@ def print_instructions(report: KitReport) -> list[str]:
     read from the file itself; and at which scale (100 %, whatever --scale was)."""
     sheets = [path for scope, paths in report.made.items() if scope.endswith("/sheets")
               for path in paths if path.suffix == ".pdf"]
+    # Booklets, the rulebook PDFs made to be printed double-sided (they say so): how to
+    # print them matters as much (the short edge), and a plain rulebook needs no advice.
+    sheets += [path for scope, paths in report.made.items() if scope.endswith("/rulebooks")
+               for path in paths if path.suffix == ".pdf" and _asks_duplex(path)]
     if not sheets:
         return []
     scale = report.options.scale
@@ -426,6 +430,13 @@ def print_instructions(report: KitReport) -> list[str]:
     return lines
 
 
+def _asks_duplex(path: Path) -> bool:
+    try:
+        return re.search(rb"/Duplex /DuplexFlip", path.read_bytes()) is not None
+    except OSError:
+        return False
+
+
 def _paper(pdf: bytes) -> str:
     """The paper of a PDF's first page: a layout's label, or its size in mm."""
     from micropul_print.sheets.layout import LAYOUT_NAMES
@@ -440,6 +451,8 @@ def _paper(pdf: bytes) -> str:
         layout = load_layout(name)
         if abs(layout.paper_width - width) < 0.5 and abs(layout.paper_height - height) < 0.5:
             return str(layout.label)
+        if abs(layout.paper_width - height) < 0.5 and abs(layout.paper_height - width) < 0.5:
+            return f"{layout.label}, landscape"  # a booklet's sheet: two pages side by side
     return f"{width:.0f} x {height:.0f} mm paper"
 
 

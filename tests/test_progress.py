@@ -83,7 +83,12 @@ def test_a_pipe_gets_one_line_per_part_and_what_to_print(tmp_path: Path) -> None
         "3 sheets",
         "  cellulae/sheets/cellulae-board-5-a4.pdf: A4, single-sided, 1 sheet",
         "  cellulae/sheets/cellulae-board-7-a4.pdf: A4, single-sided, 2 sheets",
-        "  cellulae/sheets/cellulae-board-9-a4.pdf: A4, single-sided, 4 sheets"]
+        "  cellulae/sheets/cellulae-board-9-a4.pdf: A4, single-sided, 4 sheets",
+        # The booklets say how they are printed: whatever --duplex, on the short edge.
+        "  rules/micropul-rules-en-booklet-a4.pdf: A4, landscape, double-sided, flip on the "
+        "short edge, 2 sheets",
+        "  cellulae/rules/cellulae-rules-en-booklet-a4.pdf: A4, landscape, double-sided, "
+        "flip on the short edge, 2 sheets"]
 
 
 def test_the_summary_says_the_pages_are_already_scaled(tmp_path: Path) -> None:
