@@ -44,6 +44,7 @@ from reportlab.platypus import (
 from micropul_print.backends.pdf import CREATOR, FONT_NAMES, PageCanvas, register_fonts
 from micropul_print.backends.pdf import draw as draw_drawing
 from micropul_print.draw.primitives import Drawing, Group, Primitive
+from micropul_print.rulebook import hyphenation
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 
@@ -298,8 +299,8 @@ class Hyphenator:
 
     def __init__(self, lang: str, unbreakable: Sequence[str] = ()) -> None:
         dictionary = HYPHENATION_DICTIONARIES.get(lang) or pyphen.language_fallback(lang)
-        self.dictionary = (pyphen.Pyphen(lang=dictionary, left=HYPHEN_LEFT,
-                                         right=HYPHEN_RIGHT) if dictionary else None)
+        self.dictionary = (hyphenation.dictionary(dictionary, HYPHEN_LEFT, HYPHEN_RIGHT)
+                           if dictionary else None)
         self.whole = frozenset(w.casefold() for w in unbreakable if "-" in w)
         self.stems = tuple(w.casefold() for w in unbreakable if "-" not in w)
 
