@@ -19,6 +19,7 @@ display.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import re
 import signal
@@ -215,6 +216,9 @@ def _rulebook_langs(options: KitOptions, game: str) -> list[str]:
     return list(options.langs) if options.langs is not None else book.languages()
 
 
+# The part of the jobs writing a game's tile images (gameapi.KitJob.part).
+TILE_FILES = "tile files"
+
 # Jobs with less than this in all but the longest are run in this process.
 PARALLEL_MIN_COST = 3
 
@@ -336,10 +340,16 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
     context = multiprocessing.get_context("fork")
     _PENDING[:] = jobs
     _EVENTS = context.Queue()  # before the fork: every worker inherits it
+    # What the parent made so far is never garbage the workers must look for: out of
+    # their collector's way, its pages are not copied into each worker by a collection.
+    gc.freeze()
     pool = context.Pool(workers, initializer=_worker_init)
     try:
-        # Longest first, so that no long job starts last.
-        order = sorted(range(len(jobs)), key=lambda i: -jobs[i].cost)
+        # The tile files first (a game's one job that cannot be split, and the one that
+        # needs the most memory: run by a fresh worker, not one grown by other jobs),
+        # then the longest first, so that no long job starts last.
+        order = sorted(range(len(jobs)),
+                       key=lambda i: (jobs[i].part != TILE_FILES, -jobs[i].cost))
         pending = {index: pool.apply_async(_run_job, (index,)) for index in order}
         pool.close()
         outcomes: dict[int, _Outcome] = {}
@@ -375,6 +385,7 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
         _EVENTS.close()
         _EVENTS.cancel_join_thread()
         _EVENTS = None
+        gc.unfreeze()  # a later build in this process (build --watch) collects them
     if problems:
         raise UserError(dict.fromkeys(problems))  # a problem two jobs found, once
     return [results[index] for index in range(len(jobs))]
