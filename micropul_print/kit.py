@@ -19,6 +19,7 @@ display.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import re
 import time
@@ -31,7 +32,7 @@ from micropul_print.errors import Diagnostic, UserError
 from micropul_print.gameapi import KIT_PARTS, KitJob, KitOptions, Progress
 from micropul_print.outputs import Staging
 from micropul_print.sheets.layout import SheetLayout, load_layout
-from micropul_print.workers import init_worker
+from micropul_print.workers import give_back_memory, init_worker
 
 __all__ = ["DEFAULT_OPTIONS", "PARTS", "BuildEvents", "KitOptions", "KitReport", "build_kit",
            "format_summary"]
@@ -214,6 +215,9 @@ def _rulebook_langs(options: KitOptions, game: str) -> list[str]:
     return list(options.langs) if options.langs is not None else book.languages()
 
 
+# The part of the jobs writing a game's tile images (gameapi.KitJob.part).
+TILE_FILES = "tile files"
+
 # Jobs with less than this in all but the longest are run in this process.
 PARALLEL_MIN_COST = 3
 
@@ -263,6 +267,8 @@ def _run_job(index: int) -> _Outcome:
         return _PENDING[index].run(say), messages, (), time.perf_counter() - started
     except UserError as exc:
         return [], messages, exc.diagnostics, time.perf_counter() - started
+    finally:
+        give_back_memory()
 
 
 class _NoEvents:
@@ -319,10 +325,16 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
     context = multiprocessing.get_context("fork")
     _PENDING[:] = jobs
     _EVENTS = context.Queue()  # before the fork: every worker inherits it
+    # What the parent made so far is never garbage the workers must look for: out of
+    # their collector's way, its pages are not copied into each worker by a collection.
+    gc.freeze()
     pool = context.Pool(workers, initializer=init_worker)
     try:
-        # Longest first, so that no long job starts last.
-        order = sorted(range(len(jobs)), key=lambda i: -jobs[i].cost)
+        # The tile files first (a game's one job that cannot be split, and the one that
+        # needs the most memory: run by a fresh worker, not one grown by other jobs),
+        # then the longest first, so that no long job starts last.
+        order = sorted(range(len(jobs)),
+                       key=lambda i: (jobs[i].part != TILE_FILES, -jobs[i].cost))
         pending = {index: pool.apply_async(_run_job, (index,)) for index in order}
         pool.close()
         outcomes: dict[int, _Outcome] = {}
@@ -358,6 +370,7 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
         _EVENTS.close()
         _EVENTS.cancel_join_thread()
         _EVENTS = None
+        gc.unfreeze()  # a later build in this process (build --watch) collects them
     if problems:
         raise UserError(dict.fromkeys(problems))  # a problem two jobs found, once
     return [results[index] for index in range(len(jobs))]

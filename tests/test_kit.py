@@ -210,3 +210,20 @@ def test_problems_found_in_workers_are_diagnostics(workers: int) -> None:
     # In one process the first problem stops; workers each report theirs, in job order.
     assert found == (["a.yaml:1:1: error: broken"] if workers == 1 else
                      ["a.yaml:1:1: error: broken", "b.yaml:1:1: error: broken"])
+
+
+def test_workers_take_the_tile_files_first_then_the_longest_jobs() -> None:
+    import time
+
+    from micropul_print.gameapi import KitJob
+    from micropul_print.kit import TILE_FILES, _NoEvents, _run_in_workers
+
+    def job(part: str, cost: int) -> KitJob:
+        # Runs in a worker: tells when it started, as its one "path".
+        return KitJob(part, lambda _say: [Path(str(time.monotonic_ns()))], cost=cost)
+
+    jobs = [job("sheets", 1), job("rulebooks", 4), job(TILE_FILES, 2), job("rulebooks", 3)]
+    # One worker takes them one after the other, in the order they were handed over.
+    started = [int(paths[0].name) for paths in
+               _run_in_workers(jobs, 1, lambda _message: None, _NoEvents())]
+    assert sorted(range(len(jobs)), key=lambda i: started[i]) == [2, 1, 3, 0]

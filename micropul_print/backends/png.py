@@ -155,6 +155,12 @@ def _paint_band(items: tuple[Primitive, ...], scale: _Affine, size: tuple[int, i
     return big.convert("RGBa").reduce(factor).convert("RGBA")
 
 
+# zlib level of the PNG files: 3 encodes in half the time of zlib's default 6 (which
+# was half the time of the tile files job), for files some 25 % larger; the pixels are
+# the same at any level.
+COMPRESS_LEVEL = 3
+
+
 def png_bytes(image: Image.Image, dpi: int) -> bytes:
     """Encode ``image`` reproducibly, as sRGB; drops alpha when opaque. Its pHYs
     chunk makes it print at the size of the drawing it was rendered from (to_raster),
@@ -174,7 +180,7 @@ def png_bytes(image: Image.Image, dpi: int) -> bytes:
     dpi_written = (ppm[0] * 0.0254, ppm[1] * 0.0254)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", pnginfo=chunks, dpi=dpi_written, optimize=False,
-               compress_level=6)
+               compress_level=COMPRESS_LEVEL)
     return buffer.getvalue()
 
 

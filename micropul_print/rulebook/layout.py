@@ -44,6 +44,7 @@ from reportlab.platypus import (
 from micropul_print.backends.pdf import CREATOR, FONT_NAMES, PageCanvas, register_fonts
 from micropul_print.backends.pdf import draw as draw_drawing
 from micropul_print.draw.primitives import Drawing, Group, Primitive
+from micropul_print.rulebook import hyphenation
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 
@@ -298,8 +299,8 @@ class Hyphenator:
 
     def __init__(self, lang: str, unbreakable: Sequence[str] = ()) -> None:
         dictionary = HYPHENATION_DICTIONARIES.get(lang) or pyphen.language_fallback(lang)
-        self.dictionary = (pyphen.Pyphen(lang=dictionary, left=HYPHEN_LEFT,
-                                         right=HYPHEN_RIGHT) if dictionary else None)
+        self.dictionary = (hyphenation.dictionary(dictionary, HYPHEN_LEFT, HYPHEN_RIGHT)
+                           if dictionary else None)
         self.whole = frozenset(w.casefold() for w in unbreakable if "-" in w)
         self.stems = tuple(w.casefold() for w in unbreakable if "-" not in w)
 
@@ -387,12 +388,20 @@ class Placed:
 class Laid:
     """One layout of the book: the PDF, its pages, and where everything went."""
 
-    pdf: bytes
+    # The PDF bytes, or what writes them: most layouts are tries that are never kept
+    # (other figure sizes, other column heights), so a PDF is written when asked for.
+    written: bytes | Callable[[], bytes]
     pages: int
     tile_mm: float
     # Per page, the height filled in each column (points, from its top).
     fills: list[list[float]] = field(default_factory=list)
     placed: list[Placed] = field(default_factory=list)
+
+    @property
+    def pdf(self) -> bytes:
+        if callable(self.written):
+            self.written = self.written()
+        return self.written
 
 
 def _column(frame: Frame) -> int | None:
@@ -600,9 +609,15 @@ def _render(setting: _Setting, tile_mm: float,
     document.addPageTemplates(templates)
     story = _story(setting.blocks, styles, texts, geometry,
                    _column_width(page_width, geometry), tile_mm)
+    document._doSave = 0  # reportlab's switch: the PDF is written if this layout is kept
     document.build(story, canvasmaker=setting.canvasmaker or PageCanvas)
-    return Laid(buffer.getvalue(), int(document.page), tile_mm, document.fills,
-                document.placed)
+    canvas = document.canv
+
+    def write() -> bytes:
+        canvas.save()
+        return buffer.getvalue()
+
+    return Laid(write, int(document.page), tile_mm, document.fills, document.placed)
 
 
 def _column_width(page_width: float, g: Geometry) -> float:

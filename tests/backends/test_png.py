@@ -81,6 +81,20 @@ def test_colours_are_declared_srgb_before_the_pixels() -> None:
     assert struct.unpack(">I", chunks[b"gAMA"]) == (45455,)
 
 
+def test_the_faster_compression_keeps_every_pixel() -> None:
+    """COMPRESS_LEVEL is faster than zlib's default (its header says so) and decodes to
+    the very pixels of the default level's file."""
+    image = to_image(tile_drawing(START, load_theme("classic")), 300)
+    data = png_bytes(image, 300)
+    (idat, *_rest) = [d for t, d in png_chunks(data) if t == b"IDAT"]
+    assert idat[1] >> 6 == 1  # zlib FLEVEL: 1 is "fast" (levels 2-5), 2 the default 6
+    default = io.BytesIO()
+    image.save(default, format="PNG", compress_level=6)
+    ours, theirs = Image.open(io.BytesIO(data)), Image.open(io.BytesIO(default.getvalue()))
+    assert ours.size == theirs.size
+    assert ours.tobytes() == theirs.convert(ours.mode).tobytes()
+
+
 def test_an_image_not_rendered_from_a_drawing_prints_at_its_dpi() -> None:
     data = png_bytes(Image.new("RGB", (100, 50), "#ffffff"), 100)
     physical = dict(png_chunks(data))[b"pHYs"]

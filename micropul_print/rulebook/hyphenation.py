@@ -1,0 +1,132 @@
+"""Hyphenation patterns of pyphen's dictionaries, read fast: the same breaks as
+``pyphen.Pyphen(...).iterate``, without parsing every pattern first.
+
+pyphen parses each of a dictionary's patterns when it opens it (German's 66,000 take
+some 0.3 s of CPU, in every process that sets a German book), while a rulebook looks up
+a few thousand. Here a dictionary is read as one text: each pattern's letters (its text
+without the digits, found by one regular expression over the whole file) index the
+pattern's line, and a line is parsed the first time a word needs it. A dictionary with
+what this reading does not handle (``^^hh`` escapes, nonstandard breaks ``a/b=c``) is
+left to pyphen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Protocol
+
+import pyphen  # type: ignore[import-untyped]
+
+# What pyphen skips: comments and the hunspell directives.
+_IGNORED = ("%", "#", "LEFTHYPHENMIN", "RIGHTHYPHENMIN", "COMPOUNDLEFTHYPHENMIN",
+            "COMPOUNDRIGHTHYPHENMIN")
+_DIGITS = re.compile(r"\d")
+_NONZERO = re.compile(r"[1-9]")
+# A pattern: digits (break values) between letters; each digit belongs to the gap
+# before the letter after it.
+_VALUE_AND_LETTER = re.compile(r"(\d?)(\D?)")
+# A break value table: (offset of its first non-zero value, the values from there).
+_Values = tuple[int, tuple[int, ...]]
+
+
+class Patterns:
+    """One dictionary's patterns (Liang's algorithm, as pyphen applies them), each
+    parsed when first needed."""
+
+    def __init__(self, text: str) -> None:
+        lines = [line.strip() for line in text.split("\n")[1:]]  # the first: encoding
+        keys = _DIGITS.sub("", "\n".join(lines)).split("\n")
+        # The last pattern of the same letters wins, as in pyphen, which skips patterns
+        # without a break value (only zeros, or no digit at all).
+        self._lines = {key: line for key, line in zip(keys, lines, strict=True)
+                       if key != line and not line.startswith(_IGNORED)
+                       and _NONZERO.search(line)}
+        self._parsed: dict[str, _Values | None] = {}
+        self._points: dict[str, list[int]] = {}
+        self.maxlen = max(map(len, self._lines), default=0)
+
+    def _values(self, letters: str) -> _Values | None:
+        try:
+            return self._parsed[letters]
+        except KeyError:
+            pass
+        line = self._lines.get(letters)
+        values: _Values | None = None
+        if line is not None:
+            digits = [int(value or 0) for value, _letter in _VALUE_AND_LETTER.findall(line)]
+            if any(digits):
+                start, end = 0, len(digits)
+                while not digits[start]:
+                    start += 1
+                while not digits[end - 1]:
+                    end -= 1
+                values = start, tuple(digits[start:end])
+        self._parsed[letters] = values
+        return values
+
+    def positions(self, word: str) -> list[int]:
+        """Where ``word`` may break (indices into it), before any left/right limits."""
+        word = word.lower()
+        points = self._points.get(word)
+        if points is None:
+            dotted = f".{word}."
+            scores = [0] * (len(dotted) + 1)
+            for i in range(len(dotted) - 1):
+                for j in range(i + 1, min(i + self.maxlen, len(dotted)) + 1):
+                    found = self._values(dotted[i:j])
+                    if found is None:
+                        continue
+                    offset, values = found
+                    for k, value in enumerate(values, i + offset):
+                        if value > scores[k]:
+                            scores[k] = value
+            points = [i - 1 for i, score in enumerate(scores) if score % 2]
+            self._points[word] = points
+        return points
+
+
+class Dictionary:
+    """The breaks of one language: ``iterate(word)`` gives (head, tail) pairs, the
+    longest head first, at least ``left`` letters before a break and ``right`` after,
+    as ``pyphen.Pyphen(lang=..., left=..., right=...).iterate`` does."""
+
+    def __init__(self, patterns: Patterns, left: int, right: int) -> None:
+        self.patterns, self.left, self.right = patterns, left, right
+
+    def iterate(self, word: str) -> list[tuple[str, str]]:
+        right = len(word) - self.right
+        return [(word[:point], word[point:]) for point in reversed(self.patterns.positions(word))
+                if self.left <= point <= right]
+
+
+# Per dictionary file, read once per process (forked workers share the parent's).
+_PATTERNS: dict[Path, Patterns] = {}
+
+
+class Breaks(Protocol):
+    """What a dictionary answers: a word's (head, tail) pairs, the longest head first."""
+
+    def iterate(self, word: str) -> Iterable[tuple[str, str]]: ...
+
+
+def dictionary(name: str, left: int, right: int) -> Breaks:
+    """pyphen's dictionary ``name`` (a key of ``pyphen.LANGUAGES``) with these limits:
+    a :class:`Dictionary`, or pyphen's own ``Pyphen`` for a file this reading does not
+    handle."""
+    path = Path(pyphen.LANGUAGES[name])
+    patterns = _PATTERNS.get(path)
+    if patterns is None:
+        with path.open("rb") as file:  # the first line names the encoding
+            encoding = file.readline().decode().strip()
+        if encoding.lower() == "microsoft-cp1251":
+            encoding = "cp1251"  # as pyphen reads it
+        text = path.read_text(encoding)
+        if "^^" in text or any("=" in line and not line.strip().startswith(_IGNORED)
+                               for line in text.split("\n")[1:] if "/" in line):
+            pyphen_dictionary: Breaks = pyphen.Pyphen(filename=path, left=left,
+                                                       right=right)
+            return pyphen_dictionary
+        patterns = _PATTERNS[path] = Patterns(text)
+    return Dictionary(patterns, left, right)

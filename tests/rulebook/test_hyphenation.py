@@ -1,0 +1,65 @@
+"""The fast reading of pyphen's dictionaries gives pyphen's own breaks: the same break
+values for every pattern of each dictionary the books use, the same breaks for every
+word of both books in every language, and pyphen itself for a file it cannot read."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pyphen  # type: ignore[import-untyped]
+import pytest
+
+from micropul_print.games.cellulae.rulebook import CELLULAE
+from micropul_print.games.micropul.rulebook import MICROPUL
+from micropul_print.rulebook import hyphenation, layout
+from micropul_print.rulebook.locales import load_locale
+
+LANGS = ("en", "it", "pl", "es", "fr", "de")
+
+
+def _name(lang: str) -> str:
+    name = layout.HYPHENATION_DICTIONARIES.get(lang) or pyphen.language_fallback(lang)
+    assert name, lang
+    return str(name)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_pattern_has_pyphens_values(lang: str) -> None:
+    breaks = hyphenation.dictionary(_name(lang), 2, 3)
+    assert isinstance(breaks, hyphenation.Dictionary)  # read here, not left to pyphen
+    patterns = breaks.patterns
+    theirs = pyphen.HyphDict(Path(pyphen.LANGUAGES[_name(lang)])).patterns
+    ours = {letters: patterns._values(letters) for letters in patterns._lines}
+    assert {letters: values for letters, values in ours.items() if values is not None} == {
+        letters: (start, tuple(values)) for letters, (start, values) in theirs.items()}
+    assert patterns._values("no such letters") is None
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_word_of_the_books_breaks_as_pyphen_breaks_it(lang: str) -> None:
+    name = _name(lang)
+    ours = hyphenation.dictionary(name, layout.HYPHEN_LEFT, layout.HYPHEN_RIGHT)
+    theirs = pyphen.Pyphen(lang=name, left=layout.HYPHEN_LEFT, right=layout.HYPHEN_RIGHT)
+    words = {word for book in (MICROPUL, CELLULAE)
+             for text in load_locale(lang, book.locales_dir).texts.values()
+             for word in re.findall(r"\w+", text)}
+    assert len(words) > 300
+    for word in sorted(words):
+        assert list(ours.iterate(word)) == list(theirs.iterate(word)), word
+
+
+def test_a_file_with_nonstandard_breaks_is_left_to_pyphen(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "hyph_xx.dic"
+    path.write_text("UTF-8\n% a comment/with a slash\n1ba\nc1k/k=k,1,1\n", encoding="utf-8")
+    monkeypatch.setitem(pyphen.LANGUAGES, "xx_test", path)
+    assert isinstance(hyphenation.dictionary("xx_test", 1, 1), pyphen.Pyphen)
+    plain = tmp_path / "hyph_yy.dic"
+    plain.write_text("UTF-8\n% a comment/with a slash\n1ba\n", encoding="utf-8")
+    monkeypatch.setitem(pyphen.LANGUAGES, "yy_test", plain)
+    breaks = hyphenation.dictionary("yy_test", 1, 1)
+    assert isinstance(breaks, hyphenation.Dictionary)
+    assert list(breaks.iterate("ababa")) == [("aba", "ba"), ("a", "baba")]
+    assert list(breaks.iterate("ababa")) == list(
+        pyphen.Pyphen(filename=plain, left=1, right=1).iterate("ababa"))
