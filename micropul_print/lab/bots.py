@@ -72,6 +72,19 @@ def move_value(state: GameState, player: int) -> tuple[float, float]:
     return outcome, margin
 
 
+def greedy_ranking(state: GameState, moves: Sequence[Any]) -> list[Any]:
+    """``moves`` from the best to the worst by greedy's :func:`move_value`, equals in
+    their given order."""
+    player = state.current_player()
+    values = []
+    for move in moves:
+        trial = state.copy()
+        trial.play(move)
+        values.append(move_value(trial, player))
+    order = sorted(range(len(moves)), key=lambda i: values[i], reverse=True)
+    return [moves[i] for i in order]
+
+
 def _greedy_pick(state: GameState, moves: Sequence[Any], rng: random.Random) -> Any:
     player = state.current_player()
     best: list[Any] = []
@@ -108,7 +121,7 @@ GREEDY_ROLLOUT_SAMPLE = 4  # a greedy rollout move is the best of this many rand
 
 
 class _Node:
-    __slots__ = ("avail", "children", "mover", "reward", "visits")
+    __slots__ = ("avail", "children", "mover", "ranking", "reward", "visits")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover  # the seat whose move led here
@@ -116,6 +129,10 @@ class _Node:
         self.visits = 0
         self.reward = 0.0  # summed over visits, from ``mover``'s point of view
         self.avail = 0  # iterations in which the move leading here was legal
+        # The moves from here, best first by greedy's judgement, ranked when the search
+        # first goes on from here (a move legal only in a later determinisation comes
+        # after them, in legal order).
+        self.ranking: dict[Any, int] | None = None
 
 
 class _Bounds:
@@ -160,11 +177,15 @@ def evaluate(state: GameState, bounds: _Bounds) -> tuple[float, ...]:
 class LookaheadBot:
     """Single-observer information-set MCTS with UCT (see the module's docstring)."""
 
-    nodes: int = 100
+    nodes: int = 30
     seconds: float | None = None  # a time budget instead of ``nodes`` (not reproducible)
     depth: int = 0  # rollout moves before the evaluation (0: evaluate the new node)
     greedy_rollouts: bool = False
     exploration: float = 0.7
+    # Progressive widening: a node visited n times chooses among its best
+    # ``width * sqrt(n + 1)`` moves by greedy's ranking (0: among all, untried ones
+    # first, at random).
+    width: float = 1.0
 
     @property
     def name(self) -> str:
@@ -176,6 +197,8 @@ class LookaheadBot:
             parts.append("greedy")
         if self.exploration != 0.7:
             parts.append(f"c{self.exploration:g}")
+        if self.width != 1.0:
+            parts.append(f"w{self.width:g}")
         return ":".join(parts)
 
     def choose(self, state: GameState, rng: random.Random) -> Any:
@@ -189,14 +212,18 @@ class LookaheadBot:
         while (done < self.nodes if deadline is None
                else done == 0 or time.perf_counter() < deadline):
             self._iterate(root, state.determinized(rng.getrandbits(64)), rng, bounds)
+            root.visits += 1
             done += 1
         # The most visited move; among equals (with more moves than nodes, most were
-        # visited once), the best mean reward, then the legal order.
+        # visited once), the best mean reward, then greedy's ranking (or legal order).
+        order = root.ranking or {}
+
         def rank(i: int) -> tuple[int, float, int]:
             child = root.children.get(moves[i])
+            tiebreak = -order.get(moves[i], i)
             if child is None:
-                return -1, 0.0, -i
-            return child.visits, child.reward / child.visits, -i
+                return -1, 0.0, tiebreak
+            return child.visits, child.reward / child.visits, tiebreak
 
         return moves[max(range(len(moves)), key=rank)]
 
@@ -206,6 +233,8 @@ class LookaheadBot:
         while not state.is_over():
             legal = state.legal_moves()
             children = node.children
+            if self.width > 0:
+                legal = self._widened(node, state, legal)
             for move in legal:
                 child = children.get(move)
                 if child is not None:
@@ -213,7 +242,8 @@ class LookaheadBot:
             untried = [move for move in legal if move not in children]
             mover = state.current_player()
             if untried:
-                move = untried[int(rng.random() * len(untried))]
+                move = (untried[0] if self.width > 0
+                        else untried[int(rng.random() * len(untried))])
                 child = children[move] = _Node(mover)
                 child.avail = 1
                 state.play(move)
@@ -238,6 +268,17 @@ class LookaheadBot:
         for visited in path:
             visited.visits += 1
             visited.reward += values[visited.mover]
+
+
+    def _widened(self, node: _Node, state: GameState, legal: Sequence[Any]) -> list[Any]:
+        """The moves of ``legal`` that ``node`` may choose among now: its best by
+        greedy's ranking, more as it is visited more."""
+        if node.ranking is None:
+            node.ranking = {move: i for i, move in enumerate(greedy_ranking(state, legal))}
+        ranking = node.ranking
+        unranked = len(ranking)
+        allowed = max(1, int(self.width * math.sqrt(node.visits + 1)))
+        return sorted(legal, key=lambda move: ranking.get(move, unranked))[:allowed]
 
 
 def _ucb(node: _Node, c: float) -> float:
@@ -271,6 +312,8 @@ def make_bot(spec: str) -> Bot:
                 options["greedy_rollouts"] = True
             elif option.startswith("c") and float(option[1:]) >= 0:
                 options["exploration"] = float(option[1:])
+            elif option.startswith("w") and float(option[1:]) >= 0:
+                options["width"] = float(option[1:])
             else:
                 raise ValueError(option)
         except ValueError:
