@@ -19,18 +19,20 @@ same seed and the same game give the same moves. From weakest to strongest:
   (progressive widening), trying them best first. With 20 to 90 legal moves a turn,
   an unguided search of 100 nodes visits most moves once and sees no further than
   greedy; the guided one spends its nodes on the few moves worth reading and on the
-  other player's best replies to them. Its budget is a number of iterations (nodes
-  added), so its games are reproducible; a time budget is offered too. By default
-  there is no rollout: in the shipped games a random rollout's noise drowns the lead
-  it ends on (docs/analysis.md).
+  other player's best replies to them. Alone (a solitaire game), with no replies to
+  model, the guidance cost points: there the default is the unguided search, with
+  more nodes (:data:`ALONE`). Its budget is a number of iterations (nodes added), so
+  its games are reproducible; a time budget is offered too. By default there is no
+  rollout: in the shipped games a random rollout's noise drowns the lead it ends on
+  (docs/analysis.md).
 
 A bot is named on the command line by a spec: ``random``, ``greedy``,
 ``lookahead`` or ``lookahead:OPTION:OPTION...`` with options ``N`` (node budget,
-default 30), ``Ns`` (a time budget in seconds instead, e.g. ``0.5s``: not
-reproducible), ``dD`` (rollouts of D moves, default 0: none), ``greedy`` (greedy
-rollout moves), ``cC`` (the exploration constant, default 0.7) and ``wW`` (the
-widening factor, default 1; ``w0``: no widening, every move tried in random order,
-the unguided search).
+default 30 against other players, 100 alone), ``Ns`` (a time budget in seconds
+instead, e.g. ``0.5s``: not reproducible), ``dD`` (rollouts of D moves, default 0:
+none), ``greedy`` (greedy rollout moves), ``cC`` (the exploration constant, default
+0.7) and ``wW`` (the widening factor, default 1 against other players; ``w0``, the
+default alone: no widening, every move tried in random order, the unguided search).
 """
 
 from __future__ import annotations
@@ -123,6 +125,12 @@ class GreedyBot:
         return _greedy_pick(state, state.legal_moves(), rng)
 
 
+# The lookahead's default (node budget, widening factor) against other players: a
+# search guided by greedy's ranking of each node's moves, which models their best
+# replies; and alone, where an unguided search of more nodes, trying every move, scored
+# higher (docs/analysis.md).
+GUIDED = (30, 1.0)
+ALONE = (100, 0.0)
 GREEDY_ROLLOUT_SAMPLE = 4  # a greedy rollout move is the best of this many random ones
 
 
@@ -183,7 +191,8 @@ def evaluate(state: GameState, bounds: _Bounds) -> tuple[float, ...]:
 class LookaheadBot:
     """Single-observer information-set MCTS with UCT (see the module's docstring)."""
 
-    nodes: int = 30
+    # None: the defaults for the game being played (:data:`GUIDED`, :data:`ALONE`).
+    nodes: int | None = None
     seconds: float | None = None  # a time budget instead of ``nodes`` (not reproducible)
     depth: int = 0  # rollout moves before the evaluation (0: evaluate the new node)
     greedy_rollouts: bool = False
@@ -191,19 +200,22 @@ class LookaheadBot:
     # Progressive widening: a node visited n times chooses among its best
     # ``width * sqrt(n + 1)`` moves by greedy's ranking (0: among all, untried ones
     # first, at random).
-    width: float = 1.0
+    width: float | None = None
 
     @property
     def name(self) -> str:
-        parts = ["lookahead", f"{self.seconds:g}s" if self.seconds is not None
-                 else str(self.nodes)]
+        parts = ["lookahead"]
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g}s")
+        elif self.nodes is not None:
+            parts.append(str(self.nodes))
         if self.depth != 0:
             parts.append(f"d{self.depth}")
         if self.greedy_rollouts:
             parts.append("greedy")
         if self.exploration != 0.7:
             parts.append(f"c{self.exploration:g}")
-        if self.width != 1.0:
+        if self.width is not None:
             parts.append(f"w{self.width:g}")
         return ":".join(parts)
 
@@ -211,13 +223,16 @@ class LookaheadBot:
         moves = state.legal_moves()
         if len(moves) == 1:
             return moves[0]
+        default_nodes, default_width = GUIDED if state.players > 1 else ALONE
+        nodes = default_nodes if self.nodes is None else self.nodes
+        width = default_width if self.width is None else self.width
         root = _Node(-1)
         bounds = _Bounds()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
-        while (done < self.nodes if deadline is None
+        while (done < nodes if deadline is None
                else done == 0 or time.perf_counter() < deadline):
-            self._iterate(root, state.determinized(rng.getrandbits(64)), rng, bounds)
+            self._iterate(root, state.determinized(rng.getrandbits(64)), rng, bounds, width)
             root.visits += 1
             done += 1
         # The most visited move; among equals (with more moves than nodes, most were
@@ -234,13 +249,13 @@ class LookaheadBot:
         return moves[max(range(len(moves)), key=rank)]
 
     def _iterate(self, root: _Node, state: GameState, rng: random.Random,
-                 bounds: _Bounds) -> None:
+                 bounds: _Bounds, width: float) -> None:
         node, path = root, []
         while not state.is_over():
             legal = state.legal_moves()
             children = node.children
-            if self.width > 0:
-                legal = self._widened(node, state, legal)
+            if width > 0:
+                legal = _widened(node, state, legal, width)
             for move in legal:
                 child = children.get(move)
                 if child is not None:
@@ -248,7 +263,7 @@ class LookaheadBot:
             untried = [move for move in legal if move not in children]
             mover = state.current_player()
             if untried:
-                move = (untried[0] if self.width > 0
+                move = (untried[0] if width > 0
                         else untried[int(rng.random() * len(untried))])
                 child = children[move] = _Node(mover)
                 child.avail = 1
@@ -276,15 +291,16 @@ class LookaheadBot:
             visited.reward += values[visited.mover]
 
 
-    def _widened(self, node: _Node, state: GameState, legal: Sequence[Any]) -> list[Any]:
-        """The moves of ``legal`` that ``node`` may choose among now: its best by
-        greedy's ranking, more as it is visited more."""
-        if node.ranking is None:
-            node.ranking = {move: i for i, move in enumerate(greedy_ranking(state, legal))}
-        ranking = node.ranking
-        unranked = len(ranking)
-        allowed = max(1, int(self.width * math.sqrt(node.visits + 1)))
-        return sorted(legal, key=lambda move: ranking.get(move, unranked))[:allowed]
+
+def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float) -> list[Any]:
+    """The moves of ``legal`` that ``node`` may choose among now: its best by greedy's
+    ranking, more as it is visited more."""
+    if node.ranking is None:
+        node.ranking = {move: i for i, move in enumerate(greedy_ranking(state, legal))}
+    ranking = node.ranking
+    unranked = len(ranking)
+    allowed = max(1, int(width * math.sqrt(node.visits + 1)))
+    return sorted(legal, key=lambda move: ranking.get(move, unranked))[:allowed]
 
 
 def _ucb(node: _Node, c: float) -> float:

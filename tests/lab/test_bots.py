@@ -87,7 +87,8 @@ def test_bot_specs() -> None:
     assert make_bot(bot.name) == bot
     assert make_bot("lookahead:0.5s") == LookaheadBot(seconds=0.5)
     assert make_bot("lookahead:w0") == LookaheadBot(width=0.0)
-    assert make_bot("lookahead:w0").name == "lookahead:30:w0"
+    assert make_bot("lookahead:w0").name == "lookahead:w0"
+    assert make_bot("lookahead").name == "lookahead"  # its defaults follow the game
     with pytest.raises(ValueError, match="unknown bot 'minimax'"):
         make_bot("minimax")
     with pytest.raises(ValueError, match="bad lookahead option 'x' in 'lookahead:x'"):
