@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", metavar="A,B,...", type=comma_list,
                         default=comma_list(DEFAULT_BOTS),
                         help="the bots: random, greedy, lookahead[:NODES][:Ns][:dDEPTH]"
-                        f"[:greedy][:cC] (default {DEFAULT_BOTS})")
+                        f"[:greedy][:cC][:wW] (default {DEFAULT_BOTS})")
     parser.add_argument("--seed", metavar="S", type=int, default=0,
                         help="game k of every part is dealt with seed S + k (default 0)")
     parser.add_argument("--variants", metavar="V,...", type=comma_list,
