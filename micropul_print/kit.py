@@ -416,31 +416,66 @@ def print_instructions(report: KitReport) -> list[str]:
               for path in paths if path.suffix == ".pdf"]
     # Booklets, the rulebook PDFs made to be printed double-sided (they say so): how to
     # print them matters as much (the short edge), and a plain rulebook needs no advice.
-    sheets += [path for scope, paths in report.made.items() if scope.endswith("/rulebooks")
-               for path in paths if path.suffix == ".pdf" and _asks_duplex(path)]
-    if not sheets:
+    booklets = [path for scope, paths in report.made.items() if scope.endswith("/rulebooks")
+                for path in paths if path.suffix == ".pdf" and _asks_duplex(path)]
+    if not sheets and not booklets:
         return []
     scale = report.options.scale
     lines = ['to print, at 100 % ("Actual size"; never "Fit to page" or "Shrink to fit"):']
     for path in sheets:
-        try:
-            data = path.read_bytes()
-        except OSError:
-            continue
-        pages = max((int(n) for n in re.findall(rb"/Count (\d+)", data)), default=0)
-        duplex: str | None = report.options.flip  # a tile sheet unless the file says
-        preference = re.search(rb"/Duplex /(\w+)", data)
-        if preference and preference.group(1) in FLIPS_IN_PDF:
-            duplex = FLIPS_IN_PDF[preference.group(1)]
-        how = ("single-sided" if duplex is None
-               else f"double-sided, flip on the {duplex} edge")
-        count = pages if duplex is None else (pages + 1) // 2
-        lines.append(f"  {path.relative_to(report.root).as_posix()}: {_paper(data)}, {how}, "
-                     f"{count} sheet{'s' if count != 1 else ''}")
+        advice = _how_to_print(path, report.options.flip)
+        if advice is not None:
+            lines.append(f"  {path.relative_to(report.root).as_posix()}: {advice}")
+    # The booklets of a book in every language print alike: a line per folder and advice.
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for path in booklets:
+        advice = _how_to_print(path, report.options.flip)
+        if advice is not None:
+            folder = path.parent.relative_to(report.root).as_posix()
+            grouped.setdefault((folder, advice), []).append(path.name)
+    for (folder, advice), names in grouped.items():
+        lines.append(f"  {folder}/{_pattern(names)}: {advice}"
+                     + (f" each ({len(names)} files)" if len(names) > 1 else ""))
     if scale != (100.0, 100.0):
         lines.append(f"  (already enlarged for a printer that prints at {scale[0]:g} % x "
                      f"{scale[1]:g} %: --scale)")
     return lines
+
+
+def _how_to_print(path: Path, flip: str | None) -> str | None:
+    """"A4, double-sided, flip on the long edge, 2 sheets", read from the PDF (its
+    paper, its duplex preference, its pages); ``flip``: a tile sheet's, unless the file
+    says. None if the file cannot be read."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    pages = max((int(n) for n in re.findall(rb"/Count (\d+)", data)), default=0)
+    duplex = flip
+    preference = re.search(rb"/Duplex /(\w+)", data)
+    if preference and preference.group(1) in FLIPS_IN_PDF:
+        duplex = FLIPS_IN_PDF[preference.group(1)]
+    how = "single-sided" if duplex is None else f"double-sided, flip on the {duplex} edge"
+    count = pages if duplex is None else (pages + 1) // 2
+    return f"{_paper(data)}, {how}, {count} sheet{'s' if count != 1 else ''}"
+
+
+def _pattern(names: Sequence[str]) -> str:
+    """One name, or the names as one with a * where they differ
+    (``book-*-booklet-a4.pdf``)."""
+    if len(names) == 1:
+        return names[0]
+    head = _common_start(names)
+    tail = _common_start([name[len(head):][::-1] for name in names])[::-1]
+    return f"{head}*{tail}"
+
+
+def _common_start(texts: Sequence[str]) -> str:
+    """The longest text every one of ``texts`` starts with (characters, not paths)."""
+    first, last = min(texts), max(texts)
+    length = next((i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b),
+                  min(len(first), len(last)))
+    return first[:length]
 
 
 def _asks_duplex(path: Path) -> bool:

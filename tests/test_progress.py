@@ -91,6 +91,17 @@ def test_a_pipe_gets_one_line_per_part_and_what_to_print(tmp_path: Path) -> None
         "flip on the short edge, 2 sheets"]
 
 
+def test_the_booklets_of_every_language_are_one_line_per_paper(tmp_path: Path) -> None:
+    report = build_kit(tmp_path, KitOptions(parts=frozenset({"rulebooks"}),
+                                            langs=("en", "pl", "de")))
+    assert format_summary(report).splitlines()[1:] == [
+        'to print, at 100 % ("Actual size"; never "Fit to page" or "Shrink to fit"):',
+        "  rules/micropul-rules-*-booklet-a4.pdf: A4, landscape, double-sided, flip on the "
+        "short edge, 2 sheets each (3 files)",
+        "  rules/micropul-rules-*-booklet-letter.pdf: Letter, landscape, double-sided, flip "
+        "on the short edge, 2 sheets each (3 files)"]
+
+
 def test_the_summary_says_the_pages_are_already_scaled(tmp_path: Path) -> None:
     report = build_kit(tmp_path, KitOptions(parts=frozenset({"sheets"}), papers=("letter",),
                                             scale=(97.0, 98.5)))
