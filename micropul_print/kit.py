@@ -23,7 +23,7 @@ import gc
 import os
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -412,27 +412,26 @@ def print_instructions(report: KitReport) -> list[str]:
     """What to print: each PDF of the sheets parts, with its paper, how it is printed
     (double-sided, flipped on which edge, or single-sided) and its sheets of paper,
     read from the file itself; and at which scale (100 %, whatever --scale was)."""
-    sheets = [path for scope, paths in report.made.items() if scope.endswith("/sheets")
-              for path in paths if path.suffix == ".pdf"]
+    sheets = _readable(path for scope, paths in report.made.items()
+                       if scope.endswith("/sheets") for path in paths)
     # Booklets, the rulebook PDFs made to be printed double-sided (they say so): how to
     # print them matters as much (the short edge), and a plain rulebook needs no advice.
-    booklets = [path for scope, paths in report.made.items() if scope.endswith("/rulebooks")
-                for path in paths if path.suffix == ".pdf" and _asks_duplex(path)]
+    booklets = [(path, data) for path, data in _readable(
+        path for scope, paths in report.made.items() if scope.endswith("/rulebooks")
+        for path in paths) if re.search(rb"/Duplex /DuplexFlip", data)]
     if not sheets and not booklets:
         return []
     scale = report.options.scale
     lines = ['to print, at 100 % ("Actual size"; never "Fit to page" or "Shrink to fit"):']
-    for path in sheets:
-        advice = _how_to_print(path, report.options.flip)
-        if advice is not None:
-            lines.append(f"  {path.relative_to(report.root).as_posix()}: {advice}")
+    for path, data in sheets:
+        lines.append(f"  {path.relative_to(report.root).as_posix()}: "
+                     f"{_how_to_print(data, report.options.flip)}")
     # The booklets of a book in every language print alike: a line per folder and advice.
     grouped: dict[tuple[str, str], list[str]] = {}
-    for path in booklets:
-        advice = _how_to_print(path, report.options.flip)
-        if advice is not None:
-            folder = path.parent.relative_to(report.root).as_posix()
-            grouped.setdefault((folder, advice), []).append(path.name)
+    for path, data in booklets:
+        folder = path.parent.relative_to(report.root).as_posix()
+        advice = _how_to_print(data, report.options.flip)
+        grouped.setdefault((folder, advice), []).append(path.name)
     for (folder, advice), names in grouped.items():
         lines.append(f"  {folder}/{_pattern(names)}: {advice}"
                      + (f" each ({len(names)} files)" if len(names) > 1 else ""))
@@ -442,14 +441,20 @@ def print_instructions(report: KitReport) -> list[str]:
     return lines
 
 
-def _how_to_print(path: Path, flip: str | None) -> str | None:
-    """"A4, double-sided, flip on the long edge, 2 sheets", read from the PDF (its
+def _readable(paths: Iterable[Path]) -> list[tuple[Path, bytes]]:
+    """Each PDF of ``paths`` with its bytes, read once; a file removed since is left out."""
+    read = []
+    for path in paths:
+        if path.suffix == ".pdf":
+            with contextlib.suppress(OSError):
+                read.append((path, path.read_bytes()))
+    return read
+
+
+def _how_to_print(data: bytes, flip: str | None) -> str:
+    """"A4, double-sided, flip on the long edge, 2 sheets", read from a PDF's bytes (its
     paper, its duplex preference, its pages); ``flip``: a tile sheet's, unless the file
-    says. None if the file cannot be read."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
+    says."""
     pages = max((int(n) for n in re.findall(rb"/Count (\d+)", data)), default=0)
     duplex = flip
     preference = re.search(rb"/Duplex /(\w+)", data)
@@ -465,24 +470,11 @@ def _pattern(names: Sequence[str]) -> str:
     (``book-*-booklet-a4.pdf``)."""
     if len(names) == 1:
         return names[0]
-    head = _common_start(names)
-    tail = _common_start([name[len(head):][::-1] for name in names])[::-1]
+    # File names compared as text, character by character (not as paths): what
+    # os.path.commonprefix does.
+    head = os.path.commonprefix(list(names))  # noqa: RUF071
+    tail = os.path.commonprefix([name[len(head):][::-1] for name in names])[::-1]  # noqa: RUF071
     return f"{head}*{tail}"
-
-
-def _common_start(texts: Sequence[str]) -> str:
-    """The longest text every one of ``texts`` starts with (characters, not paths)."""
-    first, last = min(texts), max(texts)
-    length = next((i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b),
-                  min(len(first), len(last)))
-    return first[:length]
-
-
-def _asks_duplex(path: Path) -> bool:
-    try:
-        return re.search(rb"/Duplex /DuplexFlip", path.read_bytes()) is not None
-    except OSError:
-        return False
 
 
 def _paper(pdf: bytes) -> str:

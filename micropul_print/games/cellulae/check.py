@@ -151,7 +151,6 @@ def official_lines(
     title = f"{official.name} by {official.author}"
     if not differences:
         return [f"official set ({title})"], []
-    claimed = claims_official(catalogue)
     source = catalogue.source or "catalogue"
     count = len(differences)
     ways = "1 way" if count == 1 else f"{count} ways"
@@ -161,7 +160,7 @@ def official_lines(
         lines.append(printable(f"  {where}: {text}"))
     if count > DIFFERENCES_SHOWN:
         lines.append(f"  ... and {count - DIFFERENCES_SHOWN} more")
-    if not claimed:
+    if not claims_official(catalogue):
         return lines, []
     line, col = catalogue.key_at.get("name", (0, 0))
     return lines, [Diagnostic(

@@ -95,7 +95,6 @@ def set_facts(catalogue: Catalogue) -> SetFacts:
     the official one is its tiles, compare_with_official), and is told so in notices."""
     source = catalogue.source or "catalogue"
     out: list[Diagnostic] = []
-    pairing = Severity.NOTICE
 
     def report(message: str, severity: Severity = Severity.ERROR, tile: int = 0) -> None:
         line, col = catalogue.tile_at.get(tile, (0, 0))
@@ -129,7 +128,8 @@ def set_facts(catalogue: Catalogue) -> SetFacts:
     for tile in catalogue.tiles:
         swap = (tile.big.catalyst if tile.big else None, tile.colour_swapped())
         if not faces.get(swap):
-            report(f"tile {tile.id} has no colour-swapped twin in the set", pairing, tile.id)
+            report(f"tile {tile.id} has no colour-swapped twin in the set", Severity.NOTICE,
+                   tile.id)
     swap_pairs = 0
     for tile in catalogue.tiles:
         if tile.id % 2 == 0 or tile.id + 1 not in catalogue:
@@ -142,7 +142,7 @@ def set_facts(catalogue: Catalogue) -> SetFacts:
             report(
                 f"tiles {tile.id} and {twin.id} are not colour swaps of each other "
                 "(the official numbering pairs tiles 2k-1 and 2k)",
-                pairing,
+                Severity.NOTICE,
                 twin.id,
             )
 
@@ -225,7 +225,7 @@ class Comparison:
     """A set compared with the official set tile by tile (tile N with official tile N,
     either turned any way: a tile turned 90 degrees is the same physical tile)."""
 
-    claimed: bool  # the catalogue claims to be the official set (claims_official)
+    claimed: bool  # the catalogue is named after the official set (claims_official)
     differences: list[Difference]  # by tile number
 
     @property
