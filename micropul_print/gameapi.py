@@ -38,6 +38,8 @@ JSON = dict[str, Any]
 KIT_PARTS = frozenset({"svg", "png", "sheets", "rulebooks"})
 # The ways the sheets part can lay out the tiles (KitOptions.sheet_layouts).
 SHEET_LAYOUTS = ("duplex", "gutter-fold")
+# The papers of the sheets and rulebooks (a layout file each: sheets/layouts/<paper>.yaml).
+PAPERS = ("a4", "letter")
 
 
 @runtime_checkable
@@ -157,7 +159,7 @@ class KitOptions(NamedTuple):
 
     catalogue: Path | None = None  # None: the shipped catalogues
     theme: str = "classic"
-    papers: Sequence[str] = ("a4", "letter")
+    papers: Sequence[str] = PAPERS
     bleed: float | None = None  # None: 0 on sheets, the tile images' own default on PNGs
     dpi: int = 300
     numbers: bool = True

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
-from micropul_print.gameapi import SHEET_LAYOUTS
+from micropul_print.gameapi import PAPERS, SHEET_LAYOUTS
 from micropul_print.sheets.duplex import FLIPS
 
 if TYPE_CHECKING:
     from micropul_print.kit import KitOptions, KitReport
 
-from micropul_print.commands.values import whole_number
+from micropul_print.commands.values import every_or_one, whole_number
 
 HELP = "build the print-and-play kit: tile images, duplex PDF sheets, boards, rulebooks"
 # Options the configuration file may set: all but --watch (a build that never ends
@@ -25,7 +25,6 @@ HELP = "build the print-and-play kit: tile images, duplex PDF sheets, boards, ru
 CONFIG = ConfigSpec(exclude=frozenset({"watch"}),
                     paths={"catalogue": (), "out": (), "theme": THEME_NAMES})
 
-PAPERS = ("a4", "letter")
 # Parts of the kit --only can pick; the default is all of them.
 PARTS = ("svg", "png", "sheets", "rulebooks")
 MAX_BLEED = 10.0
@@ -189,7 +188,7 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
         catalogue=Path(args.catalogue) if args.catalogue else None,
         games=games,
         theme=args.theme,
-        papers=PAPERS if args.paper == "all" else (args.paper,),
+        papers=every_or_one(args.paper, PAPERS),
         bleed=args.bleed,
         dpi=args.dpi,
         numbers=args.numbers,
@@ -202,7 +201,7 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
         cut_files=args.cut_files,
         tiles=args.tiles,
         print_shop=args.print_shop,
-        sheet_layouts=SHEET_LAYOUTS if args.layout == "all" else (args.layout,),
+        sheet_layouts=every_or_one(args.layout, SHEET_LAYOUTS),
         strict=args.strict,
     )
 

@@ -12,16 +12,16 @@ import sys
 from pathlib import Path
 
 from micropul_print import registry
+from micropul_print.commands.values import every_or_one
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
+from micropul_print.gameapi import PAPERS
 
 HELP = "build the rulebook PDFs (figures checked by the rules engine), or only --check them"
 # Every option but the translator's one-off actions may be set in the configuration
 # file; paths in the file are relative to it (docs/configuration.md).
 CONFIG = ConfigSpec(exclude=frozenset({"untranslated", "template"}),
                     paths={"catalogue": (), "out": (), "theme": THEME_NAMES, "locales": ()})
-
-PAPERS = ("a4", "letter")
 
 
 def _langs(text: str) -> list[str]:
@@ -129,7 +129,7 @@ def _build(args: argparse.Namespace) -> int:
     staging = Staging(args.out)
     with staging as output:
         written = []
-        for paper in PAPERS if args.paper == "all" else (args.paper,):
+        for paper in every_or_one(args.paper, PAPERS):
             written += build_rulebooks(catalogue, theme, output, langs=langs, paper=paper,
                                        progress=say, locales=locales)
             if args.booklet:

@@ -16,6 +16,11 @@ MAX_SIMULATED_GAMES = 1_000_000  # per mode: minutes at the engines' speed, not 
 MAX_SEED = 2**63 - 1
 
 
+def every_or_one(choice: str, every: tuple[str, ...]) -> tuple[str, ...]:
+    """What a choice option names: ``all`` names every one of ``every``."""
+    return every if choice == "all" else (choice,)
+
+
 def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high``."""
     def parse(text: str) -> int:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from micropul_print import registry
 from micropul_print.draw.theme import Theme
 from micropul_print.errors import Diagnostic, UserError
-from micropul_print.gameapi import Catalogue
+from micropul_print.gameapi import PAPERS, Catalogue
 from micropul_print.outputs import OutputDir
 from micropul_print.rulebook.book import (
     Book,
@@ -58,8 +58,6 @@ __all__ = [
     "rulebook_for",
     "rulebook_path",
 ]
-
-PAPERS = ("a4", "letter")
 
 
 def games_with_rulebooks() -> list[str]:
