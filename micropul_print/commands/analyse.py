@@ -39,6 +39,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         default=comma_list(DEFAULT_BOTS),
                         help="the bots: random, greedy, lookahead[:NODES][:Ns][:dDEPTH]"
                         f"[:greedy][:cC][:wW] (default {DEFAULT_BOTS})")
+    parser.add_argument("--anchor", metavar="BOT",
+                        help="the two-player ladder's reference: its rating is 0 and the "
+                        "others are measured from it (default: greedy if it plays, else "
+                        "the first bot; solitaire has no ladder)")
     parser.add_argument("--seed", metavar="S", type=int, default=0,
                         help="game k of every part is dealt with seed S + k (default 0)")
     parser.add_argument("--variants", metavar="V,...", type=comma_list,
@@ -136,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
         plans = [(catalogue, _plan(analyse, catalogue, args))]
         if against is not None:
             plans.append((against, _plan(analyse, against, args)))
+        anchor = analyse.choose_anchor(args.bots, args.anchor)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     progress = _Progress([("" if n == 0 else "against: ", p) for n, (_, p) in enumerate(plans)],
@@ -152,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
             outcomes.append((results, complete))
     finally:
         progress.finish()
-    document = report.build_report(plans, outcomes, args.bots)
+    document = report.build_report(plans, outcomes, args.bots, anchor)
     if args.json is not None:
         report.write_json(document, args.json)
     if args.report is not None:

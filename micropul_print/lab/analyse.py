@@ -27,7 +27,6 @@ from micropul_print import registry
 from micropul_print.gameapi import JSON, PieceState
 from micropul_print.lab import stats
 from micropul_print.lab.bots import bot_seed, make_bot
-from micropul_print.lab.stats import Interval
 
 FORMAT = "micropul-print analysis"
 VERSION = 1
@@ -256,8 +255,45 @@ def _pieces(pieces: Sequence[str], games: Sequence[GameSummary]) -> list[JSON]:
     return rows
 
 
+def _ladder(bots: Sequence[str], between: stats.Results, anchor: str) -> list[JSON]:
+    """The bots best first, each with its points against the others, its rating against
+    ``anchor`` and ``gap_below``: its rating minus the next one's, with the interval of
+    that difference (null on the last rung)."""
+    fit = stats.fit_ratings(len(bots), between, bots.index(anchor))
+    order = sorted(range(len(bots)), key=lambda i: -fit.ratings[i])
+    ladder = []
+    for rung, i in enumerate(order):
+        mine = [p if i == low else 1 - p for (low, high), ps in between.items()
+                if i in (low, high) for p in ps]
+        below = order[rung + 1] if rung + 1 < len(order) else None
+        ladder.append({"bot": bots[i], "games": len(mine),
+                       "points": stats.wilson(math.fsum(mine), len(mine)).to_json(),
+                       "rating": fit.interval(i).to_json(),
+                       "gap_below": None if below is None
+                       else fit.difference(i, below).to_json()})
+    return ladder
+
+
+def strictly_ordered(ladder: Sequence[JSON]) -> bool:
+    """Whether every gap between neighbouring rungs has its interval above 0."""
+    gaps = [row["gap_below"] for row in ladder if row["gap_below"] is not None]
+    return all(gap["method"] != "none" and gap["low"] > 0 for gap in gaps)
+
+
+def choose_anchor(bots: Sequence[str], anchor: str | None) -> str:
+    """The ladder's reference bot: ``anchor`` if given, else ``greedy`` when it plays
+    (the one-move baseline a designer knows from the digital versions of these games),
+    else the first bot. Raises ValueError for a bot not among ``bots``."""
+    if anchor is None:
+        return "greedy" if "greedy" in bots else bots[0]
+    if anchor not in bots:
+        raise ValueError(f"--anchor {anchor!r} is not one of the bots "
+                         f"(they are: {', '.join(bots)})")
+    return anchor
+
+
 def _two_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary]],
-                bots: Sequence[str], pieces: Sequence[str], seed: int) -> JSON:
+                bots: Sequence[str], pieces: Sequence[str], seed: int, anchor: str) -> JSON:
     games = [g for index in results for g in results[index]]
     n = len(games)
     section = _common(games, seed)
@@ -303,16 +339,8 @@ def _two_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummar
             row.append(stats.wilson(share, len(met)).to_json())
         matrix.append(row)
     section["matrix"] = {"bots": list(bots), "points": matrix}
-    ratings = (stats.rating_intervals(len(bots), between) if between
-               else [Interval(0.0, 0.0, 0.0, "none")] * len(bots))
-    ladder = []
-    for i, name in enumerate(bots):
-        mine = [p if i == low else 1 - p for (low, high), ps in between.items()
-                if i in (low, high) for p in ps]
-        ladder.append({"bot": name, "games": len(mine),
-                       "points": stats.wilson(math.fsum(mine), len(mine)).to_json(),
-                       "rating": ratings[i].to_json()})
-    section["ladder"] = sorted(ladder, key=lambda row: -row["rating"]["value"])
+    section["anchor"] = anchor
+    section["ladder"] = _ladder(bots, between, anchor)
     section["pieces"] = _pieces(pieces, games)
     return section
 
@@ -340,10 +368,13 @@ def _solitaire(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary
 
 
 def summarise(the_plan: Plan, catalogue: Any, bots: Sequence[str],
-              results: Mapping[int, Sequence[GameSummary]]) -> list[JSON]:
+              results: Mapping[int, Sequence[GameSummary]],
+              anchor: str | None = None) -> list[JSON]:
     """The report's sections, one per variant and player count, from the games played
     (``results``: part index -> its games in seed order; parts left out or cut short by
-    an interruption count as far as they went)."""
+    an interruption count as far as they went); the two-player ladders are measured
+    from ``anchor`` (see :func:`choose_anchor`)."""
+    reference = choose_anchor(bots, anchor)
     game = registry.get(the_plan.game)
     sections = []
     keys = list(dict.fromkeys((p.variant, p.players) for p in the_plan.parts))
@@ -356,7 +387,7 @@ def summarise(the_plan: Plan, catalogue: Any, bots: Sequence[str],
         state = game.new_state(catalogue, players=players, seed=the_plan.seed,
                                variant=variant)
         pieces = state.pieces() if isinstance(state, PieceState) else ()
-        body = (_two_player(the_plan.parts, chosen, bots, pieces, the_plan.seed)
+        body = (_two_player(the_plan.parts, chosen, bots, pieces, the_plan.seed, reference)
                 if players == 2 else _solitaire(the_plan.parts, chosen, pieces, the_plan.seed))
         sections.append({"variant": variant, "players": players, **body})
     return sections

@@ -29,9 +29,10 @@ def _catalogue(catalogue: Any) -> JSON:
 
 
 def build_report(plans: Sequence[tuple[Any, Plan]], outcomes: Sequence[tuple[Results, bool]],
-                 bots: Sequence[str]) -> JSON:
+                 bots: Sequence[str], anchor: str | None = None) -> JSON:
     """The report of a run: the first catalogue's sections, and with a second one
-    (``--against``) its sections and the comparison of the two."""
+    (``--against``) its sections and the comparison of the two; ladders are measured
+    from ``anchor`` (default: analyse.choose_anchor's)."""
     (catalogue, plan), (results, _) = plans[0], outcomes[0]
     document: JSON = {
         "format": analyse.FORMAT,
@@ -40,14 +41,14 @@ def build_report(plans: Sequence[tuple[Any, Plan]], outcomes: Sequence[tuple[Res
         "catalogue": _catalogue(catalogue),
         "settings": {"games": plan.games, "seed": plan.seed, "bots": list(bots)},
         "complete": all(complete for _, complete in outcomes),
-        "sections": analyse.summarise(plan, catalogue, bots, results),
+        "sections": analyse.summarise(plan, catalogue, bots, results, anchor),
         "against": None,
     }
     if len(plans) > 1:
         (other, other_plan), (other_results, _) = plans[1], outcomes[1]
         document["against"] = {
             "catalogue": _catalogue(other),
-            "sections": analyse.summarise(other_plan, other, bots, other_results),
+            "sections": analyse.summarise(other_plan, other, bots, other_results, anchor),
             "comparison": analyse.compare(plan, results, other_results, other_plan),
         }
     return document
@@ -86,10 +87,19 @@ def _show(interval: JSON, scale: float = 1.0, unit: str = "", digits: int = 1) -
 
 
 def _rating(interval: JSON) -> str:
+    if interval["method"] == "anchor":
+        return "0 (anchor)"
     value = f"{interval['value']:+.0f}"
     if interval["method"] == "none":
         return value
     return f"{value} ({interval['low']:+.0f} to {interval['high']:+.0f})"
+
+
+def _order(section: JSON) -> str:
+    """Whether the ladder is strictly ordered: every gap's interval above 0."""
+    if analyse.strictly_ordered(section["ladder"]):
+        return "strictly ordered (every gap's interval above 0)"
+    return "not strictly ordered (a gap's interval reaches 0)"
 
 
 def section_title(section: JSON) -> str:
@@ -113,7 +123,11 @@ def _section_lines(section: JSON) -> list[str]:
                      f"winner behind {_pct(section['drama'])} of the game")
         ladder = ", ".join(f"{row['bot']} {_rating(row['rating'])}"
                            for row in section["ladder"])
-        lines.append(f"  ladder (Elo): {ladder}")
+        lines.append(f"  ladder (Elo, {section['anchor']} = 0): {ladder}")
+        if len(section["ladder"]) > 1:
+            gaps = ", ".join(f"{row['bot']} {_rating(row['gap_below'])}"
+                             for row in section["ladder"][:-1])
+            lines.append(f"  gaps to the next rung down: {gaps}; {_order(section)}")
     else:
         # A game that counts every finished solitaire game as won: nothing to say.
         always = all(row["won"]["value"] == 1.0 for row in section["bots"])
@@ -231,11 +245,19 @@ def _summary_table(section: JSON) -> str:
 
 def _two_player_html(section: JSON, charts: _Charts) -> list[str]:
     order = section["matrix"]["bots"]
-    parts = ["<h3>Ladder</h3>", _table(
-        ["bot", "Elo rating (95 %)", "points against the others", "games"],
-        [[_name(row["bot"]), f"<td>{_e(_rating(row['rating']))}</td>",
-          _cell(row["points"], True), f"<td>{row['games']}</td>"]
-         for row in section["ladder"]])]
+    parts = ["<h3>Ladder</h3>",
+             f'<p class="note">Elo ratings against {_e(section["anchor"])}, the anchor (0 by '
+             "definition); a gap is a rating minus the next one down, with its own interval, "
+             "the same whatever the anchor."
+             + (f" The ladder is {_e(_order(section))}." if len(section["ladder"]) > 1 else "")
+             + "</p>",
+             _table(["bot", "Elo rating (95 %)", "gap to the next (95 %)",
+                     "points against the others", "games"],
+                    [[_name(row["bot"]), f"<td>{_e(_rating(row['rating']))}</td>",
+                      "<td>&ndash;</td>" if row["gap_below"] is None
+                      else f"<td>{_e(_rating(row['gap_below']))}</td>",
+                      _cell(row["points"], True), f"<td>{row['games']}</td>"]
+                     for row in section["ladder"]])]
     parts.append("<h3>Points of the row's bot against the column's (both seat orders)</h3>")
     parts.append(_table(["", *order], [[_name(a)] + [_cell(section["matrix"]["points"][i][j], True)
                                                    for j in range(len(order))]
@@ -330,7 +352,8 @@ def render_html(document: JSON) -> str:
              f'<p class="note">{_e(catalogue["source"])}: {settings["games"]} games per part, '
              f"seeds {settings['seed']} to {settings['seed'] + settings['games'] - 1}, bots "
              f"{_e(', '.join(settings['bots']))}. Intervals are 95 %: Wilson for shares, "
-             "Student's t for means, bootstrap for ratings and percentiles.</p>"]
+             "Student's t for means, the Bradley-Terry fit's curvature for ratings and "
+             "their gaps, bootstrap for percentiles.</p>"]
     if not document["complete"]:
         parts.append('<p class="note"><strong>Incomplete:</strong> interrupted before every '
                      "game was played.</p>")
@@ -404,9 +427,16 @@ class _Charts:
                           fmt="o", color=self.COLOURS[0], capsize=4)
         axes.set_yticks(range(len(rows)), [row["bot"] for row in rows])
         axes.set_ylim(-0.5, len(rows) - 0.5)
+        # Each gap's interval, between its two rungs: apart from 0 means ordered.
+        for y, row in enumerate(rows[1:]):
+            gap = row["gap_below"]
+            if gap is not None and gap["method"] != "none":
+                middle = (row["rating"]["value"] + rows[y]["rating"]["value"]) / 2
+                axes.annotate(f"gap {_rating(gap)}", (middle, y + 0.5),
+                              ha="center", va="center", fontsize=8, color="#495057")
         axes.axvline(0, color="#adb5bd", linewidth=0.8)
         axes.set_title("Ladder: Elo rating, 95 % interval")
-        axes.set_xlabel("rating (mean 0)")
+        axes.set_xlabel(f"rating ({section['anchor']} = 0)")
         return self._svg(figure)
 
     def matrix(self, section: JSON, bots: Sequence[str]) -> str:

@@ -5,7 +5,9 @@
   meant);
 - means (game length, scores, lead changes): Student's t interval;
 - percentiles (the solitaire par table): a seeded percentile bootstrap;
-- ratings: a Bradley-Terry fit on the Elo scale, its interval from the fit's curvature;
+- ratings: a Bradley-Terry fit on the Elo scale measured from a reference player (the
+  anchor), its interval from the fit's curvature; the gap between two ratings from
+  their covariance;
 - two catalogues played on the same seeds: the paired differences' t interval, a
   difference being significant when its interval leaves out 0.
 """
@@ -38,7 +40,8 @@ class Interval:
     value: float
     low: float
     high: float
-    method: str  # "wilson", "t", "bootstrap", "bradley-terry", "paired-t", "none"
+    method: str  # "wilson", "t", "bootstrap", "bradley-terry", "anchor",
+    # "paired-t", "none"
 
     def to_json(self) -> dict[str, float | str]:
         return {"value": _round(self.value), "low": _round(self.low),
@@ -182,35 +185,96 @@ def bradley_terry(players: int, results: Results, iterations: int = 500) -> list
     return [r - centre for r in ratings]
 
 
-def rating_intervals(players: int, results: Results) -> list[Interval]:
-    """Each player's Bradley-Terry rating and its 95 % interval from the fit's
-    curvature (the inverse of the Fisher information, ratings summing to 0; the extra
-    tied games keep it finite when one player won everything). Players who met no one
-    get no interval."""
+@dataclass(frozen=True)
+class RatingFit:
+    """A Bradley-Terry fit anchored at one player: ``ratings`` on the Elo scale with the
+    anchor at 0, ``covariance`` of those ratings (the anchor's row and column 0), and
+    ``reached``: whether each player is linked to the anchor through games played (a
+    rating, and so an interval, is only defined against the anchor)."""
+
+    anchor: int
+    ratings: tuple[float, ...]
+    covariance: tuple[tuple[float, ...], ...]
+    reached: tuple[bool, ...]
+
+    def interval(self, player: int) -> Interval:
+        """The player's rating against the anchor and its 95 % interval (zero-width,
+        method "anchor", for the anchor itself)."""
+        rating = self.ratings[player]
+        if player == self.anchor:
+            return Interval(rating, rating, rating, "anchor")
+        if not self.reached[player]:
+            return Interval(rating, rating, rating, "none")
+        half = Z95 * math.sqrt(max(0.0, self.covariance[player][player]))
+        return Interval(rating, rating - half, rating + half, "bradley-terry")
+
+    def difference(self, first: int, second: int) -> Interval:
+        """``rating[first] - rating[second]`` and its 95 % interval, from Var(r_i - r_j)
+        = V_ii + V_jj - 2 V_ij: the same whatever the anchor (the anchor's choice moves
+        both ratings alike)."""
+        value = self.ratings[first] - self.ratings[second]
+        if not (self.reached[first] and self.reached[second]):
+            return Interval(value, value, value, "none")
+        v = self.covariance
+        variance = v[first][first] + v[second][second] - 2 * v[first][second]
+        half = Z95 * math.sqrt(max(0.0, variance))
+        return Interval(value, value - half, value + half, "bradley-terry")
+
+
+def fit_ratings(players: int, results: Results, anchor: int) -> RatingFit:
+    """The Bradley-Terry ratings of :func:`bradley_terry` measured from ``anchor`` (the
+    reference player of Ordo, BayesElo and the rating lists: a rating only means
+    something against another one), with their covariance.
+
+    The fit's information about the log-strengths theta is a weighted graph Laplacian
+    L: L_ab = -w_ab, L_aa = sum of w_ab over b, with w_ab = n_ab p_ab (1 - p_ab) for the
+    n_ab games of a pair (the extra tie included) and p_ab the fitted chance that a
+    beats b. L is singular (adding a constant to every theta changes nothing); fixing
+    theta_anchor = 0 removes that freedom, and the inverse of L without the anchor's
+    row and column is the covariance of theta_i - theta_anchor. Only the players linked
+    to the anchor by games enter it; the others get no interval."""
     strength, games = _fit(players, results, 500)
-    ratings = bradley_terry(players, results)
-    # The information matrix is a weighted graph Laplacian L; with ratings summing to
-    # 0 their covariance is its pseudo-inverse, (L + J/k)^-1 - J/k.
-    k = players
-    matrix = [[1.0 / k] * k for _ in range(k)]
+    logs = [math.log(s) for s in strength]
+    ratings = tuple(ELO * (theta - logs[anchor]) + 0.0 for theta in logs)
+    linked: dict[int, set[int]] = {i: set() for i in range(players)}
+    for a, b in games:
+        linked[a].add(b)
+        linked[b].add(a)
+    reached = {anchor}
+    frontier = [anchor]
+    while frontier:
+        for other in linked[frontier.pop()] - reached:
+            reached.add(other)
+            frontier.append(other)
+    free = sorted(reached - {anchor})
+    index = {player: n for n, player in enumerate(free)}
+    information = [[0.0] * len(free) for _ in free]
     for (a, b), n in games.items():
+        if a not in reached:
+            continue
         p = strength[a] / (strength[a] + strength[b])
         weight = n * p * (1 - p)
-        matrix[a][a] += weight
-        matrix[b][b] += weight
-        matrix[a][b] -= weight
-        matrix[b][a] -= weight
-    inverse = _inverse(matrix)
-    met = {player for pair in games for player in pair}
-    intervals = []
-    for i in range(k):
-        if i not in met:
-            intervals.append(Interval(ratings[i], ratings[i], ratings[i], "none"))
-            continue
-        half = Z95 * ELO * math.sqrt(max(0.0, inverse[i][i] - 1.0 / k))
-        intervals.append(Interval(ratings[i], ratings[i] - half, ratings[i] + half,
-                                  "bradley-terry"))
-    return intervals
+        for i, j in ((a, b), (b, a)):
+            if i in index:
+                information[index[i]][index[i]] += weight
+                if j in index:
+                    information[index[i]][index[j]] -= weight
+    inverse = _inverse(information) if free else []
+    covariance = [[0.0] * players for _ in range(players)]
+    for i in free:
+        for j in free:
+            covariance[i][j] = ELO * ELO * inverse[index[i]][index[j]]
+    return RatingFit(anchor, ratings, tuple(map(tuple, covariance)),
+                     tuple(i in reached for i in range(players)))
+
+
+def rating_intervals(players: int, results: Results, anchor: int) -> list[Interval]:
+    """Each player's Bradley-Terry rating against ``anchor`` (at exactly 0) and its 95 %
+    interval (see :func:`fit_ratings`; the extra tied games keep it finite when one
+    player won everything). Players not linked to the anchor by games get no
+    interval."""
+    fit = fit_ratings(players, results, anchor)
+    return [fit.interval(i) for i in range(players)]
 
 
 def _inverse(matrix: list[list[float]]) -> list[list[float]]:

@@ -68,19 +68,51 @@ def test_points_are_counted_for_the_right_bot_and_seat() -> None:
         0: [_game(0, (1.0, 0.0)), _game(1, (1.0, 0.0))],
         1: [_game(0, (1.0, 0.0), pieces=(("7", 3, 0, 2.0),)), _game(1, (0.5, 0.5))],
     }
-    section = analyse._two_player(parts, results, ["a", "b"], ["7", "8"], 0)
+    section = analyse._two_player(parts, results, ["a", "b"], ["7", "8"], 0, "b")
     assert section["first_player"]["value"] == pytest.approx(3.5 / 4)
     assert section["ties"]["value"] == 0.25
     points = section["matrix"]["points"]
     assert points[0][1]["value"] == pytest.approx(2.5 / 4)  # a against b
     assert points[1][0]["value"] == pytest.approx(1.5 / 4)
     assert points[0][0] is None
-    assert [row["bot"] for row in section["ladder"]] == ["a", "b"]
-    assert section["ladder"][0]["rating"]["value"] > 0
+    assert section["anchor"] == "b"
+    first, last = section["ladder"]
+    assert (first["bot"], last["bot"]) == ("a", "b")
+    assert first["rating"]["value"] > 0 and first["rating"]["method"] == "bradley-terry"
+    assert last["rating"] == {"value": 0.0, "low": 0.0, "high": 0.0, "method": "anchor"}
+    assert first["gap_below"] == first["rating"] and last["gap_below"] is None
     seven, eight = section["pieces"]
     assert seven["piece"] == "7" and seven["played"]["value"] == 0.25
     assert seven["points"]["value"] == 1.0 and seven["gain"]["value"] == 2.0
     assert eight["played"]["value"] == 0.0
+
+
+def test_the_ladder_gaps_follow_the_rungs_whatever_the_anchor() -> None:
+    # c beats b beats a, each time 3 games to 1 over both seat orders.
+    parts = (Part("v", ("a", "b")), Part("v", ("b", "c")), Part("v", ("a", "c")))
+    results = {index: [_game(seed, (0.0, 1.0)) for seed in range(3)] + [_game(3, (1.0, 0.0))]
+               for index in range(3)}
+    ladders = {anchor: analyse._two_player(parts, results, ["a", "b", "c"], [], 0,
+                                           anchor)["ladder"] for anchor in "abc"}
+    for ladder in ladders.values():
+        assert [row["bot"] for row in ladder] == ["c", "b", "a"]
+        assert [row["gap_below"] is None for row in ladder] == [False, False, True]
+        for row, ours in zip(ladder, ladders["a"], strict=True):
+            if row["gap_below"] is not None:
+                assert row["gap_below"]["value"] == pytest.approx(ours["gap_below"]["value"])
+                assert row["gap_below"]["low"] == pytest.approx(ours["gap_below"]["low"])
+    # Four games a pair cannot tell the rungs apart.
+    assert not analyse.strictly_ordered(ladders["a"])
+    assert ladders["c"][0]["rating"]["method"] == "anchor"
+
+
+def test_the_anchor_is_greedy_when_it_plays_else_the_first_bot() -> None:
+    assert analyse.choose_anchor(["random", "greedy", "lookahead"], None) == "greedy"
+    assert analyse.choose_anchor(["lookahead:100", "random"], None) == "lookahead:100"
+    assert analyse.choose_anchor(["random", "greedy"], "random") == "random"
+    with pytest.raises(ValueError, match=r"^--anchor 'lookahead' is not one of the bots "
+                       r"\(they are: random, greedy\)$"):
+        analyse.choose_anchor(["random", "greedy"], "lookahead")
 
 
 def test_lead_changes_and_how_late_the_winner_is_known() -> None:

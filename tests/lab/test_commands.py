@@ -44,13 +44,18 @@ def test_analyse_writes_a_valid_report_and_the_same_bytes_every_time(
     assert main([*args, "--report", str(tmp_path / "one")]) == 0
     out = capsys.readouterr().out
     assert "5, 2 players: 12 games" in out
-    assert "first player's points:" in out and "ladder (Elo): greedy +" in out
+    assert "first player's points:" in out
+    assert "ladder (Elo, greedy = 0): greedy 0 (anchor), random -" in out
+    assert "gaps to the next rung down: greedy +" in out
     assert "significant differences (against minus this one, 95 %):\n  none\n" in out
     assert main([*args, "--jobs", "2", "--report", str(tmp_path / "two")]) == 0
     for name in ("report.json", "report.html"):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
     document = json.loads((tmp_path / "one" / "report.json").read_text("utf-8"))
     _validate(document)
+    (section,) = document["sections"]
+    assert section["anchor"] == "greedy"
+    assert [row["gap_below"] is None for row in section["ladder"]] == [False, True]
     assert document["complete"] and document["against"]["comparison"][0]["games"] == 3
     page = (tmp_path / "one" / "report.html").read_text("utf-8")
     assert page.count("<svg") >= 5
@@ -68,8 +73,9 @@ def registry_catalogue(game: str) -> Path:
 
 def test_analyse_json_to_stdout_and_the_solitaire_par_table(
         capsys: pytest.CaptureFixture[str]) -> None:
+    # Solitaire has no ladder: --anchor is accepted and changes nothing.
     assert main(["analyse", "--players", "1", "--games", "4", "--bots", "random,greedy",
-                 "--json", "-", "--jobs", "1"]) == 0
+                 "--anchor", "random", "--json", "-", "--jobs", "1"]) == 0
     document = json.loads(capsys.readouterr().out)
     _validate(document)
     (section,) = document["sections"]
@@ -84,6 +90,9 @@ def test_analyse_json_to_stdout_and_the_solitaire_par_table(
     (["--bots", "random,minimax"], "unknown bot 'minimax'"),
     (["--game", "cellulae", "--variants", "6"], "Cellulae has no variant '6' (it has: 5, 7, 9)"),
     (["--game", "cellulae", "--players", "1"], "Cellulae takes 2 players, not 1"),
+    (["--bots", "random,greedy", "--anchor", "lookahead"],
+     "micropul-print analyse: error: --anchor 'lookahead' is not one of the bots "
+     "(they are: random, greedy)\n"),
 ])
 def test_analyse_usage_errors_exit_2(args: list[str], message: str,
                                      capsys: pytest.CaptureFixture[str]) -> None:

@@ -59,13 +59,75 @@ def test_bradley_terry_recovers_the_elo_difference_of_a_win_rate() -> None:
 
 
 def test_rating_intervals_stay_finite_when_one_bot_wins_everything() -> None:
-    intervals = stats.rating_intervals(2, {(0, 1): [1.0] * 16})
-    assert intervals[0].low > 0 > intervals[1].high
+    intervals = stats.rating_intervals(2, {(0, 1): [1.0] * 16}, anchor=1)
+    assert intervals[0].low > 0 and intervals[0].method == "bradley-terry"
+    assert intervals[1] == stats.Interval(0.0, 0.0, 0.0, "anchor")
     assert all(math.isfinite(i.low) and math.isfinite(i.high) for i in intervals)
-    # A rating difference's interval is about twice each rating's: 1.96 / sqrt(n p q).
-    even = stats.rating_intervals(2, {(0, 1): [1.0] * 50 + [0.0] * 50})
-    half = (even[0].high - even[0].low) / 2
-    assert 2 * half == pytest.approx(1.96 * stats.ELO / math.sqrt(101 * 0.25), rel=1e-3)
+
+
+def test_an_anchored_interval_is_the_inverse_information_of_the_pair() -> None:
+    # 60 wins in 100, plus the extra tie: the fitted chance is p = 60.5 / 101 and the
+    # pair's information w = 101 p (1 - p); the rating against the anchor is
+    # ELO log(p / (1 - p)), give or take Z95 ELO / sqrt(w).
+    p = 60.5 / 101
+    weight = 101 * p * (1 - p)
+    intervals = stats.rating_intervals(2, {(0, 1): [1.0] * 60 + [0.0] * 40}, anchor=1)
+    assert intervals[0].value == pytest.approx(stats.ELO * math.log(p / (1 - p)))
+    half = (intervals[0].high - intervals[0].low) / 2
+    assert half == pytest.approx(stats.Z95 * stats.ELO / math.sqrt(weight), rel=1e-9)
+    # From the other end, the same interval turned round.
+    turned = stats.rating_intervals(2, {(0, 1): [1.0] * 60 + [0.0] * 40}, anchor=0)
+    assert (turned[1].low, turned[1].high) == pytest.approx(
+        (-intervals[0].high, -intervals[0].low))
+
+
+# Shaped like Micropul's two-player figures: 0 random, 1 greedy, 2 lookahead; random
+# loses all its 200 games against each, lookahead takes 69 % of the 200 against greedy.
+SWEPT = {(0, 1): [0.0] * 200, (0, 2): [0.0] * 200, (1, 2): [1.0] * 62 + [0.0] * 138}
+
+
+def _mean_zero(fit: stats.RatingFit, player: int) -> stats.Interval:
+    """The interval of the rating minus the mean rating (the former method): Var(r_i -
+    mean) from the anchored covariance."""
+    v = fit.covariance
+    k = len(v)
+    variance = (v[player][player] - 2 / k * math.fsum(v[player])
+                + math.fsum(map(math.fsum, v)) / k**2)
+    centre = fit.ratings[player] - stats.mean(fit.ratings)
+    half = stats.Z95 * math.sqrt(variance)
+    return stats.Interval(centre, centre - half, centre + half, "bradley-terry")
+
+
+def test_anchored_ratings_part_where_mean_zero_ones_overlap() -> None:
+    fit = stats.fit_ratings(3, SWEPT, anchor=1)
+    centred = [_mean_zero(fit, i) for i in range(3)]
+    assert [round(c.value) for c in centred] == [-703, 283, 420]
+    assert centred[2].low < centred[1].high  # lookahead and greedy overlap
+    random, greedy, lookahead = (fit.interval(i) for i in range(3))
+    assert greedy == stats.Interval(0.0, 0.0, 0.0, "anchor")
+    assert lookahead.low > 0 > random.high
+    assert lookahead.value == pytest.approx(centred[2].value - centred[1].value)
+    for upper, lower in ((2, 1), (1, 0)):
+        gap = fit.difference(upper, lower)
+        assert gap.low > 0 and gap.method == "bradley-terry"
+    # The gap next to the anchor is the anchored rating itself.
+    assert fit.difference(2, 1) == lookahead
+
+
+def test_a_gap_is_the_same_whatever_the_anchor() -> None:
+    fits = [stats.fit_ratings(3, SWEPT, anchor=a) for a in range(3)]
+    for upper, lower in ((2, 1), (1, 0), (2, 0)):
+        gaps = [fit.difference(upper, lower) for fit in fits]
+        for gap in gaps[1:]:
+            assert (gap.value, gap.low, gap.high) == pytest.approx(
+                (gaps[0].value, gaps[0].low, gaps[0].high), rel=1e-9)
+
+
+def test_players_not_linked_to_the_anchor_get_no_interval() -> None:
+    fit = stats.fit_ratings(4, {(0, 1): [1.0, 0.0], (2, 3): [1.0]}, anchor=0)
+    assert [fit.interval(i).method for i in range(4)] == [
+        "anchor", "bradley-terry", "none", "none"]
+    assert fit.difference(2, 3).method == "none"
 
 
 def test_paired_difference() -> None:
