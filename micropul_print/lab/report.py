@@ -427,13 +427,14 @@ class _Charts:
                           fmt="o", color=self.COLOURS[0], capsize=4)
         axes.set_yticks(range(len(rows)), [row["bot"] for row in rows])
         axes.set_ylim(-0.5, len(rows) - 0.5)
-        # Each gap's interval, between its two rungs: apart from 0 means ordered.
+        # Each gap's interval, written between its two rungs (centred across the axes,
+        # where a long label still fits): above 0 means the two are in order.
         for y, row in enumerate(rows[1:]):
             gap = row["gap_below"]
             if gap is not None and gap["method"] != "none":
-                middle = (row["rating"]["value"] + rows[y]["rating"]["value"]) / 2
-                axes.annotate(f"gap {_rating(gap)}", (middle, y + 0.5),
-                              ha="center", va="center", fontsize=8, color="#495057")
+                axes.annotate(f"gap {_rating(gap)}", (0.5, y + 0.5),
+                              xycoords=("axes fraction", "data"), ha="center", va="center",
+                              fontsize=8, color="#495057")
         axes.axvline(0, color="#adb5bd", linewidth=0.8)
         axes.set_title("Ladder: Elo rating, 95 % interval")
         axes.set_xlabel(f"rating ({section['anchor']} = 0)")
