@@ -370,6 +370,16 @@ class Float(KeepTogether):  # type: ignore[misc]  # reportlab is untyped
     the rest of a column is too short for them, wait for the top of the next column
     while the text after them fills this one."""
 
+    def height_at(self, canvas: Canvas, width: float, height: float) -> float:
+        """How tall the float is in a column ``width`` wide. A waiting float is asked
+        at every column it passes; its contents' height depends on the width alone, so
+        it is measured once per width."""
+        measured: dict[float, float] = self.__dict__.setdefault("_measured", {})
+        if width not in measured:
+            self.wrapOn(canvas, width, height)
+            # KeepTogether.wrap answers a huge height to force its split; _H is the real one.
+            measured[width] = self._H
+        return measured[width]
 
 
 @dataclass
@@ -580,9 +590,8 @@ class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab i
         frame = self.frame
         if frame is None or frame._atTop or all(isinstance(f, Float) for f in flowables[1:]):
             return False
-        float_.wrapOn(self.canv, frame._getAvailableWidth(), frame._aH)
-        # KeepTogether.wrap answers a huge height to force its split; _H is the real one.
-        return bool(float_._H + float_.getSpaceBefore() > frame._y - frame._y1p)
+        return bool(float_.height_at(self.canv, frame._getAvailableWidth(), frame._aH)
+                    + float_.getSpaceBefore() > frame._y - frame._y1p)
 
     def handle_frameEnd(self, resume: int = 0) -> None:
         super().handle_frameEnd(resume)
@@ -679,8 +688,8 @@ def balance(setting: _Setting, laid: Laid) -> Laid:
     """``laid`` again with the columns of its last page shortened to about half their
     content each (the left one full, the right one empty before), the shortest height
     that keeps the page count: tried from the even share (or the tallest figure there)
-    upward, by BALANCE_STEP or by half what ran over. A one-column book, or a last page
-    already balanced, is returned as it is."""
+    upward, by BALANCE_STEP or by half what ran over, below the taller column's height.
+    A one-column book, or a last page already balanced, is returned as it is."""
     fills = laid.fills[-1]
     if len(fills) < 2 or max(fills) - min(fills) <= 2 * BALANCE_STEP:
         return laid
@@ -690,9 +699,11 @@ def balance(setting: _Setting, laid: Laid) -> Laid:
             figures.setdefault(placed.block, []).append(placed)
     tallest = max((max(p.top for p in parts) - min(p.bottom for p in parts)
                    for parts in figures.values()), default=0.0)
-    full = _column_height(setting, laid.pages)
+    # Columns as tall as the taller one already is would balance nothing: the tries
+    # stop there (each try is a whole layout).
+    tallest_column = min(_column_height(setting, laid.pages), max(fills))
     height = max(sum(fills) / len(fills), tallest + BALANCE_STEP)
-    while height < full:
+    while height < tallest_column:
         try:
             tried = _render(setting, laid.tile_mm, short=(laid.pages, height))
         except LayoutError:  # something taller than the columns tried

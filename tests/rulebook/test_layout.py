@@ -335,3 +335,26 @@ def test_where_things_go_is_recorded() -> None:
     assert [(p.block, p.page, p.column, p.kind) for p in laid.placed] == [
         (0, 1, 0, "title"), (1, 1, 0, "heading"), (2, 1, 0, "text"), (2, 1, 1, "text")]
     assert all(p.top > p.bottom for p in laid.placed)
+
+
+def test_balancing_stops_at_the_taller_column(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A last page of 648 and 666 pt: columns tried shorter than 666 pt only (a try as
+    tall as the taller column balances nothing); when none keeps the page count, the
+    page stays as it was."""
+    laid = fake_laid(3, 18.0)
+    laid.fills = [[690.0, 690.0], [690.0, 690.0], [648.0, 666.0]]
+    tried: list[float] = []
+
+    def overflowing(setting: object, tile_mm: float,
+                    short: tuple[int, float] | None = None) -> layout.Laid:
+        assert short is not None and short[0] == 3
+        tried.append(short[1])
+        over = fake_laid(4, tile_mm)
+        over.fills = [*laid.fills, [12.0, 0.0]]
+        return over
+
+    monkeypatch.setattr(layout, "_render", overflowing)
+    setting = layout._Setting([], TEXTS, layout.BOOK_PAGE, GEOMETRY, None, None)
+    assert layout.balance(setting, laid) is laid
+    assert tried and max(tried) < 666.0
+    assert tried[0] == pytest.approx(657.0)  # the even share first
