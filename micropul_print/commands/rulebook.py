@@ -128,13 +128,12 @@ def _build(args: argparse.Namespace) -> int:
     check_rulebook(catalogue, langs, locales)  # every problem before anything is written
     staging = Staging(args.out)
     with staging as output:
-        written = []
-        for paper in every_or_one(args.paper, PAPERS):
-            written += build_rulebooks(catalogue, theme, output, langs=langs, paper=paper,
-                                       progress=say, locales=locales)
-            if args.booklet:
-                written += build_booklets(catalogue, theme, output, langs=langs, paper=paper,
-                                          progress=say, locales=locales)
+        papers = every_or_one(args.paper, PAPERS)
+        written = build_rulebooks(catalogue, theme, output, langs=langs, papers=papers,
+                                  progress=say, locales=locales)
+        if args.booklet:
+            written += build_booklets(catalogue, theme, output, langs=langs, papers=papers,
+                                      progress=say, locales=locales)
         staging.commit({f"{catalogue.game}/rulebooks": written})
     return 0
 

@@ -54,7 +54,9 @@ __all__ = [
     "check_rulebook",
     "page_blocks",
     "render_booklet",
+    "render_booklets",
     "render_rulebook",
+    "render_rulebooks",
     "rulebook_for",
     "rulebook_path",
 ]
@@ -122,26 +124,21 @@ def _verified_book(catalogue: Catalogue) -> tuple[Book, list[VerifiedFigure]]:
 
 
 def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
-                    langs: Sequence[str], paper: str,
+                    langs: Sequence[str], paper: str | None = None,
+                    papers: Sequence[str] | None = None,
                     progress: Callable[[str], None] | None = None,
                     locales: Path | None = None) -> list[Path]:
-    """Write the rulebook of the catalogue's game for each language, at the game's
-    ``GameRulebook.rulebook_path`` (``<output_dir>/<game>-rules-<lang>-<paper>.pdf``); return
-    the paths.
+    """Write the rulebook of the catalogue's game for each language on each paper, at
+    the game's ``GameRulebook.rulebook_path``
+    (``<output_dir>/<game>-rules-<lang>-<paper>.pdf``); return the paths.
 
     ``langs`` are language codes with a catalogue in the game's locales/ or in
-    ``locales`` (see :func:`available_languages`); ``paper`` is "a4" or "letter".
+    ``locales`` (see :func:`available_languages`); ``papers``, names of PAPERS (or
+    ``paper``, one of them). A language's book is laid out once and drawn on each
+    paper: the same pages on all.
     """
-    if paper not in PAPERS:
-        raise ValueError(f"paper must be one of {PAPERS}, not {paper!r}")
-    book, texts, figures = check_rulebook(catalogue, langs, locales)
-    written = []
-    for locale in texts:
-        pdf = render_rulebook(book, locale, figures, catalogue, theme, paper)
-        written.append(out.write_bytes(rulebook_path(catalogue, locale.lang, paper), pdf))
-        if progress is not None:
-            progress(f"rulebook {locale.lang} ({locale.name}): {written[-1]}")
-    return written
+    return _build(catalogue, theme, out, langs, _papers(paper, papers), progress, locales,
+                  booklet=False)
 
 
 def booklet_path(catalogue: Catalogue, lang: str, paper: str) -> str:
@@ -152,30 +149,57 @@ def booklet_path(catalogue: Catalogue, lang: str, paper: str) -> str:
 
 
 def build_booklets(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
-                   langs: Sequence[str], paper: str,
+                   langs: Sequence[str], paper: str | None = None,
+                   papers: Sequence[str] | None = None,
                    progress: Callable[[str], None] | None = None,
                    locales: Path | None = None) -> list[Path]:
-    """Write the rulebook of the catalogue's game for each language as a booklet
-    (:func:`booklet_path`, :func:`render_booklet`); return the paths."""
-    if paper not in PAPERS:
-        raise ValueError(f"paper must be one of {PAPERS}, not {paper!r}")
+    """Write the rulebook of the catalogue's game for each language as a booklet on
+    each paper (:func:`booklet_path`, :func:`render_booklets`); ``paper`` or ``papers``
+    as for :func:`build_rulebooks`. Return the paths."""
+    return _build(catalogue, theme, out, langs, _papers(paper, papers), progress, locales,
+                  booklet=True)
+
+
+def _papers(paper: str | None, papers: Sequence[str] | None) -> Sequence[str]:
+    if (paper is None) == (papers is None):
+        raise TypeError("give paper or papers, not both or neither")
+    chosen = [paper] if paper is not None else list(papers or ())
+    unknown = [name for name in chosen if name not in PAPERS]
+    if unknown or not chosen:
+        raise ValueError(f"papers must be some of {PAPERS}, not {chosen!r}")
+    return chosen
+
+
+def _build(catalogue: Catalogue, theme: Theme, out: OutputDir, langs: Sequence[str],
+           papers: Sequence[str], progress: Callable[[str], None] | None,
+           locales: Path | None, *, booklet: bool) -> list[Path]:
     book, texts, figures = check_rulebook(catalogue, langs, locales)
+    render, path, kind = ((render_booklets, booklet_path, "booklet") if booklet
+                          else (render_rulebooks, rulebook_path, "rulebook"))
     written = []
     for locale in texts:
-        pdf = render_booklet(book, locale, figures, catalogue, theme, paper)
-        written.append(out.write_bytes(booklet_path(catalogue, locale.lang, paper), pdf))
-        if progress is not None:
-            progress(f"booklet {locale.lang} ({locale.name}): {written[-1]}")
+        for paper, pdf in render(book, locale, figures, catalogue, theme, papers).items():
+            written.append(out.write_bytes(path(catalogue, locale.lang, paper), pdf))
+            if progress is not None:
+                progress(f"{kind} {locale.lang} ({locale.name}): {written[-1]}")
     return written
 
 
 def render_rulebook(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
                     catalogue: Catalogue, theme: Theme, paper: str) -> bytes:
-    """One language's rulebook as PDF bytes (figures already verified)."""
+    """One language's rulebook on ``paper`` as PDF bytes (figures already verified)."""
+    return render_rulebooks(book, locale, figures, catalogue, theme, [paper])[paper]
+
+
+def render_rulebooks(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
+                     catalogue: Catalogue, theme: Theme,
+                     papers: Sequence[str]) -> dict[str, bytes]:
+    """One language's rulebook on each of ``papers`` as PDF bytes: laid out once, on the
+    page that fits on every paper, and drawn centred on each."""
     from micropul_print.rulebook import layout
 
     blocks, texts = page_blocks(book, locale, figures, catalogue, theme)
-    return layout.render(blocks, texts, paper, page_budget=book.pages)
+    return layout.render_papers(blocks, texts, papers, page_budget=book.pages)
 
 
 def render_booklet(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
@@ -183,10 +207,17 @@ def render_booklet(book: Book, locale: Locale, figures: Sequence[VerifiedFigure]
     """One language's rulebook as a booklet to fold, PDF bytes: pages of half the
     paper in one column after a cover, two up on ``paper`` in folding order
     (:mod:`micropul_print.rulebook.booklet`)."""
+    return render_booklets(book, locale, figures, catalogue, theme, [paper])[paper]
+
+
+def render_booklets(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
+                    catalogue: Catalogue, theme: Theme,
+                    papers: Sequence[str]) -> dict[str, bytes]:
+    """One language's booklet on each of ``papers``, laid out once (:func:`render_booklet`)."""
     from micropul_print.rulebook import booklet
 
     blocks, texts = page_blocks(book, locale, figures, catalogue, theme)
-    return booklet.render(blocks, texts, paper)
+    return booklet.render_papers(blocks, texts, papers)
 
 
 def page_blocks(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],

@@ -26,8 +26,8 @@ BOOKLET_PAPERS: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
     "a4": (A5, landscape(A4)),
     "letter": ((5.5 * inch, 8.5 * inch), landscape(LETTER)),
 }
-# One column, 120 mm wide on A5 (112 mm on half Letter); the wide margin on the fold
-# side; page 1 is the cover.
+# One column, 111.7 mm wide (BOOKLET_PAGE's width less the margins); the wide margin
+# on the fold side; page 1 is the cover.
 BOOKLET_GEOMETRY = layout.Geometry(inner=16.0, outer=12.0, top=15.0, bottom=16.0,
                                    gutter=0.0, title_height=0.0, header_offset=9.0,
                                    footer_offset=9.0, columns=1, cover=True)
@@ -94,6 +94,11 @@ class ImposingCanvas(PageCanvas):
         super().save()
 
 
+# Booklets are laid out on the largest page that fits on A5 and on half Letter, and
+# drawn centred on either (as books are: layout.BOOK_PAGE).
+BOOKLET_PAGE = layout.common_page([page for page, _sheet in BOOKLET_PAPERS.values()])
+
+
 def render(blocks: Sequence[layout.PageBlock], texts: layout.PageTexts, paper: str,
            *, page_budget: int | None = None) -> bytes:
     """The booklet as PDF bytes (sheets ready to print); identical input, identical
@@ -101,11 +106,23 @@ def render(blocks: Sequence[layout.PageBlock], texts: layout.PageTexts, paper: s
     return lay_out(blocks, texts, paper, page_budget=page_budget).pdf
 
 
+def render_papers(blocks: Sequence[layout.PageBlock], texts: layout.PageTexts,
+                  papers: Sequence[str], *, page_budget: int | None = None) -> dict[str, bytes]:
+    """The booklet as PDF bytes on each of ``papers``, laid out once."""
+    laid = lay_out(blocks, texts, papers[0], page_budget=page_budget)
+    return {paper: laid.pdf_on(BOOKLET_PAPERS[paper][0], _canvasmaker(paper))
+            for paper in papers}
+
+
+def _canvasmaker(paper: str) -> Callable[..., PageCanvas]:
+    return partial(ImposingCanvas, sheet=BOOKLET_PAPERS[paper][1])
+
+
 def lay_out(blocks: Sequence[layout.PageBlock], texts: layout.PageTexts, paper: str,
             *, page_budget: int | None = None) -> layout.Laid:
-    """The booklet laid out (:func:`layout.lay_out`): its PDF and where everything
-    went, by booklet page. Figures are shrunk only where that saves a sheet."""
-    page, sheet = BOOKLET_PAPERS[paper]
-    canvasmaker: Callable[..., PageCanvas] = partial(ImposingCanvas, sheet=sheet)
-    return layout.lay_out(blocks, texts, page, BOOKLET_GEOMETRY, page_budget=page_budget,
-                          pages_per_sheet=PAGES_PER_SHEET, canvasmaker=canvasmaker)
+    """The booklet laid out (:func:`layout.lay_out`) on BOOKLET_PAGE: its PDF on
+    ``paper`` and where everything went, by booklet page. Figures are shrunk only
+    where that saves a sheet."""
+    return layout.lay_out(blocks, texts, BOOKLET_PAPERS[paper][0], BOOKLET_GEOMETRY,
+                          page_budget=page_budget, pages_per_sheet=PAGES_PER_SHEET,
+                          page=BOOKLET_PAGE, canvasmaker=_canvasmaker(paper))

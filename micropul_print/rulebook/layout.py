@@ -11,6 +11,7 @@ leave a column half empty, and the columns of the last page are balanced.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 from collections.abc import Callable, Sequence
@@ -369,6 +370,17 @@ class Float(KeepTogether):  # type: ignore[misc]  # reportlab is untyped
     the rest of a column is too short for them, wait for the top of the next column
     while the text after them fills this one."""
 
+    def height_at(self, canvas: Canvas, width: float, height: float) -> float:
+        """How tall the float is in a column ``width`` wide. A waiting float is asked
+        at every column it passes; its contents' height depends on the width alone, so
+        it is measured once per width."""
+        measured: dict[float, float] = self.__dict__.setdefault("_measured", {})
+        if width not in measured:
+            self.wrapOn(canvas, width, height)
+            # KeepTogether.wrap answers a huge height to force its split; _H is the real one.
+            measured[width] = self._H
+        return measured[width]
+
 
 @dataclass
 class Placed:
@@ -384,24 +396,127 @@ class Placed:
     kind: str  # "text", "heading", "figure" or "title"
 
 
+@dataclass(frozen=True)
+class PageRecord:
+    """One laid-out page: its template (which furniture it gets) and each flowable
+    the columns hold with where it goes (x, y and the width it leaves, as reportlab's
+    ``drawOn`` takes them), in the coordinates of the page it was laid out on."""
+
+    template: str
+    drawn: list[tuple[Flowable, float, float, float]]
+
+
 @dataclass
 class Laid:
-    """One layout of the book: the PDF, its pages, and where everything went."""
+    """One layout of the book: its pages, where everything went, and what draws them.
 
-    # The PDF bytes, or what writes them: most layouts are tries that are never kept
-    # (other figure sizes, other column heights), so a PDF is written when asked for.
-    written: bytes | Callable[[], bytes]
+    A layout is made on one page size and drawn, unchanged, on any paper at least that
+    big (:meth:`pdf_on`): the same pages, line for line, on A4 and on Letter. Most
+    layouts are tries that are never kept (other figure sizes, other column heights),
+    so nothing is drawn until a PDF is asked for."""
+
     pages: int
     tile_mm: float
+    page_size: tuple[float, float]  # the page it was laid out on (points)
+    records: list[PageRecord]
+    furniture: Callable[[Canvas, int, str, tuple[float, float]], None]
+    texts: PageTexts
     # Per page, the height filled in each column (points, from its top).
     fills: list[list[float]] = field(default_factory=list)
     placed: list[Placed] = field(default_factory=list)
+    # What :attr:`pdf` draws on: the paper (points) and its canvas; None: the page
+    # laid out on, on a PageCanvas.
+    paper: tuple[float, float] | None = None
+    canvasmaker: Callable[..., PageCanvas] | None = None
+    _pdf: bytes | None = None
 
     @property
     def pdf(self) -> bytes:
-        if callable(self.written):
-            self.written = self.written()
-        return self.written
+        if self._pdf is None:
+            self._pdf = self.pdf_on(self.paper or self.page_size, self.canvasmaker)
+        return self._pdf
+
+    @property
+    def offset(self) -> tuple[float, float]:
+        """Where the laid-out page's origin lies on :attr:`pdf`'s paper (points)."""
+        return centred(self.page_size, self.paper or self.page_size)
+
+    def pdf_on(self, paper: tuple[float, float],
+               canvasmaker: Callable[..., PageCanvas] | None = None) -> bytes:
+        """The book as PDF bytes on ``paper`` (width, height in points), each page
+        centred on it; ``canvasmaker`` makes the canvas (default: a PageCanvas)."""
+        register_fonts()
+        texts = self.texts
+        buffer = io.BytesIO()
+        canvas = (canvasmaker or PageCanvas)(
+            buffer, pagesize=paper, invariant=1, pageCompression=1, lang=texts.lang,
+            # Lato from the first operator on: no standard-14 font is ever referenced.
+            initialFontName=FONT_NAMES["regular"])
+        canvas.setAuthor(texts.author)
+        canvas.setTitle(texts.title)
+        canvas.setSubject(texts.subject)
+        canvas.setCreator(CREATOR)
+        canvas.setProducer(CREATOR)
+        dx, dy = centred(self.page_size, paper)
+        for number, record in enumerate(self.records, start=1):
+            canvas.saveState()
+            canvas.translate(dx, dy)
+            self.furniture(canvas, number, record.template, self.page_size)
+            for flowable, x, y, space in record.drawn:
+                flowable.drawOn(canvas, x, y, _sW=space)
+            canvas.restoreState()
+            canvas.showPage()
+        canvas.save()
+        return buffer.getvalue()
+
+
+def centred(page: tuple[float, float], paper: tuple[float, float]) -> tuple[float, float]:
+    """The offset (points) that centres ``page`` on ``paper``."""
+    return (paper[0] - page[0]) / 2, (paper[1] - page[1]) / 2
+
+
+def common_page(papers: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """The largest page that fits on each of ``papers``: a book laid out on it prints
+    the same on all of them."""
+    return min(w for w, _ in papers), min(h for _, h in papers)
+
+
+class RecordingFrame(Frame):  # type: ignore[misc]  # reportlab is untyped
+    """A frame that lays flowables out without drawing them: where each would be
+    drawn goes to the canvas's record of the page (:class:`LayoutCanvas`)."""
+
+    def _add(self, flowable: Flowable, canv: Any, trySplit: int = 0) -> int:
+        where: list[tuple[float, float, float]] = []
+
+        def record(canvas: Any, x: float, y: float, _sW: float = 0) -> None:
+            where.append((x, y, _sW))
+
+        flowable.drawOn = record  # reportlab's Frame._add draws through this
+        try:
+            added: int = super()._add(flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
+        if added and where:
+            canv.drawn.append((flowable, *where[0]))
+        return added
+
+    add = _add  # Frame binds its own _add to this name
+
+
+class LayoutCanvas(PageCanvas):
+    """The canvas of a layout pass, never saved: it keeps, per page, what the
+    recording frames placed (the doc template names each page's template)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.drawn: list[tuple[Flowable, float, float, float]] = []
+        self.records: list[PageRecord] = []
+        self.template = ""
+
+    def showPage(self) -> None:  # reportlab's name
+        self.records.append(PageRecord(self.template, self.drawn))
+        self.drawn = []
+        super().showPage()
 
 
 def _column(frame: Frame) -> int | None:
@@ -436,6 +551,8 @@ class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab i
             self.pageTemplate = self.pageTemplates[
                 [t.id for t in self.pageTemplates].index(self.short_page[1])]
         super().handle_pageBegin()
+        # The furniture the page gets when drawn: its template's (a short page's too).
+        self.canv.template = self.pageTemplate.id.removesuffix(SHORT)
 
     def handle_pageEnd(self) -> None:
         self.fills.append([frame._y2 - frame._y for frame in self.pageTemplate.frames
@@ -473,9 +590,8 @@ class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab i
         frame = self.frame
         if frame is None or frame._atTop or all(isinstance(f, Float) for f in flowables[1:]):
             return False
-        float_.wrapOn(self.canv, frame._getAvailableWidth(), frame._aH)
-        # KeepTogether.wrap answers a huge height to force its split; _H is the real one.
-        return bool(float_._H + float_.getSpaceBefore() > frame._y - frame._y1p)
+        return bool(float_.height_at(self.canv, frame._getAvailableWidth(), frame._aH)
+                    + float_.getSpaceBefore() > frame._y - frame._y1p)
 
     def handle_frameEnd(self, resume: int = 0) -> None:
         super().handle_frameEnd(resume)
@@ -491,9 +607,15 @@ class _Setting:
 
     blocks: Sequence[PageBlock]
     texts: PageTexts
-    page_size: tuple[float, float]
+    page_size: tuple[float, float]  # laid out on
     geometry: Geometry
+    paper: tuple[float, float] | None  # drawn on (Laid.pdf)
     canvasmaker: Callable[..., PageCanvas] | None
+
+
+# A book is laid out on the largest page that fits on both papers and drawn centred
+# on either: the same pages, line for line, whichever paper a reader prints on.
+BOOK_PAGE = common_page(list(PAPER_SIZES.values()))
 
 
 def render(blocks: Sequence[PageBlock], texts: PageTexts,
@@ -505,14 +627,27 @@ def render(blocks: Sequence[PageBlock], texts: PageTexts,
                    pages_per_sheet=pages_per_sheet, canvasmaker=canvasmaker).pdf
 
 
+def render_papers(blocks: Sequence[PageBlock], texts: PageTexts, papers: Sequence[str], *,
+                  page_budget: int | None = None) -> dict[str, bytes]:
+    """The rulebook as PDF bytes on each of ``papers`` (names of PAPER_SIZES), laid out
+    once (on BOOK_PAGE) and drawn on each."""
+    laid = lay_out(blocks, texts, BOOK_PAGE, page_budget=page_budget)
+    return {paper: laid.pdf_on(PAPER_SIZES[paper]) for paper in papers}
+
+
 def lay_out(blocks: Sequence[PageBlock], texts: PageTexts,
             paper: str | tuple[float, float], geometry: Geometry = GEOMETRY, *,
             page_budget: int | None = None, pages_per_sheet: int = 1,
+            page: tuple[float, float] | None = None,
             canvasmaker: Callable[..., PageCanvas] | None = None) -> Laid:
-    """The rulebook laid out: its PDF bytes and where everything went.
+    """The rulebook laid out: where everything went, and its PDF (:attr:`Laid.pdf`)
+    on ``paper``.
 
-    ``paper`` is a name of PAPER_SIZES or a page size in points. ``canvasmaker``
-    makes the canvas reportlab draws on (the booklet's imposes the pages).
+    ``paper`` is a name of PAPER_SIZES or a page size in points. The pages are laid
+    out on ``page`` (points), centred on ``paper`` when drawn; by default, on
+    BOOK_PAGE for a paper named (what fits on every paper: the book then reads the
+    same on all), on ``paper`` itself for a size. ``canvasmaker`` makes the canvas
+    the PDF is drawn on (the booklet's imposes the pages).
 
     Figures get the largest tile size of FIGURE_TILE_MM that needs no more sheets than
     the smallest (a sheet is ``pages_per_sheet`` pages: 1 for a book, 4 for a booklet):
@@ -521,7 +656,9 @@ def lay_out(blocks: Sequence[PageBlock], texts: PageTexts,
     largest figures is kept without trying the others (each try is a whole layout).
     The last page's columns are then balanced (:func:`balance`)."""
     size = PAPER_SIZES[paper] if isinstance(paper, str) else paper
-    setting = _Setting(blocks, texts, size, geometry, canvasmaker)
+    if page is None:
+        page = BOOK_PAGE if isinstance(paper, str) else paper
+    setting = _Setting(blocks, texts, page, geometry, size, canvasmaker)
     return balance(setting, _figure_size(setting, page_budget, pages_per_sheet))
 
 
@@ -551,8 +688,8 @@ def balance(setting: _Setting, laid: Laid) -> Laid:
     """``laid`` again with the columns of its last page shortened to about half their
     content each (the left one full, the right one empty before), the shortest height
     that keeps the page count: tried from the even share (or the tallest figure there)
-    upward, by BALANCE_STEP or by half what ran over. A one-column book, or a last page
-    already balanced, is returned as it is."""
+    upward, by BALANCE_STEP or by half what ran over, below the taller column's height.
+    A one-column book, or a last page already balanced, is returned as it is."""
     fills = laid.fills[-1]
     if len(fills) < 2 or max(fills) - min(fills) <= 2 * BALANCE_STEP:
         return laid
@@ -562,9 +699,11 @@ def balance(setting: _Setting, laid: Laid) -> Laid:
             figures.setdefault(placed.block, []).append(placed)
     tallest = max((max(p.top for p in parts) - min(p.bottom for p in parts)
                    for parts in figures.values()), default=0.0)
-    full = _column_height(setting, laid.pages)
+    # Columns as tall as the taller one already is would balance nothing: the tries
+    # stop there (each try is a whole layout).
+    tallest_column = min(_column_height(setting, laid.pages), max(fills))
     height = max(sum(fills) / len(fills), tallest + BALANCE_STEP)
-    while height < full:
+    while height < tallest_column:
         try:
             tried = _render(setting, laid.tile_mm, short=(laid.pages, height))
         except LayoutError:  # something taller than the columns tried
@@ -584,93 +723,85 @@ def _column_height(setting: _Setting, page: int) -> float:
 
 
 def _render(setting: _Setting, tile_mm: float,
-            short: tuple[int, float] | None = None) -> Laid:
-    """The book with figure tiles ``tile_mm`` wide; ``short`` = (page, height): that
-    page's columns are only ``height`` points tall."""
+           short: tuple[int, float] | None = None) -> Laid:
+    """The book laid out (not drawn) with figure tiles ``tile_mm`` wide; ``short`` =
+    (page, height): that page's columns are only ``height`` points tall."""
     register_fonts()
     texts, geometry = setting.texts, setting.geometry
     page_width, page_height = setting.page_size
     styles = _styles(texts.lang, texts.unbreakable)
-    templates = _templates(page_width, page_height, geometry, texts)
+    templates = _templates(page_width, page_height, geometry)
     short_page = None
     if short is not None:
         page, height = short
-        template = _short_template(templates, page, geometry, height)
+        template = _short_template(templates, page, height)
         templates.append(template)
         short_page = (page, template.id)
-    buffer = io.BytesIO()
     document = FloatingDocTemplate(
-        buffer, pagesize=(page_width, page_height), invariant=1, pageCompression=1,
-        title=texts.title, author=texts.author, subject=texts.subject, creator=CREATOR,
-        producer=CREATOR, lang=texts.lang, short_page=short_page,
-        # Lato from the first operator on: no standard-14 font is ever referenced.
-        initialFontName=FONT_NAMES["regular"],
-    )
+        io.BytesIO(), pagesize=(page_width, page_height), invariant=1,
+        short_page=short_page, initialFontName=FONT_NAMES["regular"])
     document.addPageTemplates(templates)
     story = _story(setting.blocks, styles, texts, geometry,
                    _column_width(page_width, geometry), tile_mm)
-    document._doSave = 0  # reportlab's switch: the PDF is written if this layout is kept
-    document.build(story, canvasmaker=setting.canvasmaker or PageCanvas)
-    canvas = document.canv
-
-    def write() -> bytes:
-        canvas.save()
-        return buffer.getvalue()
-
-    return Laid(write, int(document.page), tile_mm, document.fills, document.placed)
+    document._doSave = 0  # reportlab's switch: a layout pass writes no PDF
+    document.build(story, canvasmaker=LayoutCanvas)
+    records = document.canv.records
+    if len(records) != document.page:
+        raise AssertionError(f"{len(records)} pages recorded, {document.page} laid out")
+    return Laid(int(document.page), tile_mm, setting.page_size, records,
+                functools.partial(_page_furniture, geometry=geometry, texts=texts), texts,
+                document.fills, document.placed, setting.paper, setting.canvasmaker)
 
 
 def _column_width(page_width: float, g: Geometry) -> float:
     return float(page_width - (g.inner + g.outer + (g.columns - 1) * g.gutter) * mm) / g.columns
 
 
-def _templates(page_width: float, page_height: float, g: Geometry,
-               texts: PageTexts) -> list[PageTemplate]:
+# The id suffix of a page template with shorter columns (a balanced last page).
+SHORT = "-short"
+
+
+def _templates(page_width: float, page_height: float, g: Geometry) -> list[PageTemplate]:
     """The page templates: "first" (page 1: the title band over the columns) or
-    "cover", then "even" and "odd" pages in turn."""
+    "cover", then "even" and "odd" pages in turn. Their frames record, not draw; the
+    furniture comes when the pages are drawn (:func:`_page_furniture`)."""
     column = _column_width(page_width, g)
     body_height = page_height - (g.top + g.bottom) * mm
 
     def columns(left: float, height: float, name: str) -> list[Frame]:
         return [
-            Frame(left + i * (column + g.gutter * mm), g.bottom * mm, column, height,
-                  leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
-                  id=f"{name}-{i}")
+            RecordingFrame(left + i * (column + g.gutter * mm), g.bottom * mm, column,
+                           height, leftPadding=0, rightPadding=0, topPadding=0,
+                           bottomPadding=0, id=f"{name}-{i}")
             for i in range(g.columns)
         ]
 
-    def decorate(canvas: Canvas, document: Any) -> None:
-        _furniture(canvas, document.page, page_width, page_height, g, texts)
-
     pages = [
-        PageTemplate("even", columns(g.outer * mm, body_height, "even"), onPage=decorate,
+        PageTemplate("even", columns(g.outer * mm, body_height, "even"),
                      autoNextPageTemplate="odd"),
-        PageTemplate("odd", columns(g.inner * mm, body_height, "odd"), onPage=decorate,
+        PageTemplate("odd", columns(g.inner * mm, body_height, "odd"),
                      autoNextPageTemplate="even"),
     ]
     if g.cover:
-        cover = Frame(g.inner * mm, g.bottom * mm, page_width - (g.inner + g.outer) * mm,
-                      body_height, leftPadding=0, rightPadding=0, topPadding=0,
-                      bottomPadding=0, id="cover")
-
-        def decorate_cover(canvas: Canvas, document: Any) -> None:
-            _cover_furniture(canvas, page_width, g, texts)
-
-        return [PageTemplate("cover", [cover], onPage=decorate_cover,
-                             autoNextPageTemplate="even"), *pages]
+        cover = RecordingFrame(g.inner * mm, g.bottom * mm,
+                               page_width - (g.inner + g.outer) * mm, body_height,
+                               leftPadding=0, rightPadding=0, topPadding=0,
+                               bottomPadding=0, id="cover")
+        return [PageTemplate("cover", [cover], autoNextPageTemplate="even"), *pages]
     title_height = g.title_height * mm
-    title = Frame(g.inner * mm, page_height - g.top * mm - title_height,
-                  page_width - (g.inner + g.outer) * mm, title_height, leftPadding=0,
-                  rightPadding=0, topPadding=0, bottomPadding=0, id="title")
+    title = RecordingFrame(g.inner * mm, page_height - g.top * mm - title_height,
+                           page_width - (g.inner + g.outer) * mm, title_height,
+                           leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
+                           id="title")
     return [
         PageTemplate("first", [title, *columns(g.inner * mm, body_height - title_height,
                                                "first")],
-                     onPage=decorate, autoNextPageTemplate="even"),
+                     autoNextPageTemplate="even"),
         *pages,
     ]
 
 
-def _short_template(templates: list[PageTemplate], page: int, g: Geometry,
+def _short_template(templates: list[PageTemplate], page: int,
                     height: float) -> PageTemplate:
     """The template of ``page`` with its columns ``height`` points tall, at their top."""
     if page == 1:
@@ -681,11 +812,22 @@ def _short_template(templates: list[PageTemplate], page: int, g: Geometry,
     for frame in model.frames:
         if _column(frame) is not None:
             top = frame._y1 + frame._height
-            frame = Frame(frame._x1, top - height, frame._width, height, leftPadding=0,
-                          rightPadding=0, topPadding=0, bottomPadding=0, id=frame.id)
+            frame = RecordingFrame(frame._x1, top - height, frame._width, height,
+                                   leftPadding=0, rightPadding=0, topPadding=0,
+                                   bottomPadding=0, id=frame.id)
         frames.append(frame)
-    return PageTemplate(f"{model.id}-short", frames, onPage=model.onPage,
+    return PageTemplate(f"{model.id}{SHORT}", frames,
                         autoNextPageTemplate=model.autoNextPageTemplate)
+
+
+def _page_furniture(canvas: Canvas, page: int, template: str,
+                    page_size: tuple[float, float], *, geometry: Geometry,
+                    texts: PageTexts) -> None:
+    """What a page of ``template`` shows around its columns."""
+    if template == "cover":
+        _cover_furniture(canvas, page_size[0], geometry, texts)
+    else:
+        _furniture(canvas, page, page_size[0], page_size[1], geometry, texts)
 
 
 def _furniture(canvas: Canvas, page: int, page_width: float, page_height: float,

@@ -1,6 +1,8 @@
 """Reading a rulebook PDF back as lines of text, where they are: by page (or booklet
 page, a form drawn on a sheet) and column, with pypdf. A line knows whether it is in the
-body of the page or in a margin (the running head, the page number)."""
+body of the page or in a margin (the running head, the page number). Positions are
+those of the page the book was laid out on (BOOK_PAGE, BOOKLET_PAGE), which each paper
+shows centred: the same on every paper."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from pypdf import PageObject, PdfReader
 from pypdf.generic import ContentStream
 from reportlab.lib.units import mm
 
-from micropul_print.rulebook.layout import GEOMETRY, Geometry
+from micropul_print.rulebook.booklet import BOOKLET_PAGE
+from micropul_print.rulebook.layout import BOOK_PAGE, GEOMETRY, Geometry, centred
 
 
 @dataclass(frozen=True)
@@ -30,23 +33,25 @@ class Line:
     size: float = 0.0  # the largest font size on it (points)
 
 
-def _lines(extract: Callable[..., Any], size: tuple[float, float],
-           geometry: Geometry) -> list[Line]:
-    """The lines an extraction visits between the margins of a page of ``size``; runs
-    on one baseline in one column are one line. Column = which of the geometry's
-    columns, as equal strips of the page's width, the run starts in."""
+def _lines(extract: Callable[..., Any], size: tuple[float, float], geometry: Geometry,
+           laid: tuple[float, float]) -> list[Line]:
+    """The lines an extraction visits between the margins of a page ``laid`` out and
+    drawn centred on a page of ``size``; runs on one baseline in one column are one
+    line. Column = which of the geometry's columns, as equal strips of the page's
+    width, the run starts in."""
     runs: dict[tuple[int, float], list[tuple[float, str, float]]] = {}
-    width, columns = size[0], geometry.columns
+    width, columns = laid[0], geometry.columns
+    dx, dy = centred(laid, size)
 
     def visit(text: str, cm: list[float], tm: list[float], font: object,
               font_size: float) -> None:
-        x, y = cm[4] + tm[4], cm[5] + tm[5]
+        x, y = cm[4] + tm[4] - dx, cm[5] + tm[5] - dy
         if text.strip():
             column = min(int(x / (width / columns)), columns - 1)
             runs.setdefault((column, round(y, 1)), []).append((x, text, font_size))
 
     extract(visitor_text=visit)
-    bottom, top = geometry.bottom * mm, size[1] - geometry.top * mm
+    bottom, top = geometry.bottom * mm, laid[1] - geometry.top * mm
     return sorted((Line(column, y, min(part[0] for part in parts),
                         " ".join(" ".join(part[1].split()) for part in sorted(parts)),
                         bottom < y < top, max(part[2] for part in parts))
@@ -58,7 +63,8 @@ def page_lines(pdf: bytes, geometry: Geometry = GEOMETRY) -> list[list[Line]]:
     """Each page's lines, column by column, top to bottom."""
     pages = PdfReader(io.BytesIO(pdf)).pages
     return [[line for line in _lines(page.extract_text, (float(page.mediabox.width),
-                                                         float(page.mediabox.height)), geometry)
+                                                         float(page.mediabox.height)), geometry,
+                                BOOK_PAGE)
              if line.body]
             for page in pages]
 
@@ -100,4 +106,4 @@ def _form_lines(sheet: PageObject, form: Any, size: tuple[float, float],
     def extract(visitor_text: Callable[..., None]) -> Any:
         return sheet.extract_xform_text(form, visitor_text=visitor_text)
 
-    return _lines(extract, size, geometry)
+    return _lines(extract, size, geometry, BOOKLET_PAGE)

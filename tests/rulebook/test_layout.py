@@ -18,10 +18,9 @@ TEXTS = PageTexts(lang="en", title="T", subject="S", author="A", running_head="H
                   page_number="{page}", figure_label="Figure {number}")
 
 
-@pytest.mark.parametrize("paper", sorted(PAPER_SIZES))
-def test_margins_mirror_on_even_pages(paper: str) -> None:
-    width, height = PAPER_SIZES[paper]
-    templates = {t.id: t for t in layout._templates(width, height, GEOMETRY, TEXTS)}
+def test_margins_mirror_on_even_pages() -> None:
+    width, height = layout.BOOK_PAGE
+    templates = {t.id: t for t in layout._templates(width, height, GEOMETRY)}
     odd, even = templates["odd"].frames, templates["even"].frames
     # Odd (right-hand) pages: binding on the left; even pages: binding on the right.
     assert odd[0]._x1 == pytest.approx(GEOMETRY.inner * mm)
@@ -30,6 +29,34 @@ def test_margins_mirror_on_even_pages(paper: str) -> None:
     assert width - (even[1]._x1 + even[1]._width) == pytest.approx(GEOMETRY.inner * mm)
     assert templates["first"].frames[1]._x1 == odd[0]._x1
     assert [t.autoNextPageTemplate for t in templates.values()] == ["even", "odd", "even"]
+
+
+def test_a_book_is_laid_out_on_the_page_that_fits_every_paper() -> None:
+    width, height = layout.BOOK_PAGE
+    assert width == min(w for w, _ in PAPER_SIZES.values()) == PAPER_SIZES["a4"][0]
+    assert height == min(h for _, h in PAPER_SIZES.values()) == PAPER_SIZES["letter"][1]
+
+
+def test_every_paper_gets_the_same_pages_centred() -> None:
+    """Laid out once, drawn on A4 and on Letter: each line in the same place on the
+    page, the page centred on the paper (A4 is taller, Letter wider)."""
+    text = " ".join(f"word{n}" for n in range(900))
+    blocks: list[layout.PageBlock] = [layout.TitleBlock(("Title",)), layout.TextBlock(text)]
+    pdfs = layout.render_papers(blocks, TEXTS, ["a4", "letter"])
+    assert pdfs["a4"] == layout.render(blocks, TEXTS, "a4")
+    dx, dy = layout.centred(layout.BOOK_PAGE, PAPER_SIZES["a4"])
+    assert dx == 0 and dy == pytest.approx((297 - 279.4) / 2 * mm)
+    dx, dy = layout.centred(layout.BOOK_PAGE, PAPER_SIZES["letter"])
+    assert dx == pytest.approx((215.9 - 210) / 2 * mm) and dy == 0
+    # page_lines gives positions on the laid-out page: the paper's offset taken off.
+    placed = {paper: [[(line.text, line.column, round(line.x, 2), round(line.y, 1), line.body)
+                       for line in page] for page in page_lines(pdf)]
+              for paper, pdf in pdfs.items()}
+    assert placed["a4"] == placed["letter"] and len(placed["a4"]) == 2
+    for paper, pdf in pdfs.items():
+        box = PdfReader(io.BytesIO(pdf)).pages[0].mediabox
+        assert (float(box.width), float(box.height)) == pytest.approx(PAPER_SIZES[paper])
+
 
 
 def test_markup_escapes_then_applies_bold_and_italic() -> None:
@@ -89,6 +116,14 @@ def test_a_language_without_a_dictionary_still_renders() -> None:
     assert pdf.startswith(b"%PDF")
 
 
+def fake_laid(pages: int, tile_mm: float) -> layout.Laid:
+    """A layout whose PDF is its figure size: what a try of _figure_size returns."""
+    laid = layout.Laid(pages, tile_mm, layout.BOOK_PAGE, [], lambda *_: None, TEXTS,
+                       [[0.0, 0.0]])
+    laid._pdf = str(tile_mm).encode()
+    return laid
+
+
 @pytest.mark.parametrize(("pages", "chosen"), [
     ({18.0: 3, 16.5: 3, 15.0: 3}, 18.0),  # no page to save: the largest figures
     ({18.0: 4, 16.5: 3, 15.0: 3}, 16.5),  # the largest size that saves the page
@@ -97,7 +132,7 @@ def test_a_language_without_a_dictionary_still_renders() -> None:
 def test_figures_shrink_only_to_save_a_page(monkeypatch: pytest.MonkeyPatch,
                                             pages: dict[float, int], chosen: float) -> None:
     def fake_render(setting: object, tile_mm: float) -> layout.Laid:
-        return layout.Laid(str(tile_mm).encode(), pages[tile_mm], tile_mm, [[0.0, 0.0]])
+        return fake_laid(pages[tile_mm], tile_mm)
 
     monkeypatch.setattr(layout, "_render", fake_render)
     assert tuple(pages) == layout.FIGURE_TILE_MM
@@ -117,7 +152,7 @@ def test_a_book_within_its_page_budget_keeps_the_largest_figures(
 
     def fake_render(setting: object, tile_mm: float) -> layout.Laid:
         tried.append(tile_mm)
-        return layout.Laid(str(tile_mm).encode(), pages[tile_mm], tile_mm, [[0.0, 0.0]])
+        return fake_laid(pages[tile_mm], tile_mm)
 
     monkeypatch.setattr(layout, "_render", fake_render)
     assert layout.render([], TEXTS, "a4", page_budget=budget) == str(chosen).encode()
@@ -260,8 +295,8 @@ def test_the_last_page_has_its_columns_balanced() -> None:
     text = " ".join(f"word{n}" for n in range(900))
     blocks: list[layout.PageBlock] = [layout.TitleBlock(("Title",)), layout.TextBlock(text)]
     laid = layout.lay_out(blocks, TEXTS, "a4")
-    unbalanced = layout._render(layout._Setting(blocks, TEXTS, PAPER_SIZES["a4"], GEOMETRY,
-                                                None), 18.0)
+    unbalanced = layout._render(layout._Setting(blocks, TEXTS, layout.BOOK_PAGE, GEOMETRY,
+                                                None, None), 18.0)
     assert laid.pages == unbalanced.pages == 2, unbalanced.fills
     left, right = unbalanced.fills[-1]
     assert right == 0 and left > 300
@@ -300,3 +335,26 @@ def test_where_things_go_is_recorded() -> None:
     assert [(p.block, p.page, p.column, p.kind) for p in laid.placed] == [
         (0, 1, 0, "title"), (1, 1, 0, "heading"), (2, 1, 0, "text"), (2, 1, 1, "text")]
     assert all(p.top > p.bottom for p in laid.placed)
+
+
+def test_balancing_stops_at_the_taller_column(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A last page of 648 and 666 pt: columns tried shorter than 666 pt only (a try as
+    tall as the taller column balances nothing); when none keeps the page count, the
+    page stays as it was."""
+    laid = fake_laid(3, 18.0)
+    laid.fills = [[690.0, 690.0], [690.0, 690.0], [648.0, 666.0]]
+    tried: list[float] = []
+
+    def overflowing(setting: object, tile_mm: float,
+                    short: tuple[int, float] | None = None) -> layout.Laid:
+        assert short is not None and short[0] == 3
+        tried.append(short[1])
+        over = fake_laid(4, tile_mm)
+        over.fills = [*laid.fills, [12.0, 0.0]]
+        return over
+
+    monkeypatch.setattr(layout, "_render", overflowing)
+    setting = layout._Setting([], TEXTS, layout.BOOK_PAGE, GEOMETRY, None, None)
+    assert layout.balance(setting, laid) is laid
+    assert tried and max(tried) < 666.0
+    assert tried[0] == pytest.approx(657.0)  # the even share first

@@ -166,20 +166,22 @@ def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
                            imports=(*imports, *pdf_imports), label="print shop"))
     rulebook_imports = (*pdf_imports, "micropul_print.rulebook",
                         "micropul_print.rulebook.layout")
-    for paper_name in options.papers if "rulebooks" in options.parts and langs else ():
-        paper = (paper_name,)  # as Micropul's: the rulebooks follow the sheets' papers
-        jobs.append(KitJob("rulebooks", part({"rulebooks"}, paper, langs), cost=4 * len(langs),
+    if "rulebooks" in options.parts and langs:
+        # As Micropul's: the rulebooks follow the sheets' papers, a job per language and
+        # kind, each book laid out once and drawn on every paper.
+        papers = tuple(options.papers)
+        on = ",".join(papers)  # the labels name the papers: "rulebook en a4,letter"
+        jobs.append(KitJob("rulebooks", part({"rulebooks"}, papers, langs), cost=3 * len(langs),
                            imports=(*imports, *rulebook_imports),
-                           pieces=[part({"rulebooks"}, paper, [lang]) for lang in langs],
-                           label=f"rulebooks {paper_name}",
-                           piece_labels=[f"rulebook {lang} {paper_name}" for lang in langs]))
+                           pieces=[part({"rulebooks"}, papers, [lang]) for lang in langs],
+                           label=f"rulebooks {on}",
+                           piece_labels=[f"rulebook {lang} {on}" for lang in langs]))
         if options.booklets:
-            jobs.append(KitJob("rulebooks", part({"booklets"}, paper, langs),
-                               cost=4 * len(langs), imports=(*imports, *rulebook_imports),
-                               pieces=[part({"booklets"}, paper, [lang]) for lang in langs],
-                               label=f"booklets {paper_name}",
-                               piece_labels=[f"booklet {lang} {paper_name}"
-                                             for lang in langs]))
+            jobs.append(KitJob("rulebooks", part({"booklets"}, papers, langs),
+                               cost=3 * len(langs), imports=(*imports, *rulebook_imports),
+                               pieces=[part({"booklets"}, papers, [lang]) for lang in langs],
+                               label=f"booklets {on}",
+                               piece_labels=[f"booklet {lang} {on}" for lang in langs]))
     return jobs
 
 
@@ -200,8 +202,8 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
     ``cut_files``: the tile sheets carry registration marks, and a cut file is written
     for each of their front pages holding pieces.
 
-    Rulebook file names carry no paper, as Micropul's: one set, on the first of
-    ``papers`` (A4 when none is given).
+    The rulebooks and booklets follow ``papers`` (A4 when none is given), as
+    Micropul's: each language's book laid out once and drawn on every paper.
 
     ``bleed`` None means none on the sheets and PNG_BLEED on the PNG files, as for
     Micropul; a number applies to both. Boards have no bleed: they are not cut to a
@@ -245,27 +247,27 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
     if "print-shop" in parts:
         say(f"writing {out.path(PRINT_SHOP_PDF)}")
         written.append(out.write_bytes(PRINT_SHOP_PDF, print_shop_pdf(catalogue, theme)))
-    for paper in papers or (RULEBOOK_PAPER,):  # the rulebooks follow the sheets' papers
-        if "rulebooks" in parts:
-            written += write_rulebooks(catalogue, theme, out, langs=langs, paper=paper,
-                                       progress=say)
-        if "booklets" in parts:
-            written += write_rulebooks(catalogue, theme, out, langs=langs, paper=paper,
-                                       progress=say, booklet=True)
+    rulebook_papers = list(papers) or [RULEBOOK_PAPER]  # they follow the sheets' papers
+    if "rulebooks" in parts:
+        written += write_rulebooks(catalogue, theme, out, langs=langs,
+                                   papers=rulebook_papers, progress=say)
+    if "booklets" in parts:
+        written += write_rulebooks(catalogue, theme, out, langs=langs,
+                                   papers=rulebook_papers, progress=say, booklet=True)
     return written
 
 
 def write_rulebooks(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir, *,
-                    langs: Sequence[str] | None, paper: str,
+                    langs: Sequence[str] | None, papers: Sequence[str],
                     progress: Progress | None = None, booklet: bool = False) -> list[Path]:
     """``cellulae/rules/cellulae-rules-<lang>-<paper>.pdf`` for each of ``langs`` (None: every
-    language of the Cellulae book), on ``paper``; texts and figures checked first.
-    ``booklet``: the booklets instead, ``cellulae-rules-<lang>-booklet-<paper>.pdf``."""
+    language of the Cellulae book) on each of ``papers``; texts and figures checked
+    first. ``booklet``: the booklets instead, ``cellulae-rules-<lang>-booklet-<paper>.pdf``."""
     from micropul_print.rulebook import available_languages, build_booklets, build_rulebooks
 
     chosen = list(langs) if langs is not None else available_languages(catalogue.game)
     write = build_booklets if booklet else build_rulebooks
-    return write(catalogue, theme, out, langs=chosen, paper=paper,
+    return write(catalogue, theme, out, langs=chosen, papers=papers,
                            progress=None if progress is None
                            else (lambda message: progress(f"writing {message}")))
 

@@ -72,22 +72,22 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
                            cost=1, imports=_PDF_IMPORTS, label="print shop"))
     if "rulebooks" in options.parts and langs:
         # The rulebooks follow the sheets' papers. In parallel, a job per language and
-        # paper (each checks its own texts; the figures are checked once, before).
-        for paper in options.papers:
+        # kind (each lays its book out once and draws it on every paper; the texts and
+        # figures were checked before).
+        papers = list(options.papers)
+        on = ",".join(papers)  # the labels name the papers: "rulebook en a4,letter"
+        jobs.append(KitJob(
+            "rulebooks", _rulebooks_job(art, output, langs, papers),
+            cost=3 * len(langs), imports=_RULEBOOK_IMPORTS,
+            pieces=[_rulebooks_job(art, output, [lang], papers) for lang in langs],
+            label=f"rulebooks {on}", piece_labels=[f"rulebook {lang} {on}" for lang in langs]))
+        if options.booklets:
             jobs.append(KitJob(
-                "rulebooks", _rulebooks_job(art, output, langs, paper),
-                cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
-                pieces=[_rulebooks_job(art, output, [lang], paper) for lang in langs],
-                label=f"rulebooks {paper}",
-                piece_labels=[f"rulebook {lang} {paper}" for lang in langs]))
-            if options.booklets:
-                jobs.append(KitJob(
-                    "rulebooks", _rulebooks_job(art, output, langs, paper, booklet=True),
-                    cost=4 * len(langs), imports=_RULEBOOK_IMPORTS,
-                    pieces=[_rulebooks_job(art, output, [lang], paper, booklet=True)
-                            for lang in langs],
-                    label=f"booklets {paper}",
-                    piece_labels=[f"booklet {lang} {paper}" for lang in langs]))
+                "rulebooks", _rulebooks_job(art, output, langs, papers, booklet=True),
+                cost=3 * len(langs), imports=_RULEBOOK_IMPORTS,
+                pieces=[_rulebooks_job(art, output, [lang], papers, booklet=True)
+                        for lang in langs],
+                label=f"booklets {on}", piece_labels=[f"booklet {lang} {on}" for lang in langs]))
     return jobs
 
 
@@ -135,13 +135,14 @@ def _gutterfold_job(art: TileArt, output: OutputDir, paper: str,
     return lambda say: [write_gutterfold(art, output, paper, options, progress=say)]
 
 
-def _rulebooks_job(art: TileArt, output: OutputDir, langs: Sequence[str], paper: str, *,
+def _rulebooks_job(art: TileArt, output: OutputDir, langs: Sequence[str],
+                   papers: Sequence[str], *,
                    booklet: bool = False) -> Callable[[Progress], list[Path]]:
     def run(say: Progress) -> list[Path]:
         from micropul_print.rulebook import build_booklets, build_rulebooks
 
         write = build_booklets if booklet else build_rulebooks
-        return list(write(art.catalogue, art.theme, output, langs=langs, paper=paper,
+        return list(write(art.catalogue, art.theme, output, langs=langs, papers=papers,
                           progress=lambda message: say(f"writing {message}")))
     return run
 
