@@ -670,6 +670,8 @@ def _figure_size(setting: _Setting, page_budget: int | None, pages_per_sheet: in
     laid = _render(setting, largest)
     if page_budget is not None and laid.pages <= page_budget:
         return laid
+    if sheets(laid) <= -(-_fewest_pages(setting, laid, smallest) // pages_per_sheet):
+        return laid  # no figure size could need fewer sheets: nothing else to try
     fewest = _render(setting, smallest)
     if sheets(laid) <= sheets(fewest):
         return laid
@@ -678,6 +680,35 @@ def _figure_size(setting: _Setting, page_budget: int | None, pages_per_sheet: in
         if sheets(laid) <= sheets(fewest):
             return laid
     return fewest
+
+
+# What a column may hold more or less of the same content once laid out otherwise
+# (points): a space before or after dropped or kept where the column breaks.
+COLUMN_SPACING_SLACK = 12.4
+
+
+def _fewest_pages(setting: _Setting, laid: Laid, tile_mm: float) -> int:
+    """A lower bound on the pages the book needs with figure tiles ``tile_mm`` wide,
+    from ``laid`` (a layout with larger figures): the column height it fills, less what
+    the smaller figures save and COLUMN_SPACING_SLACK per column, packed with no gap
+    into the pages' columns. Lets a layout that already needs no more sheets than that
+    be kept without laying out the book again (each try is a whole layout)."""
+    g = setting.geometry
+    column_width = _column_width(setting.page_size[0], g)
+    saved = 0.0
+    for block in setting.blocks:
+        if isinstance(block, FigureBlock):
+            ratio = block.drawing.height / block.drawing.width * mm
+            saved += ratio * (_figure_width(block, laid.tile_mm, column_width)
+                              - _figure_width(block, tile_mm, column_width))
+    columns = sum(len(page) for page in laid.fills)
+    needed = sum(sum(page) for page in laid.fills) - saved - COLUMN_SPACING_SLACK * columns
+    pages, room = 0, 0.0
+    while pages == 0 or room < needed:
+        pages += 1
+        if not (g.cover and pages == 1):  # a cover page holds no column
+            room += g.columns * _column_height(setting, pages)
+    return pages
 
 
 # Balancing tries columns at least this much taller each time (points): half a line.
@@ -962,17 +993,22 @@ def _story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             story.append(_legend(block, styles, texts, figure_number, column_width, index))
         else:
             figure_number += 1
-            width = tile_mm / block.tile_size * block.drawing.width
-            # Never wider than a column, nor taller than half of one (a tall figure
-            # that fits no frame would stop the build).
-            tallest = MAX_FIGURE_HEIGHT_MM * block.drawing.width / block.drawing.height
-            picture = Picture(block.drawing, min(width, column_width / mm, tallest))
+            picture = Picture(block.drawing, _figure_width(block, tile_mm, column_width))
             story.append(Float([
                 Spacer(1, 2),
                 _tagged(PictureFlowable(picture), index, "figure"),
                 _tagged(_caption(block.caption, styles, texts, figure_number), index, "figure"),
             ]))
     return story
+
+
+def _figure_width(block: FigureBlock, tile_mm: float, column_width: float) -> float:
+    """How wide (mm) a figure is drawn with tiles ``tile_mm`` wide: never wider than a
+    column, nor taller than MAX_FIGURE_HEIGHT_MM (a tall figure that fits no frame
+    would stop the build)."""
+    width = tile_mm / block.tile_size * block.drawing.width
+    tallest = MAX_FIGURE_HEIGHT_MM * block.drawing.width / block.drawing.height
+    return float(min(width, column_width / mm, tallest))
 
 
 def _caption(text: str, styles: dict[str, ParagraphStyle], texts: PageTexts,

@@ -358,3 +358,49 @@ def test_balancing_stops_at_the_taller_column(monkeypatch: pytest.MonkeyPatch) -
     assert layout.balance(setting, laid) is laid
     assert tried and max(tried) < 666.0
     assert tried[0] == pytest.approx(657.0)  # the even share first
+
+
+def test_a_layout_already_on_the_fewest_sheets_possible_is_the_only_try(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A booklet whose largest figures already fit on one sheet: no smaller size can
+    need fewer, so no other layout is tried."""
+    from micropul_print.rulebook.booklet import BOOKLET_GEOMETRY, BOOKLET_PAGE
+
+    figure = Drawing(60.0, 30.0, (Rect(0.0, 0.0, 60.0, 30.0, fill="#000000"),))
+    blocks: list[layout.PageBlock] = [
+        layout.TitleBlock(("Title",)), layout.TextBlock(" ".join(["word"] * 300)),
+        layout.FigureBlock(figure, "A figure", 30.0)]
+    tried: list[float] = []
+    real_render = layout._render
+
+    def spy(setting: layout._Setting, tile_mm: float,
+            short: tuple[int, float] | None = None) -> layout.Laid:
+        tried.append(tile_mm)
+        return real_render(setting, tile_mm, short)
+
+    monkeypatch.setattr(layout, "_render", spy)
+    laid = layout.lay_out(blocks, TEXTS, BOOKLET_PAGE, BOOKLET_GEOMETRY, pages_per_sheet=4)
+    assert laid.pages <= 4 and tried == [layout.FIGURE_TILE_MM[0]]
+
+
+@pytest.mark.parametrize("game", games_with_rulebooks())
+@pytest.mark.parametrize("kind", ["book", "booklet"])
+def test_the_fewest_pages_is_a_lower_bound(game: str, kind: str) -> None:
+    """What _fewest_pages promises for the smallest figures, from a layout with the
+    largest, never exceeds the pages the smallest really take (else a layout would be
+    kept that another size could print on fewer sheets), and is not far below."""
+    from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
+    from micropul_print.draw.theme import load_theme
+    from micropul_print.rulebook import check_rulebook, page_blocks
+    from micropul_print.rulebook.booklet import BOOKLET_GEOMETRY, BOOKLET_PAGE
+
+    catalogue = load_catalogue(shipped_catalogue(game))
+    book, (locale,), figures = check_rulebook(catalogue, ["en"])
+    blocks, texts = page_blocks(book, locale, figures, catalogue, load_theme("classic"))
+    page, geometry = ((layout.BOOK_PAGE, GEOMETRY) if kind == "book"
+                      else (BOOKLET_PAGE, BOOKLET_GEOMETRY))
+    setting = layout._Setting(blocks, texts, page, geometry, None, None)
+    largest, smallest = (layout._render(setting, size)
+                         for size in (layout.FIGURE_TILE_MM[0], layout.FIGURE_TILE_MM[-1]))
+    bound = layout._fewest_pages(setting, largest, layout.FIGURE_TILE_MM[-1])
+    assert smallest.pages - 1 <= bound <= smallest.pages
