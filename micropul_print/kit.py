@@ -209,8 +209,10 @@ def _catalogues(options: KitOptions) -> list[Any]:
 def _rulebook_langs(options: KitOptions, game: str) -> list[str]:
     """The languages asked for (the rulebook reports any it has no text for), or every
     language of the game's book; none for a game without a book."""
+    if "rulebooks" not in options.parts:  # before asking for the book: it loads Babel
+        return []
     book = registry.get(game).rulebook
-    if book is None or "rulebooks" not in options.parts:
+    if book is None:
         return []
     return list(options.langs) if options.langs is not None else book.languages()
 

@@ -28,6 +28,17 @@ def test_a_named_command_imports_its_module_alone() -> None:
     assert "micropul_print.games.micropul.rules" not in loaded
 
 
+def test_a_build_without_rulebooks_loads_no_rulebook(tmp_path: Path) -> None:
+    """The rulebook package brings Babel, the books and their checks: a build of the
+    tile files and sheets alone has no use for them."""
+    loaded = _modules_after(
+        "from micropul_print import cli\n"
+        f"cli.main(['build', '--only', 'svg,sheets', '--paper', 'a4', '--no-config', "
+        f"'--quiet', '--out', {str(tmp_path)!r}])")
+    assert "micropul_print.rulebook" not in loaded and "babel" not in loaded
+    assert (tmp_path / "sheets" / "micropul-tiles-a4.pdf").is_file()
+
+
 def test_no_command_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_:
         cli.main(["--help"])
