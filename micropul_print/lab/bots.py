@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -80,27 +80,38 @@ def move_value(state: GameState, player: int) -> tuple[float, float]:
     return outcome, margin
 
 
+def move_values(state: GameState, moves: Sequence[Any]) -> list[tuple[float, float]]:
+    """:func:`move_value` of each of ``moves`` for the player to move. A state that can
+    take a move back (``undo()``, as Micropul's can) plays each move and takes it back,
+    else each is played on a copy: the same values, without copying the whole game
+    (its board, hands and random generator) for every move."""
+    player = state.current_player()
+    undo: Callable[[], object] | None = getattr(state, "undo", None)
+    values = []
+    for move in moves:
+        if undo is not None:
+            state.play(move)
+            values.append(move_value(state, player))
+            undo()
+        else:
+            trial = state.copy()
+            trial.play(move)
+            values.append(move_value(trial, player))
+    return values
+
+
 def greedy_ranking(state: GameState, moves: Sequence[Any]) -> list[Any]:
     """``moves`` from the best to the worst by greedy's :func:`move_value`, equals in
     their given order."""
-    player = state.current_player()
-    values = []
-    for move in moves:
-        trial = state.copy()
-        trial.play(move)
-        values.append(move_value(trial, player))
+    values = move_values(state, moves)
     order = sorted(range(len(moves)), key=lambda i: values[i], reverse=True)
     return [moves[i] for i in order]
 
 
 def _greedy_pick(state: GameState, moves: Sequence[Any], rng: random.Random) -> Any:
-    player = state.current_player()
     best: list[Any] = []
     best_value: tuple[float, float] | None = None
-    for move in moves:
-        trial = state.copy()
-        trial.play(move)
-        value = move_value(trial, player)
+    for move, value in zip(moves, move_values(state, moves), strict=True):
         if best_value is None or value > best_value:
             best, best_value = [move], value
         elif value == best_value:

@@ -19,6 +19,7 @@ from micropul_print.lab.bots import (
     bot_seed,
     make_bot,
     move_value,
+    move_values,
 )
 
 from .plugin import edgematch, edgematch_catalogue
@@ -130,3 +131,52 @@ def test_lookahead_beats_greedy_significantly(game: str, variant: str | None,
     # its games are the longest.
     points = _points(game, "lookahead", "greedy", seeds, variant=variant)
     assert points.low > 0.5, points
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_move_values_take_each_move_back_where_the_state_can(
+        players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Micropul's state takes each move back (no copy per move), and the values and
+    the state after are what copies give, its random generator included: the next
+    draws are the same."""
+    state = _state("micropul", 11, players=players)
+    rng = random.Random(5)
+    for _ in range(9):  # into the game: draws and claims among the moves
+        state.play(rng.choice(list(state.legal_moves())))
+    moves = list(state.legal_moves())
+    twin = state.copy()
+    expected = []
+    for move in moves:
+        trial = twin.copy()
+        trial.play(move)
+        expected.append(move_value(trial, twin.current_player()))
+    copies: list[int] = []
+    real_copy = type(state).copy
+
+    def counted_copy(self: Any) -> Any:
+        copies.append(1)
+        return real_copy(self)
+
+    monkeypatch.setattr(type(state), "copy", counted_copy)
+    assert move_values(state, moves) == expected and copies == []
+    monkeypatch.undo()
+    assert state.legal_moves() == twin.legal_moves() and state.scores() == twin.scores()
+    after, twin_after = state.copy(), twin.copy()
+    for _ in range(12):  # the same random draws from here on
+        if after.is_over():
+            break
+        move = rng.choice(list(after.legal_moves()))
+        after.play(move)
+        twin_after.play(move)
+        assert after.legal_moves() == twin_after.legal_moves()
+
+
+def test_move_values_copy_a_state_that_cannot_take_a_move_back() -> None:
+    state = _state("cellulae", 2)
+    assert not hasattr(state, "undo")
+    moves = list(state.legal_moves())[:5]
+    values = move_values(state, moves)
+    for move, value in zip(moves, values, strict=True):
+        trial = state.copy()
+        trial.play(move)
+        assert move_value(trial, state.current_player()) == value

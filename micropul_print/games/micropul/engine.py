@@ -58,6 +58,12 @@ class MicropulState:
         self.game.push(move)  # IllegalActionError (a ValueError) when not legal
         self.played += 1
 
+    def undo(self) -> None:
+        """Take back the last move played: the state is as it was, its random generator
+        included (the bots' look at each move's outcome, without a copy each)."""
+        self.game.undo()
+        self.played -= 1
+
     def copy(self) -> MicropulState:
         return MicropulState(self.game.copy(), self.played)  # the tile tables are shared, read-only
 
