@@ -82,7 +82,7 @@ def move_value(state: GameState, player: int) -> tuple[float, float]:
 
 def move_values(state: GameState, moves: Sequence[Any]) -> list[tuple[float, float]]:
     """:func:`move_value` of each of ``moves`` for the player to move. A state that can
-    take a move back (``undo()``, as Micropul's can) plays each move and takes it back,
+    take a move back (``undo()``) plays each move and takes it back,
     else each is played on a copy: the same values, without copying the whole game
     (its board, hands and random generator) for every move."""
     player = state.current_player()
