@@ -83,6 +83,10 @@ class GameState(Protocol):
     the same moves give the same game; :meth:`copy` keeps that generator, and
     :meth:`determinized` gives a state that keeps what the player to move can see and
     resamples what nobody can (for searches that must not peek at hidden tiles).
+
+    A state may also have ``undo() -> None``, taking back the last move played (its
+    generator included): the bots then try moves in place instead of on copies
+    (:func:`micropul_print.lab.bots.move_values`).
     """
 
     @property
