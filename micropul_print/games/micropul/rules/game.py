@@ -19,11 +19,14 @@ from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.rules.board import CLEAR, Board, Placement, catalysts
 from micropul_print.games.micropul.rules.tiles import (
     _FACING_BYTE,
+    _OFFSET,
     ALL_EMPTY,
     KIND_DRAWS,
     KIND_PLUS,
     OPPOSITE,
+    PLACE_RANK_SHIFT,
     STEP,
+    STRIDE,
     TileSet,
     cell_key,
     cell_xy,
@@ -104,6 +107,10 @@ _KIND_SETS: Final = tuple(
     tuple(kind for bit, kind in ((1, _PLACE), (2, _DRAW), (4, _CLAIM)) if bits & bit)
     for bits in range(8)
 )
+# Reading x and y back from a quadrant key (cell key << 2 | quadrant) or the low part of
+# a placement's sort key (TileSet.place_order): y in bits 2.., x above it.
+_COORD: Final = STRIDE - 1
+_X_SHIFT: Final = STRIDE.bit_length() + 1
 # Per side: (side, cell key step towards it, CLEAR of it, the opposite side).
 _SIDES: Final = tuple((side, STEP[side], CLEAR[side], OPPOSITE[side]) for side in range(4))
 
@@ -204,26 +211,26 @@ class Game:
         if self._outcome is not None:
             return []
         p = self.current
-        actions: list[Action] = []
-        # One pass over the frontier for the whole hand (Board.legal_placements would
-        # make one per tile), sorted by tile, then (x, y, rotation) as it does.
+        # One pass over the frontier for the whole hand, each placement as one int that
+        # sorts by (tile, x, y, rotation) (TileSet.place_order), and its Place made once
+        # per tile set (making them was half the time).
         t = self.tiles
         masks = t.masks
-        tile_of = t.tile_of
-        rotation_of = t.rotation_of
+        place_order = t.place_order
         hand_mask = self.hand_masks[p]
-        by_tile: dict[int, list[tuple[int, int, int]]] = {}
+        found = []
         for cell, code in self.board.frontier.items():
             bits = masks[code] & hand_mask
             if bits:
-                x, y = cell_xy(cell)
+                at = cell << 2
                 while bits:
                     low = bits & -bits
                     bits ^= low
-                    oid = low.bit_length() - 1
-                    by_tile.setdefault(tile_of[oid], []).append((x, y, rotation_of[oid]))
-        for tid in sorted(by_tile):
-            actions += [Place(tid, x, y, r) for x, y, r in sorted(by_tile[tid])]
+                    found.append(place_order[low.bit_length() - 1] | at)
+        found.sort()
+        made = _places(t)
+        get = made.get
+        actions: list[Action] = [get(k) or _new_place(t, made, k) for k in found]
         if len(self.hands[p]) < HAND_LIMIT:
             if self.face_down[p]:
                 actions.append(Draw())
@@ -246,7 +253,11 @@ class Game:
                         if root in unclaimed:
                             keys.append(4 * cell_keys[number] + q)
             keys.sort()
-            actions += [Claim(*cell_xy(k >> 2), k & 3) for k in keys]
+            new = tuple.__new__  # skips the NamedTuple's __new__, written in Python
+            actions += [
+                new(Claim, ((k >> _X_SHIFT & _COORD) - _OFFSET, (k >> 2 & _COORD) - _OFFSET, k & 3))
+                for k in keys
+            ]
         return actions
 
     def why_illegal(self, action: Action) -> str | None:
@@ -810,6 +821,32 @@ def _start(tiles: TileSet) -> tuple[Board, tuple[int, ...]]:
             tiles, board, tuple(tid for tid in tiles.tile_ids if tid != start.id)
         )
     return found[1], found[2]
+
+
+# Per tile set: Place actions by their sort key (TileSet.place_order), made on first use
+# by legal_actions, up to _PLACES_KEPT of them.
+_PLACES: dict[int, tuple[TileSet, dict[int, Place]]] = {}
+_PLACES_KEPT: Final = 1 << 16
+
+
+def _places(tiles: TileSet) -> dict[int, Place]:
+    found = _PLACES.get(id(tiles))
+    if found is None or found[0] is not tiles:
+        found = _PLACES[id(tiles)] = (tiles, {})
+    return found[1]
+
+
+def _new_place(tiles: TileSet, made: dict[int, Place], key: int) -> Place:
+    """The Place of a placement's sort key, kept in ``made`` while there is room."""
+    place = Place(
+        tiles.sorted_ids[key >> PLACE_RANK_SHIFT],
+        (key >> _X_SHIFT & _COORD) - _OFFSET,
+        (key >> 2 & _COORD) - _OFFSET,
+        (key & 3) * 90,
+    )
+    if len(made) < _PLACES_KEPT:
+        made[key] = place
+    return place
 
 
 def _fast_shuffle(items: list[int], rng: random.Random) -> None:

@@ -56,6 +56,11 @@ STRIDE = 16384
 STEP = (-1, STRIDE, 1, -STRIDE)  # cell key delta towards N, E, S, W
 
 
+# A placement's sort key: tile rank << PLACE_RANK_SHIFT | cell key << 2 | rotation step
+# (cell keys are below STRIDE ** 2 = 2 ** 28).
+PLACE_RANK_SHIFT = 30
+
+
 def cell_key(x: int, y: int) -> int:
     if not (-COORD_LIMIT < x < COORD_LIMIT and -COORD_LIMIT < y < COORD_LIMIT):
         raise ValueError(f"cell ({x}, {y}) is too far from the origin (limit {COORD_LIMIT})")
@@ -227,6 +232,14 @@ class TileSet:
         # and per tile id.
         self.oid_tile_mask = [self.tile_mask[oid >> 2] for oid in range(count)]
         self.mask_of_tile = dict(zip(self.tile_ids, self.tile_mask, strict=True))
+        # Game.legal_actions sorts placements by (tile id, x, y, rotation) as one int,
+        # PLACE_ORDER(oid) | cell key << 2 (see place_order), whose top part is the
+        # tile's rank in sorted_ids.
+        self.sorted_ids = sorted(self.tile_ids)
+        rank = {tid: i for i, tid in enumerate(self.sorted_ids)}
+        self.place_order = [
+            rank[self.tile_of[oid]] << PLACE_RANK_SHIFT | (oid & 3) for oid in range(count)
+        ]
         for oid in range(count):
             found: dict[int, tuple[int, int]] = {}  # position -> (facing bits, worth)
             for side in range(4):
