@@ -16,16 +16,14 @@ from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
 from micropul_print.games.micropul.model import Catalogue
-from micropul_print.games.micropul.rules.board import CLEAR, Board, Placement, catalysts
+from micropul_print.games.micropul.rules.board import Board, Placement, catalysts
 from micropul_print.games.micropul.rules.tiles import (
     _FACING_BYTE,
     _OFFSET,
     ALL_EMPTY,
     KIND_DRAWS,
     KIND_PLUS,
-    OPPOSITE,
     PLACE_RANK_SHIFT,
-    STEP,
     STRIDE,
     TileSet,
     cell_key,
@@ -111,8 +109,6 @@ _KIND_SETS: Final = tuple(
 # a placement's sort key (TileSet.place_order): y in bits 2.., x above it.
 _COORD: Final = STRIDE - 1
 _X_SHIFT: Final = STRIDE.bit_length() + 1
-# Per side: (side, cell key step towards it, CLEAR of it, the opposite side).
-_SIDES: Final = tuple((side, STEP[side], CLEAR[side], OPPOSITE[side]) for side in range(4))
 
 
 class _Record(NamedTuple):
@@ -603,10 +599,8 @@ class Game:
         tile_mask = t.oid_tile_mask
         mask_of_tile = t.mask_of_tile
         edge_of = t.edge_of
-        edge_to = t.edge_to
-        micropul_on = t.micropul_on
+        side_rows = t.side_rows
         side_worth = t.side_worth
-        joins = t.joins
         own_worth = t.own_worth
         inner_first = t.inner_first
         inner_points = t.inner_points
@@ -617,14 +611,19 @@ class Game:
         count_shift = t.count_shift
         count_mask = t.count_mask
         facing_byte = _FACING_BYTE
-        sides = _SIDES
         kind_sets = _KIND_SETS
-        # Legal placements of every tile, packed (see TileSet.spreads).
+        # Legal placements of every tile, packed (see TileSet.spreads), and per player
+        # the fields of the tiles in hand: a hand can place iff counts & its fields.
         counts = 0
         for code in frontier.values():
             if spreads[code] < 0:
                 mask_for(code)
             counts += spreads[code]
+        field_of = t.count_field
+        hand_fields = [0] * self.players
+        for player, in_hand in enumerate(hands):
+            for tid in in_hand:
+                hand_fields[player] |= field_of[tid]
         p = self.current
         kinds = tuple(self._turn_kinds)
         turns = self.turns
@@ -678,13 +677,12 @@ class Game:
                 points += inner_points[oid]
                 for root in inner_roots[oid]:
                     unclaimed.add(base + root)
-                at = 4 * oid
-                for side, step, clear, back in sides:
+                for step, clear, nibble, mine, joined, back in side_rows[oid]:
                     neighbour_cell = cell + step
                     neighbour = cells.get(neighbour_cell)
                     if neighbour is None:
                         old = frontier.get(neighbour_cell, ALL_EMPTY)
-                        code = old & clear | edge_to[at + side]
+                        code = old & clear | nibble
                         frontier[neighbour_cell] = code
                         found = spreads[code]
                         if found < 0:
@@ -693,8 +691,8 @@ class Game:
                         counts += found - spreads[old]
                         continue
                     theirs = 4 * oids[neighbour] + back
-                    worth += side_worth[4 * theirs + micropul_on[at + side]]
-                    for q, their in joins[at + side][edge_of[theirs]]:
+                    worth += side_worth[4 * theirs + mine]
+                    for q, their in joined[edge_of[theirs]]:
                         ra = base + q
                         while parent[ra] != ra:
                             ra = parent[ra]
@@ -707,18 +705,21 @@ class Game:
                             ra, rb = rb, ra
                         parent[rb] = ra
                         points[ra] += points[rb]
-                        moved = stones_on.pop(rb, None)
-                        if moved is not None:
-                            stones_on.setdefault(ra, []).extend(moved)
+                        if rb in stones_on:
+                            stones_on.setdefault(ra, []).extend(stones_on.pop(rb))
                             unclaimed.discard(ra)
                         unclaimed.discard(rb)
                 # -- the rest of Game._place ------------------------------------------
-                hand.remove(tile_of[oid])
+                tid = tile_of[oid]
+                hand.remove(tid)
                 hand_masks[p] = hand_mask & ~tile_mask[oid]
+                hand_fields[p] ^= field_of[tid]
                 draws = worth & 255
                 if draws and core:
                     supply = face_down[p]
-                    for _ in range(min(draws, len(core))):
+                    supply.append(core.pop())
+                    while draws > 1 and core:
+                        draws -= 1
                         supply.append(core.pop())
                     if not core:
                         reason = CORE_EXHAUSTED
@@ -745,11 +746,15 @@ class Game:
                     tid = hidden.pop()
                 hand.append(tid)
                 hand_masks[p] |= mask_of_tile[tid]
+                hand_fields[p] |= field_of[tid]
             else:
                 ordered = sorted([keys[root >> 2] * 4 + (root & 3) for root in unclaimed])
                 key = ordered[int(rng() * len(ordered))]
                 root = 4 * cells[key >> 2] + (key & 3)
-                board.stones.append((p + 1, *cell_xy(key >> 2), key & 3))
+                board.stones.append(
+                    (p + 1, (key >> _X_SHIFT & _COORD) - _OFFSET, (key >> 2 & _COORD) - _OFFSET,
+                     key & 3)
+                )
                 stones_on.setdefault(root, []).append(p + 1)
                 unclaimed.discard(root)
                 stones_left[p] -= 1
@@ -764,11 +769,7 @@ class Game:
                 if not hand and not face_down[p] and not revealed[p]:
                     reason = OUT_OF_TILES
                     break
-            found = 0
-            for tid in hand:
-                if counts >> count_shift[tid] & count_mask:
-                    found = 1
-                    break
+            found = 1 if counts & hand_fields[p] else 0
             if len(hand) < HAND_LIMIT and (face_down[p] or revealed[p]):
                 found |= 2
             if stones_left[p] and unclaimed:

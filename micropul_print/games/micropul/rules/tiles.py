@@ -120,6 +120,10 @@ JOINS = tuple(
 )
 
 
+# See TileSet.side_rows.
+SideRow = tuple[int, int, int, int, tuple[tuple[tuple[int, int], ...], ...], int]
+
+
 class TileSet:
     """Precomputed orientation tables for one catalogue (see the module docstring)."""
 
@@ -208,6 +212,7 @@ class TileSet:
         self.count_bits = 8 * -(-(16 * len(self.tile_ids) + 16).bit_length() // 8)
         self.count_mask = (1 << self.count_bits) - 1
         self.count_shift = {tid: self.count_bits * i for i, tid in enumerate(self.tile_ids)}
+        self.count_field = {tid: self.count_mask << s for tid, s in self.count_shift.items()}
         self._mask_bytes = (count + 7) // 8
         # Flat per-(orientation, side) tables for the placement loop (index 4 * oid + side).
         # A catalyst's worth is packed as draws + 256 * pluses, so sums stay one int.
@@ -232,6 +237,29 @@ class TileSet:
         # and per tile id.
         self.oid_tile_mask = [self.tile_mask[oid >> 2] for oid in range(count)]
         self.mask_of_tile = dict(zip(self.tile_ids, self.tile_mask, strict=True))
+        # Per orientation, for Game.play_random: per side, (cell key step towards it, the
+        # mask keeping the other sides of the neighbourhood code of the cell there, this
+        # side's edge code in its nibble of that code, the micropul bits on this side, the
+        # pairs it joins by facing edge code (JOINS), the opposite side). They depend only
+        # on the edge codes: orientations showing the same edges share one tuple.
+        rows = [
+            [
+                (
+                    STEP[side], ALL_EMPTY & ~(15 << 4 * OPPOSITE[side]),
+                    edge << 4 * OPPOSITE[side], _micropul_bits(edge),
+                    JOINS[side][9 * edge : 9 * edge + 9], OPPOSITE[side],
+                )
+                for edge in range(9)
+            ]
+            for side in range(4)
+        ]
+        shared: dict[tuple[int, ...], tuple[SideRow, ...]] = {}
+        self.side_rows: list[tuple[SideRow, ...]] = []
+        for edges in self.edge:
+            four = shared.get(edges)
+            if four is None:
+                four = shared[edges] = tuple(rows[side][edges[side]] for side in range(4))
+            self.side_rows.append(four)
         # Game.legal_actions sorts placements by (tile id, x, y, rotation) as one int,
         # PLACE_ORDER(oid) | cell key << 2 (see place_order), whose top part is the
         # tile's rank in sorted_ids.
