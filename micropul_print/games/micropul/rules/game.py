@@ -850,13 +850,21 @@ def _new_place(tiles: TileSet, made: dict[int, Place], key: int) -> Place:
     return place
 
 
+# Per length of the list shuffled: (i, bits drawn for it) of _fast_shuffle's steps.
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
 def _fast_shuffle(items: list[int], rng: random.Random) -> None:
     """``rng.shuffle(items)`` spelled out: CPython's shuffle swaps item i with item
     ``_randbelow(i + 1)`` for i from the last down to 1, and _randbelow(n) draws
     ``getrandbits(n.bit_length())`` until below n. Three times faster."""
+    steps = _SHUFFLE_STEPS.get(len(items))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(items)] = tuple(
+            (i, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1)
+        )
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        k = (i + 1).bit_length()
+    for i, k in steps:
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)
