@@ -571,8 +571,9 @@ class Game:
 
         Besides the board it keeps, for this loop only, every tile's number of legal
         placements in one packed int (TileSet.spreads): a hand's total is then the sum
-        of a few fields, not a scan of the frontier, and the frontier is scanned only to
-        find the chosen placement's cell (from whichever end is nearer)."""
+        of its tiles' fields, one AND and one modulo (see TileSet.count_bits), not a
+        scan of the frontier, and the frontier is scanned only to find the chosen
+        placement's cell (from whichever end is nearer)."""
         if self._outcome is not None:
             return self._outcome
         t = self.tiles
@@ -608,7 +609,6 @@ class Game:
         masks = t.masks
         mask_for = t.mask_for
         spreads = t.spreads
-        count_shift = t.count_shift
         count_mask = t.count_mask
         facing_byte = _FACING_BYTE
         kind_sets = _KIND_SETS
@@ -634,9 +634,7 @@ class Game:
             extra = False
             if kind == _PLACE:
                 hand_mask = hand_masks[p]
-                total = 0
-                for tid in hand:
-                    total += counts >> count_shift[tid] & count_mask
+                total = (counts & hand_fields[p]) % count_mask  # its fields' sum
                 pick = int(rng() * total)
                 # The pick-th placement, counting cell by cell in frontier order, then by
                 # orientation id within the cell; counted from the end when nearer.

@@ -120,6 +120,9 @@ JOINS = tuple(
 )
 
 
+# Most fields of TileSet.spreads summed at once (a hand holds at most 6 tiles).
+HAND_FIELDS = 8
+
 # See TileSet.side_rows.
 SideRow = tuple[int, int, int, int, tuple[tuple[tuple[int, int], ...], ...], int]
 
@@ -205,11 +208,15 @@ class TileSet:
         # bits per tile index (tile id t at shift count_shift[t]). Summed over the
         # frontier, the packed counts give each tile's number of legal placements, and a
         # hand's total is the sum of a few fields. A field holds at most 4 rotations x 4
-        # frontier cells per tile on the table; no tile around counts nothing.
+        # frontier cells per tile on the table; no tile around counts nothing. Fields are
+        # wide enough for the sum of HAND_FIELDS of them, less than count_mask: the sum of
+        # the fields of an int made of them is then the int % count_mask (as a number's
+        # digits sum to it modulo the base - 1).
         self.masks = [-1] * 0x10000
         self.spreads = [-1] * 0x10000
         self.masks[ALL_EMPTY] = self.spreads[ALL_EMPTY] = 0
-        self.count_bits = 8 * -(-(16 * len(self.tile_ids) + 16).bit_length() // 8)
+        most = HAND_FIELDS * (16 * len(self.tile_ids) + 16)
+        self.count_bits = 8 * -(-(most + 1).bit_length() // 8)
         self.count_mask = (1 << self.count_bits) - 1
         self.count_shift = {tid: self.count_bits * i for i, tid in enumerate(self.tile_ids)}
         self.count_field = {tid: self.count_mask << s for tid, s in self.count_shift.items()}
