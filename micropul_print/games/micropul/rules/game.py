@@ -18,7 +18,6 @@ from typing import Any, Final, NamedTuple
 from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.rules.board import Board, Placement, catalysts
 from micropul_print.games.micropul.rules.tiles import (
-    _FACING_BYTE,
     _OFFSET,
     ALL_EMPTY,
     KIND_DRAWS,
@@ -610,7 +609,7 @@ class Game:
         mask_for = t.mask_for
         spreads = t.spreads
         count_mask = t.count_mask
-        facing_byte = _FACING_BYTE
+        facings = t.facings
         kind_sets = _KIND_SETS
         # Legal placements of every tile, packed (see TileSet.spreads), and per player
         # the fields of the tiles in hand: a hand can place iff counts & its fields.
@@ -664,7 +663,7 @@ class Game:
                 keys.append(cell)
                 code = frontier.pop(cell)
                 counts -= spreads[code]
-                facing = facing_byte[code & 255] | facing_byte[code >> 8] << 4
+                facing = facings[code]
                 worth = 0
                 for bits, value in own_worth[oid]:
                     if facing & bits:
@@ -686,7 +685,10 @@ class Game:
                         if found < 0:
                             mask_for(code)
                             found = spreads[code]
-                        counts += found - spreads[old]
+                        if old == ALL_EMPTY:  # a new frontier cell
+                            counts += found
+                        else:
+                            counts += found - spreads[old]
                         continue
                     theirs = 4 * oids[neighbour] + back
                     worth += side_worth[4 * theirs + mine]

@@ -215,6 +215,8 @@ class TileSet:
         self.masks = [-1] * 0x10000
         self.spreads = [-1] * 0x10000
         self.masks[ALL_EMPTY] = self.spreads[ALL_EMPTY] = 0
+        # facing_micropul(code), filled with masks (every code in a frontier has it).
+        self.facings = [0] * 0x10000
         most = HAND_FIELDS * (16 * len(self.tile_ids) + 16)
         self.count_bits = 8 * -(-(most + 1).bit_length() // 8)
         self.count_mask = (1 << self.count_bits) - 1
@@ -310,7 +312,7 @@ class TileSet:
 
     def mask_for(self, code: int) -> int:
         """Bitmask of the listed orientations legal in an empty cell of this neighbourhood:
-        a link on some side and a clash on none (also fills spreads[code])."""
+        a link on some side and a clash on none (also fills spreads[code] and facings[code])."""
         mask = self.masks[code]
         if mask < 0:
             linked = clashing = 0
@@ -321,6 +323,7 @@ class TileSet:
                     clashing |= self._clashes[side][facing]
             mask = self.masks[code] = linked & ~clashing & self.listed_mask
             self.spreads[code] = self.spread(mask)
+            self.facings[code] = facing_micropul(code)
         return mask
 
     def spread(self, mask: int) -> int:
