@@ -157,8 +157,7 @@ class Board:
 
     def copy(self) -> Board:
         """An independent table in the same state (the tile tables are shared)."""
-        board = Board.__new__(Board)  # __init__'s empty containers would be replaced
-        board.tiles = self.tiles
+        board = Board(self.tiles)
         board.cells = self.cells.copy()
         board._oids = self._oids.copy()
         board._keys = self._keys.copy()
