@@ -207,25 +207,23 @@ class Game:
             return []
         p = self.current
         # One pass over the frontier for the whole hand, each placement as one int that
-        # sorts by (tile, x, y, rotation) (TileSet.place_order), and its Place made once
-        # per tile set (making them was half the time).
-        t = self.tiles
-        masks = t.masks
-        place_order = t.place_order
+        # sorts by (tile, x, y, rotation): place_order(orientation) | cell key << 2. The
+        # place orders of a cell's legal orientations and the Place of each int are made
+        # once per tile set (_Listing): making them was most of the time.
+        listing = _listing(self.tiles)
+        masks = self.tiles.masks
+        orders_of = listing.orders.get
+        new_orders = listing.new_orders
         hand_mask = self.hand_masks[p]
-        found = []
+        found: list[int] = []
         for cell, code in self.board.frontier.items():
             bits = masks[code] & hand_mask
             if bits:
-                at = cell << 2
-                while bits:
-                    low = bits & -bits
-                    bits ^= low
-                    found.append(place_order[low.bit_length() - 1] | at)
+                found += map((cell << 2).__or__, orders_of(bits) or new_orders(bits))
         found.sort()
-        made = _places(t)
-        get = made.get
-        actions: list[Action] = [get(k) or _new_place(t, made, k) for k in found]
+        place_of = listing.places.get
+        new_place = listing.new_place
+        actions: list[Action] = [place_of(k) or new_place(k) for k in found]
         if len(self.hands[p]) < HAND_LIMIT:
             if self.face_down[p]:
                 actions.append(Draw())
@@ -236,7 +234,7 @@ class Game:
             # Every micropul of an unclaimed group, by quadrant key (cell key * 4 + q).
             parent = board._parent
             cell_keys = board._keys
-            colour = t.colour
+            colour = self.tiles.colour
             keys = []
             for number, oid in enumerate(board._oids):
                 colours = colour[oid]
@@ -824,30 +822,50 @@ def _start(tiles: TileSet) -> tuple[Board, tuple[int, ...]]:
     return found[1], found[2]
 
 
-# Per tile set: Place actions by their sort key (TileSet.place_order), made on first use
-# by legal_actions, up to _PLACES_KEPT of them.
-_PLACES: dict[int, tuple[TileSet, dict[int, Place]]] = {}
-_PLACES_KEPT: Final = 1 << 16
+class _Listing:
+    """What legal_actions keeps per tile set, up to _LISTING_KEPT items of each kind:
+    the Place of each placement's sort key, and the sort keys' orientation parts
+    (TileSet.place_order) of the orientations in a mask."""
+
+    def __init__(self, tiles: TileSet) -> None:
+        self.tiles = tiles
+        self.places: dict[int, Place] = {}
+        self.orders: dict[int, tuple[int, ...]] = {}
+
+    def new_place(self, key: int) -> Place:
+        place = Place(
+            self.tiles.sorted_ids[key >> PLACE_RANK_SHIFT],
+            (key >> _X_SHIFT & _COORD) - _OFFSET,
+            (key >> 2 & _COORD) - _OFFSET,
+            (key & 3) * 90,
+        )
+        if len(self.places) < _LISTING_KEPT:
+            self.places[key] = place
+        return place
+
+    def new_orders(self, mask: int) -> tuple[int, ...]:
+        place_order = self.tiles.place_order
+        found = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            found.append(place_order[low.bit_length() - 1])
+        orders = tuple(found)
+        if len(self.orders) < _LISTING_KEPT:
+            self.orders[mask] = orders
+        return orders
 
 
-def _places(tiles: TileSet) -> dict[int, Place]:
-    found = _PLACES.get(id(tiles))
-    if found is None or found[0] is not tiles:
-        found = _PLACES[id(tiles)] = (tiles, {})
-    return found[1]
+_LISTINGS: dict[int, _Listing] = {}
+_LISTING_KEPT: Final = 1 << 16
 
 
-def _new_place(tiles: TileSet, made: dict[int, Place], key: int) -> Place:
-    """The Place of a placement's sort key, kept in ``made`` while there is room."""
-    place = Place(
-        tiles.sorted_ids[key >> PLACE_RANK_SHIFT],
-        (key >> _X_SHIFT & _COORD) - _OFFSET,
-        (key >> 2 & _COORD) - _OFFSET,
-        (key & 3) * 90,
-    )
-    if len(made) < _PLACES_KEPT:
-        made[key] = place
-    return place
+def _listing(tiles: TileSet) -> _Listing:
+    found = _LISTINGS.get(id(tiles))
+    if found is None or found.tiles is not tiles:
+        found = _LISTINGS[id(tiles)] = _Listing(tiles)
+    return found
 
 
 # Per length of the list shuffled: (i, bits drawn for it) of _fast_shuffle's steps.
