@@ -616,11 +616,11 @@ class Game:
             if spreads[code] < 0:
                 mask_for(code)
             counts += spreads[code]
-        field_of = t.count_field
+        count_shift = t.count_shift  # a tile's field: count_mask << count_shift[tile]
         hand_fields = [0] * self.players
         for player, in_hand in enumerate(hands):
             for tid in in_hand:
-                hand_fields[player] |= field_of[tid]
+                hand_fields[player] |= count_mask << count_shift[tid]
         p = self.current
         kinds = tuple(self._turn_kinds)
         turns = self.turns
@@ -711,7 +711,7 @@ class Game:
                 tid = tile_of[oid]
                 hand.remove(tid)
                 hand_masks[p] = hand_mask & ~tile_mask[oid]
-                hand_fields[p] ^= field_of[tid]
+                hand_fields[p] ^= count_mask << count_shift[tid]
                 draws = worth & 255
                 if draws and core:
                     supply = face_down[p]
@@ -744,7 +744,7 @@ class Game:
                     tid = hidden.pop()
                 hand.append(tid)
                 hand_masks[p] |= mask_of_tile[tid]
-                hand_fields[p] |= field_of[tid]
+                hand_fields[p] |= count_mask << count_shift[tid]
             else:
                 ordered = sorted([keys[root >> 2] * 4 + (root & 3) for root in unclaimed])
                 key = ordered[int(rng() * len(ordered))]

@@ -221,7 +221,6 @@ class TileSet:
         self.count_bits = 8 * -(-(most + 1).bit_length() // 8)
         self.count_mask = (1 << self.count_bits) - 1
         self.count_shift = {tid: self.count_bits * i for i, tid in enumerate(self.tile_ids)}
-        self.count_field = {tid: self.count_mask << s for tid, s in self.count_shift.items()}
         self._mask_bytes = (count + 7) // 8
         # Flat per-(orientation, side) tables for the placement loop (index 4 * oid + side).
         # A catalyst's worth is packed as draws + 256 * pluses, so sums stay one int.
