@@ -16,14 +16,14 @@ from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
 from micropul_print.games.micropul.model import Catalogue
-from micropul_print.games.micropul.rules.board import CLEAR, Board, Placement, catalysts
+from micropul_print.games.micropul.rules.board import Board, Placement, catalysts
 from micropul_print.games.micropul.rules.tiles import (
-    _FACING_BYTE,
+    _OFFSET,
     ALL_EMPTY,
     KIND_DRAWS,
     KIND_PLUS,
-    OPPOSITE,
-    STEP,
+    PLACE_RANK_SHIFT,
+    STRIDE,
     TileSet,
     cell_key,
     cell_xy,
@@ -104,8 +104,10 @@ _KIND_SETS: Final = tuple(
     tuple(kind for bit, kind in ((1, _PLACE), (2, _DRAW), (4, _CLAIM)) if bits & bit)
     for bits in range(8)
 )
-# Per side: (side, cell key step towards it, CLEAR of it, the opposite side).
-_SIDES: Final = tuple((side, STEP[side], CLEAR[side], OPPOSITE[side]) for side in range(4))
+# Reading x and y back from a quadrant key (cell key << 2 | quadrant) or the low part of
+# a placement's sort key (TileSet.place_order): y in bits 2.., x above it.
+_COORD: Final = STRIDE - 1
+_X_SHIFT: Final = STRIDE.bit_length() + 1
 
 
 class _Record(NamedTuple):
@@ -204,26 +206,24 @@ class Game:
         if self._outcome is not None:
             return []
         p = self.current
-        actions: list[Action] = []
-        # One pass over the frontier for the whole hand (Board.legal_placements would
-        # make one per tile), sorted by tile, then (x, y, rotation) as it does.
-        t = self.tiles
-        masks = t.masks
-        tile_of = t.tile_of
-        rotation_of = t.rotation_of
+        # One pass over the frontier for the whole hand, each placement as one int that
+        # sorts by (tile, x, y, rotation): place_order(orientation) | cell key << 2. The
+        # place orders of a cell's legal orientations and the Place of each int are made
+        # once per tile set (_Listing): making them was most of the time.
+        listing = _listing(self.tiles)
+        masks = self.tiles.masks
+        orders_of = listing.orders.get
+        new_orders = listing.new_orders
         hand_mask = self.hand_masks[p]
-        by_tile: dict[int, list[tuple[int, int, int]]] = {}
+        found: list[int] = []
         for cell, code in self.board.frontier.items():
             bits = masks[code] & hand_mask
             if bits:
-                x, y = cell_xy(cell)
-                while bits:
-                    low = bits & -bits
-                    bits ^= low
-                    oid = low.bit_length() - 1
-                    by_tile.setdefault(tile_of[oid], []).append((x, y, rotation_of[oid]))
-        for tid in sorted(by_tile):
-            actions += [Place(tid, x, y, r) for x, y, r in sorted(by_tile[tid])]
+                found += map((cell << 2).__or__, orders_of(bits) or new_orders(bits))
+        found.sort()
+        place_of = listing.places.get
+        new_place = listing.new_place
+        actions: list[Action] = [place_of(k) or new_place(k) for k in found]
         if len(self.hands[p]) < HAND_LIMIT:
             if self.face_down[p]:
                 actions.append(Draw())
@@ -234,7 +234,7 @@ class Game:
             # Every micropul of an unclaimed group, by quadrant key (cell key * 4 + q).
             parent = board._parent
             cell_keys = board._keys
-            colour = t.colour
+            colour = self.tiles.colour
             keys = []
             for number, oid in enumerate(board._oids):
                 colours = colour[oid]
@@ -246,7 +246,11 @@ class Game:
                         if root in unclaimed:
                             keys.append(4 * cell_keys[number] + q)
             keys.sort()
-            actions += [Claim(*cell_xy(k >> 2), k & 3) for k in keys]
+            new = tuple.__new__  # skips the NamedTuple's __new__, written in Python
+            actions += [
+                new(Claim, ((k >> _X_SHIFT & _COORD) - _OFFSET, (k >> 2 & _COORD) - _OFFSET, k & 3))
+                for k in keys
+            ]
         return actions
 
     def why_illegal(self, action: Action) -> str | None:
@@ -564,8 +568,9 @@ class Game:
 
         Besides the board it keeps, for this loop only, every tile's number of legal
         placements in one packed int (TileSet.spreads): a hand's total is then the sum
-        of a few fields, not a scan of the frontier, and the frontier is scanned only to
-        find the chosen placement's cell (from whichever end is nearer)."""
+        of its tiles' fields, one AND and one modulo (see TileSet.count_bits), not a
+        scan of the frontier, and the frontier is scanned only to find the chosen
+        placement's cell (from whichever end is nearer)."""
         if self._outcome is not None:
             return self._outcome
         t = self.tiles
@@ -592,10 +597,8 @@ class Game:
         tile_mask = t.oid_tile_mask
         mask_of_tile = t.mask_of_tile
         edge_of = t.edge_of
-        edge_to = t.edge_to
-        micropul_on = t.micropul_on
+        side_rows = t.side_rows
         side_worth = t.side_worth
-        joins = t.joins
         own_worth = t.own_worth
         inner_first = t.inner_first
         inner_points = t.inner_points
@@ -603,17 +606,21 @@ class Game:
         masks = t.masks
         mask_for = t.mask_for
         spreads = t.spreads
-        count_shift = t.count_shift
         count_mask = t.count_mask
-        facing_byte = _FACING_BYTE
-        sides = _SIDES
+        facings = t.facings
         kind_sets = _KIND_SETS
-        # Legal placements of every tile, packed (see TileSet.spreads).
+        # Legal placements of every tile, packed (see TileSet.spreads), and per player
+        # the fields of the tiles in hand: a hand can place iff counts & its fields.
         counts = 0
         for code in frontier.values():
             if spreads[code] < 0:
                 mask_for(code)
             counts += spreads[code]
+        count_shift = t.count_shift  # a tile's field: count_mask << count_shift[tile]
+        hand_fields = [0] * self.players
+        for player, in_hand in enumerate(hands):
+            for tid in in_hand:
+                hand_fields[player] |= count_mask << count_shift[tid]
         p = self.current
         kinds = tuple(self._turn_kinds)
         turns = self.turns
@@ -624,9 +631,7 @@ class Game:
             extra = False
             if kind == _PLACE:
                 hand_mask = hand_masks[p]
-                total = 0
-                for tid in hand:
-                    total += counts >> count_shift[tid] & count_mask
+                total = (counts & hand_fields[p]) % count_mask  # its fields' sum
                 pick = int(rng() * total)
                 # The pick-th placement, counting cell by cell in frontier order, then by
                 # orientation id within the cell; counted from the end when nearer.
@@ -656,7 +661,7 @@ class Game:
                 keys.append(cell)
                 code = frontier.pop(cell)
                 counts -= spreads[code]
-                facing = facing_byte[code & 255] | facing_byte[code >> 8] << 4
+                facing = facings[code]
                 worth = 0
                 for bits, value in own_worth[oid]:
                     if facing & bits:
@@ -667,23 +672,25 @@ class Game:
                 points += inner_points[oid]
                 for root in inner_roots[oid]:
                     unclaimed.add(base + root)
-                at = 4 * oid
-                for side, step, clear, back in sides:
+                for step, clear, nibble, mine, joined, back in side_rows[oid]:
                     neighbour_cell = cell + step
                     neighbour = cells.get(neighbour_cell)
                     if neighbour is None:
                         old = frontier.get(neighbour_cell, ALL_EMPTY)
-                        code = old & clear | edge_to[at + side]
+                        code = old & clear | nibble
                         frontier[neighbour_cell] = code
                         found = spreads[code]
                         if found < 0:
                             mask_for(code)
                             found = spreads[code]
-                        counts += found - spreads[old]
+                        if old == ALL_EMPTY:  # a new frontier cell
+                            counts += found
+                        else:
+                            counts += found - spreads[old]
                         continue
                     theirs = 4 * oids[neighbour] + back
-                    worth += side_worth[4 * theirs + micropul_on[at + side]]
-                    for q, their in joins[at + side][edge_of[theirs]]:
+                    worth += side_worth[4 * theirs + mine]
+                    for q, their in joined[edge_of[theirs]]:
                         ra = base + q
                         while parent[ra] != ra:
                             ra = parent[ra]
@@ -696,18 +703,21 @@ class Game:
                             ra, rb = rb, ra
                         parent[rb] = ra
                         points[ra] += points[rb]
-                        moved = stones_on.pop(rb, None)
-                        if moved is not None:
-                            stones_on.setdefault(ra, []).extend(moved)
+                        if rb in stones_on:
+                            stones_on.setdefault(ra, []).extend(stones_on.pop(rb))
                             unclaimed.discard(ra)
                         unclaimed.discard(rb)
                 # -- the rest of Game._place ------------------------------------------
-                hand.remove(tile_of[oid])
+                tid = tile_of[oid]
+                hand.remove(tid)
                 hand_masks[p] = hand_mask & ~tile_mask[oid]
+                hand_fields[p] ^= count_mask << count_shift[tid]
                 draws = worth & 255
                 if draws and core:
                     supply = face_down[p]
-                    for _ in range(min(draws, len(core))):
+                    supply.append(core.pop())
+                    while draws > 1 and core:
+                        draws -= 1
                         supply.append(core.pop())
                     if not core:
                         reason = CORE_EXHAUSTED
@@ -734,11 +744,15 @@ class Game:
                     tid = hidden.pop()
                 hand.append(tid)
                 hand_masks[p] |= mask_of_tile[tid]
+                hand_fields[p] |= count_mask << count_shift[tid]
             else:
                 ordered = sorted([keys[root >> 2] * 4 + (root & 3) for root in unclaimed])
                 key = ordered[int(rng() * len(ordered))]
                 root = 4 * cells[key >> 2] + (key & 3)
-                board.stones.append((p + 1, *cell_xy(key >> 2), key & 3))
+                board.stones.append(
+                    (p + 1, (key >> _X_SHIFT & _COORD) - _OFFSET, (key >> 2 & _COORD) - _OFFSET,
+                     key & 3)
+                )
                 stones_on.setdefault(root, []).append(p + 1)
                 unclaimed.discard(root)
                 stones_left[p] -= 1
@@ -753,11 +767,7 @@ class Game:
                 if not hand and not face_down[p] and not revealed[p]:
                     reason = OUT_OF_TILES
                     break
-            found = 0
-            for tid in hand:
-                if counts >> count_shift[tid] & count_mask:
-                    found = 1
-                    break
+            found = 1 if counts & hand_fields[p] else 0
             if len(hand) < HAND_LIMIT and (face_down[p] or revealed[p]):
                 found |= 2
             if stones_left[p] and unclaimed:
@@ -812,13 +822,67 @@ def _start(tiles: TileSet) -> tuple[Board, tuple[int, ...]]:
     return found[1], found[2]
 
 
+class _Listing:
+    """What legal_actions keeps per tile set, up to _LISTING_KEPT items of each kind:
+    the Place of each placement's sort key, and the sort keys' orientation parts
+    (TileSet.place_order) of the orientations in a mask."""
+
+    def __init__(self, tiles: TileSet) -> None:
+        self.tiles = tiles
+        self.places: dict[int, Place] = {}
+        self.orders: dict[int, tuple[int, ...]] = {}
+
+    def new_place(self, key: int) -> Place:
+        place = Place(
+            self.tiles.sorted_ids[key >> PLACE_RANK_SHIFT],
+            (key >> _X_SHIFT & _COORD) - _OFFSET,
+            (key >> 2 & _COORD) - _OFFSET,
+            (key & 3) * 90,
+        )
+        if len(self.places) < _LISTING_KEPT:
+            self.places[key] = place
+        return place
+
+    def new_orders(self, mask: int) -> tuple[int, ...]:
+        place_order = self.tiles.place_order
+        found = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            found.append(place_order[low.bit_length() - 1])
+        orders = tuple(found)
+        if len(self.orders) < _LISTING_KEPT:
+            self.orders[mask] = orders
+        return orders
+
+
+_LISTINGS: dict[int, _Listing] = {}
+_LISTING_KEPT: Final = 1 << 16
+
+
+def _listing(tiles: TileSet) -> _Listing:
+    found = _LISTINGS.get(id(tiles))
+    if found is None or found.tiles is not tiles:
+        found = _LISTINGS[id(tiles)] = _Listing(tiles)
+    return found
+
+
+# Per length of the list shuffled: (i, bits drawn for it) of _fast_shuffle's steps.
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
 def _fast_shuffle(items: list[int], rng: random.Random) -> None:
     """``rng.shuffle(items)`` spelled out: CPython's shuffle swaps item i with item
     ``_randbelow(i + 1)`` for i from the last down to 1, and _randbelow(n) draws
     ``getrandbits(n.bit_length())`` until below n. Three times faster."""
+    steps = _SHUFFLE_STEPS.get(len(items))
+    if steps is None:
+        steps = _SHUFFLE_STEPS[len(items)] = tuple(
+            (i, (i + 1).bit_length()) for i in range(len(items) - 1, 0, -1)
+        )
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        k = (i + 1).bit_length()
+    for i, k in steps:
         j = getrandbits(k)
         while j > i:
             j = getrandbits(k)

@@ -56,6 +56,11 @@ STRIDE = 16384
 STEP = (-1, STRIDE, 1, -STRIDE)  # cell key delta towards N, E, S, W
 
 
+# A placement's sort key: tile rank << PLACE_RANK_SHIFT | cell key << 2 | rotation step
+# (cell keys are below STRIDE ** 2 = 2 ** 28).
+PLACE_RANK_SHIFT = 30
+
+
 def cell_key(x: int, y: int) -> int:
     if not (-COORD_LIMIT < x < COORD_LIMIT and -COORD_LIMIT < y < COORD_LIMIT):
         raise ValueError(f"cell ({x}, {y}) is too far from the origin (limit {COORD_LIMIT})")
@@ -113,6 +118,13 @@ JOINS = tuple(
     )
     for side in range(4)
 )
+
+
+# Most fields of TileSet.spreads summed at once (a hand holds at most 6 tiles).
+HAND_FIELDS = 8
+
+# See TileSet.side_rows.
+SideRow = tuple[int, int, int, int, tuple[tuple[tuple[int, int], ...], ...], int]
 
 
 class TileSet:
@@ -196,11 +208,17 @@ class TileSet:
         # bits per tile index (tile id t at shift count_shift[t]). Summed over the
         # frontier, the packed counts give each tile's number of legal placements, and a
         # hand's total is the sum of a few fields. A field holds at most 4 rotations x 4
-        # frontier cells per tile on the table; no tile around counts nothing.
+        # frontier cells per tile on the table; no tile around counts nothing. Fields are
+        # wide enough for the sum of HAND_FIELDS of them, less than count_mask: the sum of
+        # the fields of an int made of them is then the int % count_mask (as a number's
+        # digits sum to it modulo the base - 1).
         self.masks = [-1] * 0x10000
         self.spreads = [-1] * 0x10000
         self.masks[ALL_EMPTY] = self.spreads[ALL_EMPTY] = 0
-        self.count_bits = 8 * -(-(16 * len(self.tile_ids) + 16).bit_length() // 8)
+        # facing_micropul(code), filled with masks (every code in a frontier has it).
+        self.facings = [0] * 0x10000
+        most = HAND_FIELDS * (16 * len(self.tile_ids) + 16)
+        self.count_bits = 8 * -(-(most + 1).bit_length() // 8)
         self.count_mask = (1 << self.count_bits) - 1
         self.count_shift = {tid: self.count_bits * i for i, tid in enumerate(self.tile_ids)}
         self._mask_bytes = (count + 7) // 8
@@ -227,6 +245,37 @@ class TileSet:
         # and per tile id.
         self.oid_tile_mask = [self.tile_mask[oid >> 2] for oid in range(count)]
         self.mask_of_tile = dict(zip(self.tile_ids, self.tile_mask, strict=True))
+        # Per orientation, for Game.play_random: per side, (cell key step towards it, the
+        # mask keeping the other sides of the neighbourhood code of the cell there, this
+        # side's edge code in its nibble of that code, the micropul bits on this side, the
+        # pairs it joins by facing edge code (JOINS), the opposite side). They depend only
+        # on the edge codes: orientations showing the same edges share one tuple.
+        rows = [
+            [
+                (
+                    STEP[side], ALL_EMPTY & ~(15 << 4 * OPPOSITE[side]),
+                    edge << 4 * OPPOSITE[side], _micropul_bits(edge),
+                    JOINS[side][9 * edge : 9 * edge + 9], OPPOSITE[side],
+                )
+                for edge in range(9)
+            ]
+            for side in range(4)
+        ]
+        shared: dict[tuple[int, ...], tuple[SideRow, ...]] = {}
+        self.side_rows: list[tuple[SideRow, ...]] = []
+        for edges in self.edge:
+            four = shared.get(edges)
+            if four is None:
+                four = shared[edges] = tuple(rows[side][edges[side]] for side in range(4))
+            self.side_rows.append(four)
+        # Game.legal_actions sorts placements by (tile id, x, y, rotation) as one int,
+        # PLACE_ORDER(oid) | cell key << 2 (see place_order), whose top part is the
+        # tile's rank in sorted_ids.
+        self.sorted_ids = sorted(self.tile_ids)
+        rank = {tid: i for i, tid in enumerate(self.sorted_ids)}
+        self.place_order = [
+            rank[self.tile_of[oid]] << PLACE_RANK_SHIFT | (oid & 3) for oid in range(count)
+        ]
         for oid in range(count):
             found: dict[int, tuple[int, int]] = {}  # position -> (facing bits, worth)
             for side in range(4):
@@ -262,7 +311,7 @@ class TileSet:
 
     def mask_for(self, code: int) -> int:
         """Bitmask of the listed orientations legal in an empty cell of this neighbourhood:
-        a link on some side and a clash on none (also fills spreads[code])."""
+        a link on some side and a clash on none (also fills spreads[code] and facings[code])."""
         mask = self.masks[code]
         if mask < 0:
             linked = clashing = 0
@@ -273,6 +322,7 @@ class TileSet:
                     clashing |= self._clashes[side][facing]
             mask = self.masks[code] = linked & ~clashing & self.listed_mask
             self.spreads[code] = self.spread(mask)
+            self.facings[code] = facing_micropul(code)
         return mask
 
     def spread(self, mask: int) -> int:
