@@ -703,11 +703,13 @@ def _fewest_pages(setting: _Setting, laid: Laid, tile_mm: float) -> int:
                               - _figure_width(block, tile_mm, column_width))
     columns = sum(len(page) for page in laid.fills)
     needed = sum(sum(page) for page in laid.fills) - saved - COLUMN_SPACING_SLACK * columns
+    if _column_height(setting, 2) <= 0:  # margins taller than the page: no bound
+        return 1
     pages, room = 0, 0.0
     while pages == 0 or room < needed:
         pages += 1
         if not (g.cover and pages == 1):  # a cover page holds no column
-            room += g.columns * _column_height(setting, pages)
+            room += g.columns * max(0.0, _column_height(setting, pages))
     return pages
 
 
