@@ -11,7 +11,7 @@ PDF holds sheets, the text stays extractable, the fonts are embedded once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -110,12 +110,13 @@ def render_papers(blocks: Sequence[layout.PageBlock], texts: layout.PageTexts,
                   papers: Sequence[str], *, page_budget: int | None = None) -> dict[str, bytes]:
     """The booklet as PDF bytes on each of ``papers``, laid out once."""
     laid = lay_out(blocks, texts, papers[0], page_budget=page_budget)
-    return {paper: laid.pdf_on(BOOKLET_PAPERS[paper][0], _canvasmaker(paper))
-            for paper in papers}
+    return {paper: on_paper(laid, paper).pdf for paper in papers}
 
 
-def _canvasmaker(paper: str) -> Callable[..., PageCanvas]:
-    return partial(ImposingCanvas, sheet=BOOKLET_PAPERS[paper][1])
+def on_paper(laid: layout.Laid, paper: str) -> layout.Laid:
+    """A booklet's layout (:func:`lay_out`) to be imposed on the sheets of ``paper``."""
+    page, sheet = BOOKLET_PAPERS[paper]
+    return laid.on(page, partial(ImposingCanvas, sheet=sheet))
 
 
 def lay_out(blocks: Sequence[layout.PageBlock], texts: layout.PageTexts, paper: str,
@@ -123,6 +124,6 @@ def lay_out(blocks: Sequence[layout.PageBlock], texts: layout.PageTexts, paper: 
     """The booklet laid out (:func:`layout.lay_out`) on BOOKLET_PAGE: its PDF on
     ``paper`` and where everything went, by booklet page. Figures are shrunk only
     where that saves a sheet."""
-    return layout.lay_out(blocks, texts, BOOKLET_PAPERS[paper][0], BOOKLET_GEOMETRY,
-                          page_budget=page_budget, pages_per_sheet=PAGES_PER_SHEET,
-                          page=BOOKLET_PAGE, canvasmaker=_canvasmaker(paper))
+    return on_paper(layout.lay_out(blocks, texts, BOOKLET_PAGE, BOOKLET_GEOMETRY,
+                                   page_budget=page_budget, pages_per_sheet=PAGES_PER_SHEET),
+                    paper)

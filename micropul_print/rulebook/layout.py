@@ -11,6 +11,7 @@ leave a column half empty, and the columns of the last page are balanced.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import re
@@ -411,9 +412,9 @@ class Laid:
     """One layout of the book: its pages, where everything went, and what draws them.
 
     A layout is made on one page size and drawn, unchanged, on any paper at least that
-    big (:meth:`pdf_on`): the same pages, line for line, on A4 and on Letter. Most
-    layouts are tries that are never kept (other figure sizes, other column heights),
-    so nothing is drawn until a PDF is asked for."""
+    big (:meth:`on`): the same pages, line for line, on A4 and on Letter. Most layouts
+    are tries that are never kept (other figure sizes, other column heights), so
+    nothing is drawn until a PDF is asked for."""
 
     pages: int
     tile_mm: float
@@ -430,25 +431,25 @@ class Laid:
     canvasmaker: Callable[..., PageCanvas] | None = None
     _pdf: bytes | None = None
 
+    def on(self, paper: tuple[float, float],
+           canvasmaker: Callable[..., PageCanvas] | None = None) -> Laid:
+        """This layout to be drawn on ``paper`` (width, height in points), each page
+        centred on it, on ``canvasmaker``'s canvas (default: a PageCanvas): nothing is
+        laid out again."""
+        return dataclasses.replace(self, paper=paper, canvasmaker=canvasmaker, _pdf=None)
+
     @property
     def pdf(self) -> bytes:
+        """The book as PDF bytes on its paper (drawn once, when first asked for)."""
         if self._pdf is None:
-            self._pdf = self.pdf_on(self.paper or self.page_size, self.canvasmaker)
+            self._pdf = self._draw()
         return self._pdf
 
-    @property
-    def offset(self) -> tuple[float, float]:
-        """Where the laid-out page's origin lies on :attr:`pdf`'s paper (points)."""
-        return centred(self.page_size, self.paper or self.page_size)
-
-    def pdf_on(self, paper: tuple[float, float],
-               canvasmaker: Callable[..., PageCanvas] | None = None) -> bytes:
-        """The book as PDF bytes on ``paper`` (width, height in points), each page
-        centred on it; ``canvasmaker`` makes the canvas (default: a PageCanvas)."""
+    def _draw(self) -> bytes:
         register_fonts()
-        texts = self.texts
+        texts, paper = self.texts, self.paper or self.page_size
         buffer = io.BytesIO()
-        canvas = (canvasmaker or PageCanvas)(
+        canvas = (self.canvasmaker or PageCanvas)(
             buffer, pagesize=paper, invariant=1, pageCompression=1, lang=texts.lang,
             # Lato from the first operator on: no standard-14 font is ever referenced.
             initialFontName=FONT_NAMES["regular"])
@@ -482,8 +483,12 @@ def common_page(papers: Sequence[tuple[float, float]]) -> tuple[float, float]:
 
 
 class RecordingFrame(Frame):  # type: ignore[misc]  # reportlab is untyped
-    """A frame that lays flowables out without drawing them: where each would be
-    drawn goes to the canvas's record of the page (:class:`LayoutCanvas`)."""
+    """A frame, without padding, that lays flowables out without drawing them: where
+    each would be drawn goes to the canvas's record of the page (:class:`LayoutCanvas`)."""
+
+    def __init__(self, x: float, y: float, width: float, height: float, id: str) -> None:
+        super().__init__(x, y, width, height, leftPadding=0, rightPadding=0, topPadding=0,
+                         bottomPadding=0, id=id)
 
     def _add(self, flowable: Flowable, canv: Any, trySplit: int = 0) -> int:
         where: list[tuple[float, float, float]] = []
@@ -609,8 +614,6 @@ class _Setting:
     texts: PageTexts
     page_size: tuple[float, float]  # laid out on
     geometry: Geometry
-    paper: tuple[float, float] | None  # drawn on (Laid.pdf)
-    canvasmaker: Callable[..., PageCanvas] | None
 
 
 # A book is laid out on the largest page that fits on both papers and drawn centred
@@ -620,11 +623,10 @@ BOOK_PAGE = common_page(list(PAPER_SIZES.values()))
 
 def render(blocks: Sequence[PageBlock], texts: PageTexts,
            paper: str | tuple[float, float], geometry: Geometry = GEOMETRY, *,
-           page_budget: int | None = None, pages_per_sheet: int = 1,
-           canvasmaker: Callable[..., PageCanvas] | None = None) -> bytes:
+           page_budget: int | None = None, pages_per_sheet: int = 1) -> bytes:
     """The rulebook as PDF bytes; identical input gives identical bytes."""
     return lay_out(blocks, texts, paper, geometry, page_budget=page_budget,
-                   pages_per_sheet=pages_per_sheet, canvasmaker=canvasmaker).pdf
+                   pages_per_sheet=pages_per_sheet).pdf
 
 
 def render_papers(blocks: Sequence[PageBlock], texts: PageTexts, papers: Sequence[str], *,
@@ -632,22 +634,19 @@ def render_papers(blocks: Sequence[PageBlock], texts: PageTexts, papers: Sequenc
     """The rulebook as PDF bytes on each of ``papers`` (names of PAPER_SIZES), laid out
     once (on BOOK_PAGE) and drawn on each."""
     laid = lay_out(blocks, texts, BOOK_PAGE, page_budget=page_budget)
-    return {paper: laid.pdf_on(PAPER_SIZES[paper]) for paper in papers}
+    return {paper: laid.on(PAPER_SIZES[paper]).pdf for paper in papers}
 
 
 def lay_out(blocks: Sequence[PageBlock], texts: PageTexts,
             paper: str | tuple[float, float], geometry: Geometry = GEOMETRY, *,
-            page_budget: int | None = None, pages_per_sheet: int = 1,
-            page: tuple[float, float] | None = None,
-            canvasmaker: Callable[..., PageCanvas] | None = None) -> Laid:
+            page_budget: int | None = None, pages_per_sheet: int = 1) -> Laid:
     """The rulebook laid out: where everything went, and its PDF (:attr:`Laid.pdf`)
     on ``paper``.
 
-    ``paper`` is a name of PAPER_SIZES or a page size in points. The pages are laid
-    out on ``page`` (points), centred on ``paper`` when drawn; by default, on
-    BOOK_PAGE for a paper named (what fits on every paper: the book then reads the
-    same on all), on ``paper`` itself for a size. ``canvasmaker`` makes the canvas
-    the PDF is drawn on (the booklet's imposes the pages).
+    ``paper`` is a name of PAPER_SIZES or a page size in points. A paper named gets
+    its pages laid out on BOOK_PAGE, centred on it (what fits on every paper: the book
+    then reads the same on all); a size, on the size itself. :meth:`Laid.on` draws the
+    same layout on another paper.
 
     Figures get the largest tile size of FIGURE_TILE_MM that needs no more sheets than
     the smallest (a sheet is ``pages_per_sheet`` pages: 1 for a book, 4 for a booklet):
@@ -655,11 +654,10 @@ def lay_out(blocks: Sequence[PageBlock], texts: PageTexts,
     smaller figures instead. A book that fits in ``page_budget`` pages with the
     largest figures is kept without trying the others (each try is a whole layout).
     The last page's columns are then balanced (:func:`balance`)."""
-    size = PAPER_SIZES[paper] if isinstance(paper, str) else paper
-    if page is None:
-        page = BOOK_PAGE if isinstance(paper, str) else paper
-    setting = _Setting(blocks, texts, page, geometry, size, canvasmaker)
-    return balance(setting, _figure_size(setting, page_budget, pages_per_sheet))
+    setting = _Setting(blocks, texts, BOOK_PAGE if isinstance(paper, str) else paper,
+                       geometry)
+    laid = balance(setting, _figure_size(setting, page_budget, pages_per_sheet))
+    return laid.on(PAPER_SIZES[paper]) if isinstance(paper, str) else laid
 
 
 def _figure_size(setting: _Setting, page_budget: int | None, pages_per_sheet: int) -> Laid:
@@ -694,6 +692,8 @@ def _fewest_pages(setting: _Setting, laid: Laid, tile_mm: float) -> int:
     into the pages' columns. Lets a layout that already needs no more sheets than that
     be kept without laying out the book again (each try is a whole layout)."""
     g = setting.geometry
+    if _column_height(setting, 2) <= 0:  # margins taller than the page: no bound
+        return 1
     column_width = _column_width(setting.page_size[0], g)
     saved = 0.0
     for block in setting.blocks:
@@ -703,8 +703,6 @@ def _fewest_pages(setting: _Setting, laid: Laid, tile_mm: float) -> int:
                               - _figure_width(block, tile_mm, column_width))
     columns = sum(len(page) for page in laid.fills)
     needed = sum(sum(page) for page in laid.fills) - saved - COLUMN_SPACING_SLACK * columns
-    if _column_height(setting, 2) <= 0:  # margins taller than the page: no bound
-        return 1
     pages, room = 0, 0.0
     while pages == 0 or room < needed:
         pages += 1
@@ -783,7 +781,7 @@ def _render(setting: _Setting, tile_mm: float,
         raise AssertionError(f"{len(records)} pages recorded, {document.page} laid out")
     return Laid(int(document.page), tile_mm, setting.page_size, records,
                 functools.partial(_page_furniture, geometry=geometry, texts=texts), texts,
-                document.fills, document.placed, setting.paper, setting.canvasmaker)
+                document.fills, document.placed)
 
 
 def _column_width(page_width: float, g: Geometry) -> float:
@@ -804,8 +802,7 @@ def _templates(page_width: float, page_height: float, g: Geometry) -> list[PageT
     def columns(left: float, height: float, name: str) -> list[Frame]:
         return [
             RecordingFrame(left + i * (column + g.gutter * mm), g.bottom * mm, column,
-                           height, leftPadding=0, rightPadding=0, topPadding=0,
-                           bottomPadding=0, id=f"{name}-{i}")
+                           height, f"{name}-{i}")
             for i in range(g.columns)
         ]
 
@@ -817,15 +814,11 @@ def _templates(page_width: float, page_height: float, g: Geometry) -> list[PageT
     ]
     if g.cover:
         cover = RecordingFrame(g.inner * mm, g.bottom * mm,
-                               page_width - (g.inner + g.outer) * mm, body_height,
-                               leftPadding=0, rightPadding=0, topPadding=0,
-                               bottomPadding=0, id="cover")
+                               page_width - (g.inner + g.outer) * mm, body_height, "cover")
         return [PageTemplate("cover", [cover], autoNextPageTemplate="even"), *pages]
     title_height = g.title_height * mm
     title = RecordingFrame(g.inner * mm, page_height - g.top * mm - title_height,
-                           page_width - (g.inner + g.outer) * mm, title_height,
-                           leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
-                           id="title")
+                           page_width - (g.inner + g.outer) * mm, title_height, "title")
     return [
         PageTemplate("first", [title, *columns(g.inner * mm, body_height - title_height,
                                                "first")],
@@ -845,9 +838,7 @@ def _short_template(templates: list[PageTemplate], page: int,
     for frame in model.frames:
         if _column(frame) is not None:
             top = frame._y1 + frame._height
-            frame = RecordingFrame(frame._x1, top - height, frame._width, height,
-                                   leftPadding=0, rightPadding=0, topPadding=0,
-                                   bottomPadding=0, id=frame.id)
+            frame = RecordingFrame(frame._x1, top - height, frame._width, height, frame.id)
         frames.append(frame)
     return PageTemplate(f"{model.id}{SHORT}", frames,
                         autoNextPageTemplate=model.autoNextPageTemplate)

@@ -117,7 +117,8 @@ def test_a_language_without_a_dictionary_still_renders() -> None:
 
 
 def fake_laid(pages: int, tile_mm: float) -> layout.Laid:
-    """A layout whose PDF is its figure size: what a try of _figure_size returns."""
+    """A layout whose PDF is its figure size: what a try of _figure_size returns (on a
+    page size, render draws the layout it chose on that page: the PDF stays)."""
     laid = layout.Laid(pages, tile_mm, layout.BOOK_PAGE, [], lambda *_: None, TEXTS,
                        [[0.0, 0.0]])
     laid._pdf = str(tile_mm).encode()
@@ -136,7 +137,7 @@ def test_figures_shrink_only_to_save_a_page(monkeypatch: pytest.MonkeyPatch,
 
     monkeypatch.setattr(layout, "_render", fake_render)
     assert tuple(pages) == layout.FIGURE_TILE_MM
-    assert layout.render([], TEXTS, "a4") == str(chosen).encode()
+    assert layout.render([], TEXTS, layout.BOOK_PAGE) == str(chosen).encode()
 
 
 @pytest.mark.parametrize(("budget", "chosen", "tries"), [
@@ -155,7 +156,7 @@ def test_a_book_within_its_page_budget_keeps_the_largest_figures(
         return fake_laid(pages[tile_mm], tile_mm)
 
     monkeypatch.setattr(layout, "_render", fake_render)
-    assert layout.render([], TEXTS, "a4", page_budget=budget) == str(chosen).encode()
+    assert layout.render([], TEXTS, layout.BOOK_PAGE, page_budget=budget) == str(chosen).encode()
     assert tried == tries
 
 
@@ -295,8 +296,8 @@ def test_the_last_page_has_its_columns_balanced() -> None:
     text = " ".join(f"word{n}" for n in range(900))
     blocks: list[layout.PageBlock] = [layout.TitleBlock(("Title",)), layout.TextBlock(text)]
     laid = layout.lay_out(blocks, TEXTS, "a4")
-    unbalanced = layout._render(layout._Setting(blocks, TEXTS, layout.BOOK_PAGE, GEOMETRY,
-                                                None, None), 18.0)
+    unbalanced = layout._render(layout._Setting(blocks, TEXTS, layout.BOOK_PAGE, GEOMETRY),
+                                18.0)
     assert laid.pages == unbalanced.pages == 2, unbalanced.fills
     left, right = unbalanced.fills[-1]
     assert right == 0 and left > 300
@@ -354,7 +355,7 @@ def test_balancing_stops_at_the_taller_column(monkeypatch: pytest.MonkeyPatch) -
         return over
 
     monkeypatch.setattr(layout, "_render", overflowing)
-    setting = layout._Setting([], TEXTS, layout.BOOK_PAGE, GEOMETRY, None, None)
+    setting = layout._Setting([], TEXTS, layout.BOOK_PAGE, GEOMETRY)
     assert layout.balance(setting, laid) is laid
     assert tried and max(tried) < 666.0
     assert tried[0] == pytest.approx(657.0)  # the even share first
@@ -399,7 +400,7 @@ def test_the_fewest_pages_is_a_lower_bound(game: str, kind: str) -> None:
     blocks, texts = page_blocks(book, locale, figures, catalogue, load_theme("classic"))
     page, geometry = ((layout.BOOK_PAGE, GEOMETRY) if kind == "book"
                       else (BOOKLET_PAGE, BOOKLET_GEOMETRY))
-    setting = layout._Setting(blocks, texts, page, geometry, None, None)
+    setting = layout._Setting(blocks, texts, page, geometry)
     largest, smallest = (layout._render(setting, size)
                          for size in (layout.FIGURE_TILE_MM[0], layout.FIGURE_TILE_MM[-1]))
     bound = layout._fewest_pages(setting, largest, layout.FIGURE_TILE_MM[-1])
