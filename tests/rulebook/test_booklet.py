@@ -22,20 +22,16 @@ from micropul_print.rulebook import (
     booklet_path,
     build_booklets,
     check_rulebook,
-    games_with_rulebooks,
     layout,
-    page_blocks,
     render_booklet,
-    rulebook_for,
 )
 from micropul_print.rulebook.booklet import BOOKLET_GEOMETRY, BOOKLET_PAPERS, imposition
 from micropul_print.rulebook.locales import load_locale
 
+from .books import BOOKS, GAMES, every_book
 from .pdftext import Half, sheet_halves
 from .placement import headings_alone
 
-GAMES = {game: rulebook_for(game) for game in games_with_rulebooks()}
-BOOKS = [(game, lang) for game, rulebook in GAMES.items() for lang in rulebook.languages()]
 SHEETS_PT = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}  # landscape
 PAGES_PT = {"a4": (419.53, 595.28), "letter": (396.0, 612.0)}  # A5, half Letter
 BODY_PT = layout._styles("en")["body"].fontSize  # the full-size book's
@@ -67,17 +63,13 @@ def test_every_page_once_facing_its_fold_partner(pages: int) -> None:
 
 @pytest.fixture(scope="module")
 def laid_out() -> dict[tuple[str, str, str], layout.Laid]:
-    """Every book's booklet laid out as render_booklet lays it out, by (game, lang,
-    paper)."""
-    theme = load_theme("classic")
+    """Every book's booklet laid out as render_booklet lays it out (once for both
+    papers, as a build does), by (game, lang, paper)."""
     built = {}
-    for game, rulebook in GAMES.items():
-        catalogue = load_catalogue(shipped_catalogue(game))
-        book, locales, figures = check_rulebook(catalogue, rulebook.languages())
-        for locale in locales:
-            blocks, texts = page_blocks(book, locale, figures, catalogue, theme)
-            for paper in PAPERS:
-                built[game, locale.lang, paper] = booklet.lay_out(blocks, texts, paper)
+    for game, lang, _book, blocks, texts in every_book():
+        laid = booklet.lay_out(blocks, texts, PAPERS[0])
+        for paper in PAPERS:
+            built[game, lang, paper] = booklet.on_paper(laid, paper)
     return built
 
 

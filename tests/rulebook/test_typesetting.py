@@ -10,40 +10,30 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
+from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.draw.theme import load_theme
 from micropul_print.rulebook import (
     PAPERS,
     check_rulebook,
-    games_with_rulebooks,
     layout,
-    page_blocks,
     render_rulebook,
-    rulebook_for,
 )
 from micropul_print.rulebook.locales import load_locale
 
+from .books import BOOKS, GAMES, every_book
 from .pdftext import page_lines
 from .placement import headings_alone
-
-# Every book in every language present (the locale files decide), on both papers.
-GAMES = {game: rulebook_for(game) for game in games_with_rulebooks()}
-BOOKS = [(game, lang) for game, rulebook in GAMES.items() for lang in rulebook.languages()]
 
 
 @pytest.fixture(scope="module")
 def laid_out() -> dict[tuple[str, str, str], tuple[layout.Laid, list[layout.PageBlock]]]:
-    """Each book laid out as render_rulebook lays it out, by (game, lang, paper)."""
-    theme = load_theme("classic")
+    """Each book laid out as render_rulebook lays it out (once for both papers, as a
+    build does), by (game, lang, paper)."""
     books = {}
-    for game, rulebook in GAMES.items():
-        catalogue = load_catalogue(shipped_catalogue(game))
-        book, locales, figures = check_rulebook(catalogue, rulebook.languages())
-        for locale in locales:
-            blocks, texts = page_blocks(book, locale, figures, catalogue, theme)
-            for paper in PAPERS:
-                laid = layout.lay_out(blocks, texts, paper, page_budget=book.pages)
-                books[game, locale.lang, paper] = laid, blocks
+    for game, lang, book, blocks, texts in every_book():
+        laid = layout.lay_out(blocks, texts, PAPERS[0], page_budget=book.pages)
+        for paper in PAPERS:
+            books[game, lang, paper] = laid.on(layout.PAPER_SIZES[paper]), blocks
     return books
 
 
