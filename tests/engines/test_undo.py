@@ -19,7 +19,7 @@ def _state(game: Game, rng: bool = True) -> tuple[object, ...]:
         game.revealed, game.core, game.stones_left, game.outcome(), game._turn_kinds,
         game.rng.getstate() if rng else None, board.placed(), board.stones,
         list(board.frontier.items()),
-        board.cells, board._parent, board._points, board._stones, board.unclaimed,
+        board.cells, board._parent, board._points, board._open, board._stones, board.unclaimed,
         [(g.colour, g.points, g.closed, g.stones, g.quadrants) for g in board.groups()],
         game.legal_actions(), game.scores(),
     )

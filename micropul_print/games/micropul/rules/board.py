@@ -151,6 +151,11 @@ class Board:
         self._points: list[int] = []  # quadrant id -> points of its group (at roots)
         self._stones: dict[int, list[int]] = {}  # root -> players with a stone on it
         self.unclaimed: set[int] = set()  # roots of groups without a stone
+        # Quadrant id -> (at roots) the group's open (micropul, side) pairs: a micropul on
+        # a side of its tile facing an empty cell. A group is closed at 0. None after
+        # Game.play_random, which does not keep it: made again from the frontier when
+        # needed (see _open_counts).
+        self._open: list[int] | None = []
         self.stones: list[tuple[int, int, int, int]] = []  # (player, x, y, quadrant) in order
         # What undo needs, per placement and stone (see _put and _claim).
         self._history: list[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]] = []
@@ -164,6 +169,7 @@ class Board:
         board.frontier = self.frontier.copy()
         board._parent = self._parent.copy()
         board._points = self._points.copy()
+        board._open = None if self._open is None else self._open.copy()
         board._stones = {root: players.copy() for root, players in self._stones.items()}
         board.unclaimed = self.unclaimed.copy()
         board.stones = self.stones.copy()
@@ -318,6 +324,9 @@ class Board:
         stones = self._stones
         unclaimed = self.unclaimed
         masks = t.masks
+        opened = self._open
+        if opened is None:
+            opened = self._open_counts()
         number = len(oids)
         was = frontier.get(cell, -1)  # -1: a first tile, placed unchecked
         position = -1
@@ -336,10 +345,13 @@ class Board:
         first = t.inner_first[oid]
         parent += (base + first[0], base + first[1], base + first[2], base + first[3])
         points += t.inner_points[oid]
+        opened += t.inner_open[oid]
         for root in t.inner_roots[oid]:
             unclaimed.add(base + root)
         changed: list[int] = []  # (cell, its code before or -1) of the frontier cells changed
-        unions: list[int] = []  # (root kept, root joined, unclaimed before, stones moved)
+        # In order: (root kept, root joined, unclaimed before, stones moved) per union, and
+        # (root, -1, 0, 0) per open pair closed, so that undo goes back step by step.
+        unions: list[int] = []
         at = 4 * oid
         for side in range(4):
             neighbour_cell = cell + STEP[side]
@@ -374,7 +386,21 @@ class Board:
                     stones.setdefault(ra, []).extend(moved)
                     unclaimed.discard(ra)
                 unclaimed.discard(rb)
+                opened[ra] += opened[rb]
                 unions += (ra, rb, before, 0 if moved is None else len(moved))
+            # The micropul on both faces of this side no longer face an empty cell.
+            for q in t.side_micropul[at + side]:
+                ra = base + q
+                while parent[ra] != ra:
+                    ra = parent[ra]
+                opened[ra] -= 1
+                unions += (ra, -1, 0, 0)
+            for q in t.side_micropul[theirs]:
+                rb = 4 * neighbour + q
+                while parent[rb] != rb:
+                    rb = parent[rb]
+                opened[rb] -= 1
+                unions += (rb, -1, 0, 0)
         self._history.append((_PUT, cell, position, was, tuple(changed), tuple(unions)))
         return worth
 
@@ -395,12 +421,18 @@ class Board:
             return
         parent = self._parent
         points = self._points
+        opened = self._open
+        assert opened is not None  # play_random, which drops it, leaves nothing to undo
         stones = self._stones
         unclaimed = self.unclaimed
         for i in range(len(unions) - 4, -1, -4):
             ra, rb, before, moved = unions[i : i + 4]
+            if rb < 0:
+                opened[ra] += 1
+                continue
             parent[rb] = rb
             points[ra] -= points[rb]
+            opened[ra] -= opened[rb]
             if moved:
                 players = stones[ra]
                 stones[rb] = players[-moved:]
@@ -417,6 +449,7 @@ class Board:
         base = 4 * number
         del parent[base:]
         del points[base:]
+        del opened[base:]
         for root in self.tiles.inner_roots[oid]:
             unclaimed.discard(base + root)
         frontier = self.frontier
@@ -491,17 +524,33 @@ class Board:
                         return found
         return found
 
+    def _open_counts(self) -> list[int]:
+        """The open pairs of each group (see _open), made again from the frontier."""
+        opened = [0] * len(self._parent)
+        parent = self._parent
+        cells = self.cells
+        known = _FACING
+        for cell, code in self.frontier.items():
+            pairs = known.get(code)
+            for step, q in _facing(code) if pairs is None else pairs:
+                qid = 4 * cells[cell + step] + q
+                while parent[qid] != qid:
+                    qid = parent[qid]
+                opened[qid] += 1
+        self._open = opened
+        return opened
+
     def group_scores(self) -> dict[int, int]:
         """Points per player from closed groups carrying exactly one stone."""
         scores: dict[int, int] = {}
-        claimed = {root: players[0] for root, players in self._stones.items()
-                   if len(players) == 1}
-        if not claimed:
-            return scores
-        opened = self.open_roots(set(claimed))
-        for root, player in claimed.items():
-            if root not in opened:
-                scores[player] = scores.get(player, 0) + self._points[root]
+        opened = self._open
+        if opened is None:
+            opened = self._open_counts()
+        points = self._points
+        for root, players in self._stones.items():
+            if len(players) == 1 and not opened[root]:
+                player = players[0]
+                scores[player] = scores.get(player, 0) + points[root]
         return scores
 
     def micropul_ids(self) -> list[int]:

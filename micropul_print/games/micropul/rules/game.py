@@ -577,6 +577,7 @@ class Game:
         board = self.board
         self._history.clear()
         board._history.clear()
+        board._open = None  # not kept up to date here: made again if asked for
         cells = board.cells
         oids = board._oids
         keys = board._keys
