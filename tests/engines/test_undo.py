@@ -9,7 +9,7 @@ import random
 import pytest
 
 from micropul_print.games.micropul.model import Catalogue
-from micropul_print.games.micropul.rules import Draw, Game, Place
+from micropul_print.games.micropul.rules import Draw, Game, IllegalActionError, Place
 
 
 def _state(game: Game, rng: bool = True) -> tuple[object, ...]:
@@ -130,3 +130,30 @@ def test_a_board_undoes_placements_and_stones(catalogue: Catalogue) -> None:
     assert list(board.frontier.items()) == frontier
     assert board.groups() == copy.groups() and board.placed() == copy.placed()
     assert board._parent == copy._parent and board.unclaimed == copy.unclaimed
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_apply_plays_as_push_does(catalogue: Catalogue, players: int) -> None:
+    for seed in range(15):
+        pushed = Game(catalogue, players, seed)
+        applied = Game(catalogue, players, seed)
+        choose = random.Random(seed)
+        while not pushed.is_over():
+            action = choose.choice(pushed.legal_actions())
+            pushed.push(action)
+            assert applied.apply(action) is None
+            assert _state(applied) == _state(pushed), (seed, action)
+        with pytest.raises(IllegalActionError, match="the game is over"):
+            applied.apply(action)
+
+
+def test_apply_refuses_what_push_refuses(catalogue: Catalogue) -> None:
+    game = Game(catalogue, 2, 3)
+    hand = game.hands[0]
+    far, turned, elsewhere = Place(hand[0], 5, 5, 0), Place(hand[0], 1, 0, 45), Place(-1, 1, 0, 0)
+    for action in (far, turned, elsewhere, Place(hand[0], True, 0, 0), Draw(99)):
+        with pytest.raises(IllegalActionError) as pushed:
+            game.push(action)
+        with pytest.raises(IllegalActionError) as applied:
+            game.apply(action)
+        assert str(applied.value) == str(pushed.value)

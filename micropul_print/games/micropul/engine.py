@@ -55,7 +55,7 @@ class MicropulState:
         return self.game.legal_actions()
 
     def play(self, move: Move) -> None:
-        self.game.push(move)  # IllegalActionError (a ValueError) when not legal
+        self.game.apply(move)  # IllegalActionError (a ValueError) when not legal
         self.played += 1
 
     def undo(self) -> None:

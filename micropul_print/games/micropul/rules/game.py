@@ -20,9 +20,11 @@ from micropul_print.games.micropul.rules.board import Board, Placement, catalyst
 from micropul_print.games.micropul.rules.tiles import (
     _OFFSET,
     ALL_EMPTY,
+    COORD_LIMIT,
     KIND_DRAWS,
     KIND_PLUS,
     PLACE_RANK_SHIFT,
+    ROTATIONS,
     STRIDE,
     TileSet,
     cell_key,
@@ -261,6 +263,8 @@ class Game:
         if isinstance(action, Place):
             if action.tile not in self.hands[p]:
                 return f"tile {action.tile} is not in player {p + 1}'s hand"
+            if self._listed_placement(action):
+                return None
             try:
                 return self.board.legality(*action)
             except ValueError as exc:
@@ -288,6 +292,20 @@ class Game:
             return None
         return f"not an action: {action!r}"
 
+    def _listed_placement(self, action: Place) -> bool:
+        """Whether ``action`` (a tile of the hand) is one of the placements that
+        legal_actions lists: one look at the cell's legal orientations. False says
+        nothing: Board.legality has the last word."""
+        x, y = action.x, action.y
+        if action.rotation not in ROTATIONS or type(x) is not int or type(y) is not int:
+            return False
+        if not (-COORD_LIMIT < x < COORD_LIMIT and -COORD_LIMIT < y < COORD_LIMIT):
+            return False
+        code = self.board.frontier.get((x + _OFFSET) * STRIDE + (y + _OFFSET))
+        return code is not None and bool(
+            self.tiles.masks[code] >> self.tiles.oid(action.tile, action.rotation) & 1
+        )
+
     def push(self, action: Action) -> Placement | None:
         """Play ``action`` for the player to move; a placement returns what it did.
         ``undo()`` takes it back."""
@@ -295,10 +313,10 @@ class Game:
         if reason is not None:
             raise IllegalActionError(action, reason)
         if isinstance(action, Place):
-            activated = self._place(
-                cell_key(action.x, action.y), self.tiles.oid(action.tile, action.rotation),
-                action,
-            )
+            cell = cell_key(action.x, action.y)
+            oid = self.tiles.oid(action.tile, action.rotation)
+            activated = self.board.activations(cell, oid)
+            self._place(cell, oid, action)
             return Placement(
                 tile=action.tile,
                 x=action.x,
@@ -308,12 +326,26 @@ class Game:
                 draws=sum(KIND_DRAWS[k] for k in activated.values()),
                 plus=sum(KIND_PLUS[k] for k in activated.values()),
             )
-        if isinstance(action, Draw):
+        self._apply_unchecked(action)
+        return None
+
+    def apply(self, action: Action) -> None:
+        """push() without what a placement did: how a search plays the moves it
+        tries (and takes back with ``undo()``)."""
+        reason = self.why_illegal(action)
+        if reason is not None:
+            raise IllegalActionError(action, reason)
+        self._apply_unchecked(action)
+
+    def _apply_unchecked(self, action: Action) -> None:
+        if isinstance(action, Place):
+            self._place(cell_key(action.x, action.y),
+                        self.tiles.oid(action.tile, action.rotation), action)
+        elif isinstance(action, Draw):
             self._draw(action.tile, action)
         else:
             board = self.board
             self._claim(board._quadrant_id(action.x, action.y, action.quadrant), action)
-        return None
 
     # -- applying (no checks: callers made sure the action is legal) -----------------
 
@@ -334,14 +366,12 @@ class Game:
             position, moved, rng_state, face_down, revealed,
         ))
 
-    def _place(self, cell: int, oid: int, action: Action) -> dict[int, int]:
+    def _place(self, cell: int, oid: int, action: Action) -> None:
         p = self.current
         board = self.board
-        activated = board.activations(cell, oid)
-        draws = plus = 0
-        for kind in activated.values():
-            draws += KIND_DRAWS[kind]
-            plus += KIND_PLUS[kind]
+        worth = board._put(cell, oid)  # the activated catalysts' draws + 256 * pluses
+        draws = worth & 255
+        plus = worth >> 8
         core = self.core
         moved = min(draws, len(core))
         ends = moved > 0 and moved == len(core)
@@ -356,7 +386,6 @@ class Game:
                          revealed=list(self.revealed[0]))
         else:
             self._record(action, position=position, moved=moved)
-        board._put(cell, oid)
         del hand[position]
         self.hand_masks[p] &= ~self.tiles.mask_of_tile[tid]
         supply = self.face_down[p]
@@ -364,7 +393,7 @@ class Game:
             supply.append(core.pop())
         if ends:
             self._finish(CORE_EXHAUSTED)
-            return activated
+            return
         extra = False
         if plus:
             if self.players == 1:
@@ -372,7 +401,6 @@ class Game:
             else:
                 extra = True
         self._end_turn(extra)
-        return activated
 
     def _reveal(self, count: int) -> None:
         hidden = self.face_down[0]
