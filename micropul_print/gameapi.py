@@ -86,7 +86,10 @@ class GameState(Protocol):
 
     A state may also have ``undo() -> None``, taking back the last move played (its
     generator included): the bots then try moves in place instead of on copies
-    (:func:`micropul_print.lab.bots.move_values`).
+    (:func:`micropul_print.lab.bots.move_values`). And ``move_class(move) -> Hashable
+    | None``: moves of the player to move with the same class lead to positions that
+    differ only where no rule looks (Micropul: a stone on one micropul or another of the
+    same group), so the bots value one move per class; None: a move of its own.
     """
 
     @property

@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -84,19 +84,29 @@ def move_values(state: GameState, moves: Sequence[Any]) -> list[tuple[float, flo
     """:func:`move_value` of each of ``moves`` for the player to move. A state that can
     take a move back (``undo()``) plays each move and takes it back,
     else each is played on a copy: the same values, without copying the whole game
-    (its board, hands and random generator) for every move."""
+    (its board, hands and random generator) for every move. Moves of one class (the
+    state's ``move_class``, if it has one) are valued once: they have the same value."""
     player = state.current_player()
     undo: Callable[[], object] | None = getattr(state, "undo", None)
+    move_class: Callable[[Any], Hashable | None] | None = getattr(state, "move_class", None)
     values = []
+    known: dict[Hashable, tuple[float, float]] = {}  # the value of each class met
     for move in moves:
+        kind = None if move_class is None else move_class(move)
+        if kind is not None and kind in known:
+            values.append(known[kind])
+            continue
         if undo is not None:
             state.play(move)
-            values.append(move_value(state, player))
+            value = move_value(state, player)
             undo()
         else:
             trial = state.copy()
             trial.play(move)
-            values.append(move_value(trial, player))
+            value = move_value(trial, player)
+        values.append(value)
+        if kind is not None:
+            known[kind] = value
     return values
 
 

@@ -180,3 +180,52 @@ def test_move_values_copy_a_state_that_cannot_take_a_move_back() -> None:
         trial = state.copy()
         trial.play(move)
         assert move_value(trial, state.current_player()) == value
+
+
+def test_claims_of_one_group_are_one_class_valued_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Micropul's claims on one group share a class (the rules never look at which of
+    its micropul holds the stone): after any of them the scores and the moves to come
+    are the same, and move_values plays one move per class, with the values that
+    playing each would give."""
+    classes_met = 0
+    played: list[Any] = []
+    real_play = type(_state("micropul", 0)).play
+
+    def counted_play(self: Any, move: Any) -> None:
+        played.append(move)
+        real_play(self, move)
+
+    for seed in range(8):
+        state = _state("micropul", seed)
+        rng = random.Random(seed)
+        for _ in range(14):
+            if state.is_over():
+                break
+            state.play(rng.choice(list(state.legal_moves())))
+        if state.is_over():
+            continue
+        moves = list(state.legal_moves())
+        by_class: dict[Any, list[Any]] = {}
+        for move in moves:
+            kind = state.move_class(move)  # type: ignore[attr-defined]
+            assert (kind is None) == (type(move).__name__ != "Claim")
+            by_class.setdefault(move if kind is None else kind, []).append(move)
+        for members in by_class.values():
+            outcomes = set()
+            for move in members:
+                trial = state.copy()
+                trial.play(move)
+                outcomes.add((trial.scores(), tuple(trial.legal_moves())))
+            assert len(outcomes) == 1, members
+        classes_met += sum(len(members) > 1 for members in by_class.values())
+        expected = []
+        for move in moves:
+            trial = state.copy()
+            trial.play(move)
+            expected.append(move_value(trial, state.current_player()))
+        played.clear()
+        monkeypatch.setattr(type(state), "play", counted_play)
+        assert move_values(state, moves) == expected
+        monkeypatch.undo()
+        assert len(played) == len(by_class)
+    assert classes_met >= 5

@@ -64,6 +64,14 @@ class MicropulState:
         self.game.undo()
         self.played -= 1
 
+    def move_class(self, move: Move) -> int | None:
+        """Claims of one group are one class (its root): the stone's micropul within the
+        group changes nothing that the rules look at, now or later. Other moves are
+        each their own."""
+        if type(move) is Claim:
+            return self.game.board.group_root(move.x, move.y, move.quadrant)
+        return None
+
     def copy(self) -> MicropulState:
         return MicropulState(self.game.copy(), self.played)  # the tile tables are shared, read-only
 
