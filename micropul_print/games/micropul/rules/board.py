@@ -58,6 +58,16 @@ REASONS: Final = tuple(PlacementReason)
 _FACING: dict[int, tuple[tuple[int, int], ...]] = {}
 
 
+# Neighbourhood code -> bit ``side`` set when no tile is on that side (filled on demand).
+_EMPTY_SIDES: dict[int, int] = {}
+
+
+def _empty_sides(code: int) -> int:
+    empties = sum(1 << side for side in range(4) if (code >> 4 * side) & 15 == NO_TILE)
+    _EMPTY_SIDES[code] = empties
+    return empties
+
+
 def _facing(code: int) -> tuple[tuple[int, int], ...]:
     found = _FACING.get(code)
     if found is None:
@@ -336,7 +346,8 @@ class Board:
         cells[cell] = number
         oids.append(oid)
         self._keys.append(cell)
-        facing = facing_micropul(ALL_EMPTY if was < 0 else was)
+        around = ALL_EMPTY if was < 0 else was
+        facing = facing_micropul(around)
         worth = 0
         for bits, value in t.own_worth[oid]:
             if facing & bits:
@@ -345,13 +356,24 @@ class Board:
         first = t.inner_first[oid]
         parent += (base + first[0], base + first[1], base + first[2], base + first[3])
         points += t.inner_points[oid]
-        opened += t.inner_open[oid]
+        # Open pairs: the new tile's micropul facing the empty cells around it; and the
+        # neighbours' micropul that faced this cell no longer do (counted before the
+        # unions, at the roots undo finds again once it has taken the unions back).
+        empties = _EMPTY_SIDES.get(around)
+        if empties is None:
+            empties = _empty_sides(around)
+        counts = t.open_counts.get(16 * oid + empties)
+        opened += t.open_counts_for(oid, empties) if counts is None else counts
+        pairs = _FACING.get(around)
+        for step, q in _facing(around) if pairs is None else pairs:
+            root = 4 * cells[cell + step] + q
+            while parent[root] != root:
+                root = parent[root]
+            opened[root] -= 1
         for root in t.inner_roots[oid]:
             unclaimed.add(base + root)
         changed: list[int] = []  # (cell, its code before or -1) of the frontier cells changed
-        # In order: (root kept, root joined, unclaimed before, stones moved) per union, and
-        # (root, -1, 0, 0) per open pair closed, so that undo goes back step by step.
-        unions: list[int] = []
+        unions: list[int] = []  # (root kept, root joined, unclaimed before, stones moved)
         at = 4 * oid
         for side in range(4):
             neighbour_cell = cell + STEP[side]
@@ -388,19 +410,6 @@ class Board:
                 unclaimed.discard(rb)
                 opened[ra] += opened[rb]
                 unions += (ra, rb, before, 0 if moved is None else len(moved))
-            # The micropul on both faces of this side no longer face an empty cell.
-            for q in t.side_micropul[at + side]:
-                ra = base + q
-                while parent[ra] != ra:
-                    ra = parent[ra]
-                opened[ra] -= 1
-                unions += (ra, -1, 0, 0)
-            for q in t.side_micropul[theirs]:
-                rb = 4 * neighbour + q
-                while parent[rb] != rb:
-                    rb = parent[rb]
-                opened[rb] -= 1
-                unions += (rb, -1, 0, 0)
         self._history.append((_PUT, cell, position, was, tuple(changed), tuple(unions)))
         return worth
 
@@ -427,9 +436,6 @@ class Board:
         unclaimed = self.unclaimed
         for i in range(len(unions) - 4, -1, -4):
             ra, rb, before, moved = unions[i : i + 4]
-            if rb < 0:
-                opened[ra] += 1
-                continue
             parent[rb] = rb
             points[ra] -= points[rb]
             opened[ra] -= opened[rb]
@@ -443,7 +449,14 @@ class Board:
                 unclaimed.add(ra)
             if before & 2:
                 unclaimed.add(rb)
-        number = self.cells.pop(cell)
+        cells = self.cells
+        pairs = _FACING.get(code if code >= 0 else ALL_EMPTY)
+        for step, q in pairs or ():  # filled by _put
+            root = 4 * cells[cell + step] + q
+            while parent[root] != root:
+                root = parent[root]
+            opened[root] += 1
+        number = cells.pop(cell)
         oid = self._oids.pop()
         self._keys.pop()
         base = 4 * number

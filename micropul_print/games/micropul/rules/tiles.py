@@ -241,11 +241,11 @@ class TileSet:
         self.inner_first: list[tuple[int, int, int, int]] = []
         self.inner_points: list[tuple[int, int, int, int]] = []
         self.inner_roots: list[tuple[int, ...]] = []
-        # Per orientation, per quadrant first of its group: the group's (micropul, side)
-        # pairs, each open while the cell on that side is empty (Board._open).
-        self.inner_open: list[tuple[int, int, int, int]] = []
         # Per (orientation, side): the quadrants showing a micropul on that side.
         self.side_micropul: list[tuple[int, ...]] = []
+        # 16 * orientation + the sides with no tile (a bit each) -> per quadrant first of
+        # its group, the group's micropul facing those sides (Board._open); on demand.
+        self.open_counts: dict[int, tuple[int, int, int, int]] = {}
         # The mask of a tile's listed orientations (Game's hand masks), per orientation
         # and per tile id.
         self.oid_tile_mask = [self.tile_mask[oid >> 2] for oid in range(count)]
@@ -313,15 +313,21 @@ class TileSet:
             self.inner_first.append((first[0], first[1], first[2], first[3]))
             self.inner_points.append((points[0], points[1], points[2], points[3]))
             self.inner_roots.append(tuple(g[0] for g in self.inner_groups[oid]))
-            sides_open = [0, 0, 0, 0]
-            for side in range(4):
-                for q in self.side_micropul[4 * oid + side]:
-                    sides_open[first[q]] += 1
-            self.inner_open.append((sides_open[0], sides_open[1], sides_open[2],
-                                    sides_open[3]))
 
     def oid(self, tile_id: int, rotation: int) -> int:
         return 4 * self.index[tile_id] + (rotation // 90) % 4
+
+    def open_counts_for(self, oid: int, empties: int) -> tuple[int, int, int, int]:
+        """open_counts[16 * oid + empties], made and kept."""
+        first = self.inner_first[oid]
+        counts = [0, 0, 0, 0]
+        for side in range(4):
+            if empties >> side & 1:
+                for q in self.side_micropul[4 * oid + side]:
+                    counts[first[q]] += 1
+        found = self.open_counts[16 * oid + empties] = (counts[0], counts[1], counts[2],
+                                                        counts[3])
+        return found
 
     def mask_for(self, code: int) -> int:
         """Bitmask of the listed orientations legal in an empty cell of this neighbourhood:
