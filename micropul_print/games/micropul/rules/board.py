@@ -556,10 +556,19 @@ class Board:
     def group_scores(self) -> dict[int, int]:
         """Points per player from closed groups carrying exactly one stone."""
         scores: dict[int, int] = {}
+        points = self._points
         opened = self._open
         if opened is None:
-            opened = self._open_counts()
-        points = self._points
+            # After play_random (its final scores): a walk that stops once every claimed
+            # group is found open costs less than making the counts again.
+            claimed = {root: players[0] for root, players in self._stones.items()
+                       if len(players) == 1}
+            if claimed:
+                walked = self.open_roots(set(claimed))
+                for root, player in claimed.items():
+                    if root not in walked:
+                        scores[player] = scores.get(player, 0) + points[root]
+            return scores
         for root, players in self._stones.items():
             if len(players) == 1 and not opened[root]:
                 player = players[0]
