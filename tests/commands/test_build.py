@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from micropul_print import registry
 from micropul_print.cli import main
 from micropul_print.outputs import MANIFEST, STAGING_PREFIX
 
@@ -296,13 +297,18 @@ def test_tiles_writes_a_reprint_of_those_tiles_only(tmp_path: Path) -> None:
 
 def test_unknown_tile_numbers_are_located_errors_before_anything_is_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["build", "--only", "sheets", "--tiles", "7,49,50",
+    assert main(["build", "--only", "sheets", "--tiles", "7,49,50,60-10000",
                  "--out", str(tmp_path / "o")]) == 1
     err = capsys.readouterr().err.splitlines()
-    assert [line.split(": error: ")[1] for line in err] == [
-        "no tile 49 in this set (its tiles are numbered 1 to 48)",
-        "no tile 50 in this set (its tiles are numbered 1 to 48)"]
-    assert all(line.split(":")[0].endswith("micropul.yaml") for line in err)
+    # At the catalogue's list of tiles, a run of numbers in one line (a long range gave
+    # a line per number), the set's numbering with its gaps.
+    shipped = registry.get("micropul").shipped_catalogue()
+    line = next(n for n, row in enumerate(shipped.read_text(encoding="utf-8").splitlines(), 1)
+                if row == "tiles:")
+    assert err == [f"{shipped}:{line}:1: error: no tiles 49 and 50 in this set (its tiles are "
+                   "numbered 1 to 48)",
+                   f"{shipped}:{line}:1: error: no tiles 60 to 10000 in this set (its tiles "
+                   "are numbered 1 to 48)"]
     assert not (tmp_path / "o").exists()
 
 

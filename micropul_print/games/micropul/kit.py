@@ -52,7 +52,8 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
         from micropul_print.sheets.reprint import choose
 
         choose(tile_pieces(art, options.bleed or 0.0)[0],  # drawn once: TileArt keeps them
-               [tile.id for tile in catalogue.tiles], options.tiles, source=catalogue.source)
+               [tile.id for tile in catalogue.tiles], options.tiles, source=catalogue.source,
+               at=catalogue.tiles_at)
     for layout in layouts:
         if duplex:
             jobs.append(KitJob("sheets", _sheets_job(art, output, layout,
@@ -275,7 +276,8 @@ def write_reprint(art: TileArt, output: OutputDir, layout: SheetLayout, wanted: 
     cards, _stones = tile_pieces(art, options.bleed)
     size = faces.TILE_SIZE_MM
     plan = plan_reprint(layout, cards, [tile.id for tile in catalogue.tiles], wanted, size,
-                        size, catalogue.name, source=catalogue.source, options=options)
+                        size, catalogue.name, source=catalogue.source, options=options,
+                        at=catalogue.tiles_at)
     info = DocumentInfo(
         title=f"{reprint_title(catalogue.name, wanted)}, {layout.label}",
         author=AUTHOR,
