@@ -3,7 +3,8 @@
 ``--tiles 7,12,31`` names cards by their numbers; :func:`parse_numbers` reads that
 text, :func:`choose` picks the cards (every unknown number reported at once) and
 :func:`plan_reprint` lays them out like any sheet: fronts from the first slot on, each
-back behind its front for the flip, calibration page as asked.
+back behind its front for the flip (the kit leaves the calibration page out: the full
+sheets have it).
 """
 
 from __future__ import annotations

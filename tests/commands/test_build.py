@@ -284,15 +284,19 @@ def test_cut_files_beside_sheets_with_registration_marks(tmp_path: Path) -> None
 
 
 def test_tiles_writes_a_reprint_of_those_tiles_only(tmp_path: Path) -> None:
-    assert main(["build", "--only", "sheets", "--tiles", "7,12,31", "--no-calibration",
+    assert main(["build", "--only", "sheets", "--tiles", "7,12,31",
                  "--out", str(tmp_path), "--quiet"]) == 0
     assert files_under(tmp_path) == {
         "sheets/micropul-tiles-a4.pdf", "sheets/micropul-tiles-letter.pdf",
         "sheets/micropul-reprint-a4.pdf", "sheets/micropul-reprint-letter.pdf"}
-    reader = PdfReader(tmp_path / "sheets/micropul-reprint-a4.pdf")
-    assert len(reader.pages) == 2  # the three fronts, then their backs
-    assert reader.metadata is not None
-    assert reader.metadata.title == "Micropul — tiles 7, 12, 31, A4"
+    for paper, label in (("a4", "A4"), ("letter", "Letter")):
+        reader = PdfReader(tmp_path / f"sheets/micropul-reprint-{paper}.pdf")
+        # One sheet: the three fronts, then their backs; the calibration page is the
+        # full sheets' (it took a sheet of its own).
+        assert len(reader.pages) == 2
+        assert reader.metadata is not None
+        assert reader.metadata.title == f"Micropul — tiles 7, 12, 31, {label}"
+        assert "calibration" not in "".join(page.extract_text() for page in reader.pages)
 
 
 def test_unknown_tile_numbers_are_located_errors_before_anything_is_written(

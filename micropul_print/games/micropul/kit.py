@@ -272,7 +272,9 @@ def write_reprint(art: TileArt, output: OutputDir, layout: SheetLayout, wanted: 
     relative = Path("sheets") / reprint_file_name(catalogue.game, layout.name)
     if progress:
         progress(f"writing {output.path(relative)}")
-    options = options._replace(registration=False)  # no cut files for a reprint
+    # The tiles alone: no cut files, and no calibration page (a sheet of its own, which
+    # the full sheets beside the reprint have), so a few tiles take one sheet.
+    options = options._replace(registration=False, calibration=False)
     cards, _stones = tile_pieces(art, options.bleed)
     size = faces.TILE_SIZE_MM
     plan = plan_reprint(layout, cards, [tile.id for tile in catalogue.tiles], wanted, size,
