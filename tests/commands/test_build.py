@@ -326,6 +326,21 @@ def test_tiles_of_a_game_without_numbers_is_a_usage_error(
     assert not (tmp_path / "o").exists()
 
 
+def test_every_pdf_of_the_sheets_asks_for_the_flip_of_duplex_short(tmp_path: Path) -> None:
+    """Viewer preferences of every sheet file: actual size, and double-sided with the
+    --duplex flip (the print-shop file said long edge whatever --duplex was), or
+    single-sided (gutter fold, boards)."""
+    assert main(["build", "--game", "all", "--only", "sheets", "--paper", "letter",
+                 "--duplex", "short", "--layout", "all", "--print-shop", "--cut-files",
+                 "--out", str(tmp_path), "--quiet"]) == 0
+    for path in sorted(tmp_path.rglob("*.pdf")):
+        data = path.read_bytes()
+        single = "gutterfold" in path.name or "board" in path.name
+        assert b"/PrintScaling /None" in data, path.name
+        assert (b"/Duplex /Simplex" if single else b"/Duplex /DuplexFlipShortEdge") in data, (
+            path.name)
+
+
 def test_print_shop_file_has_one_face_a_page_with_its_trim_and_bleed_boxes(
         tmp_path: Path) -> None:
     assert main(["build", "--game", "all", "--only", "sheets", "--paper", "a4",

@@ -89,7 +89,7 @@ def write_cut_files(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir,
 PRINT_SHOP_PDF = f"{SHEETS_DIR}/cellulae-tiles-print-shop.pdf"
 
 
-def print_shop_pdf(catalogue: CellulaeCatalogue, theme: Theme) -> bytes:
+def print_shop_pdf(catalogue: CellulaeCatalogue, theme: Theme, flip: Flip = "long") -> bytes:
     """The tile for a print shop: its white face with the shop's bleed on one page, its
     black face on the next. Every tile is alike, so one pair: the shop prints it
     ``tile_total`` times."""
@@ -109,7 +109,7 @@ def print_shop_pdf(catalogue: CellulaeCatalogue, theme: Theme) -> bytes:
         subject=f"The tile of {catalogue.name}, {size:g} mm with {SHOP_BLEED:g} mm bleed, "
                 f"white face then black: print {catalogue.tile_total}",
     )
-    return render_print_shop_pdf(plan, info)
+    return render_print_shop_pdf(plan, info, flip)
 
 
 def gutterfold_pdf(paper: str) -> str:
@@ -246,7 +246,7 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
                 catalogue, theme, paper, options)))
     if "print-shop" in parts:
         say(f"writing {out.path(PRINT_SHOP_PDF)}")
-        written.append(out.write_bytes(PRINT_SHOP_PDF, print_shop_pdf(catalogue, theme)))
+        written.append(out.write_bytes(PRINT_SHOP_PDF, print_shop_pdf(catalogue, theme, flip)))
     rulebook_papers = list(papers) or [RULEBOOK_PAPER]  # they follow the sheets' papers
     if "rulebooks" in parts:
         written += write_rulebooks(catalogue, theme, out, langs=langs,

@@ -22,6 +22,7 @@ from micropul_print.games.micropul import faces
 from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.tilefiles import TileArt
 from micropul_print.outputs import OutputDir
+from micropul_print.sheets.duplex import Flip
 from micropul_print.sheets.layout import SheetLayout
 from micropul_print.sheets.pages import Card, SheetOptions, SheetPlan, plan_sheets
 
@@ -72,7 +73,8 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
                                    cost=1, imports=_PDF_IMPORTS,
                                    label=f"reprint {'gutter fold ' * fold}{layout.name}"))
     if options.print_shop and layouts:  # the sheets part, on no paper of ours
-        jobs.append(KitJob("sheets", lambda say: [write_print_shop(art, output, progress=say)],
+        jobs.append(KitJob("sheets", lambda say: [write_print_shop(art, output, options.flip,
+                                                                   progress=say)],
                            cost=1, imports=_PDF_IMPORTS, label="print shop"))
     if "rulebooks" in options.parts and langs:
         # The rulebooks follow the sheets' papers. In parallel, a job per language and
@@ -336,7 +338,7 @@ def print_shop_file_name(game: str) -> str:
     return f"{game}-tiles-print-shop.pdf"
 
 
-def write_print_shop(art: TileArt, output: OutputDir, *,
+def write_print_shop(art: TileArt, output: OutputDir, flip: Flip = "long", *,
                      progress: Progress | None = None) -> Path:
     """Write ``sheets/<game>-tiles-print-shop.pdf``: each tile alone on a page with the
     shop's bleed, then its back (sheets/printshop.py); the stones are cut from the
@@ -362,4 +364,4 @@ def write_print_shop(art: TileArt, output: OutputDir, *,
         subject=f"{len(catalogue.tiles)} tiles of {catalogue.name}, {size:g} mm with "
                 f"{SHOP_BLEED:g} mm bleed, one face a page, each front followed by its back",
     )
-    return output.write_bytes(relative, render_print_shop_pdf(plan, info))
+    return output.write_bytes(relative, render_print_shop_pdf(plan, info, flip))
