@@ -341,6 +341,19 @@ def test_every_pdf_of_the_sheets_asks_for_the_flip_of_duplex_short(tmp_path: Pat
             path.name)
 
 
+def test_with_bleed_every_page_of_every_sheet_pdf_has_trim_and_bleed_boxes(
+        tmp_path: Path) -> None:
+    """PDF/X practice, boards included (they had no boxes)."""
+    assert main(["build", "--game", "all", "--only", "sheets", "--paper", "a4", "--bleed", "3",
+                 "--layout", "all", "--print-shop", "--no-calibration",
+                 "--out", str(tmp_path), "--quiet"]) == 0
+    pdfs = sorted(tmp_path.rglob("*.pdf"))
+    assert any("board" in path.name for path in pdfs)
+    for path in pdfs:
+        for page in PdfReader(path).pages:
+            assert "/TrimBox" in page and "/BleedBox" in page, path.name
+
+
 def test_print_shop_file_has_one_face_a_page_with_its_trim_and_bleed_boxes(
         tmp_path: Path) -> None:
     assert main(["build", "--game", "all", "--only", "sheets", "--paper", "a4",

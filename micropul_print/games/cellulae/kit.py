@@ -238,7 +238,8 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
                 relative = board_pdf(board.side, layout.name)
                 say(f"writing {out.path(relative)}")
                 written.append(out.write_bytes(relative, board_sheets_pdf(
-                    catalogue, theme, layout, board.side, scale=scale)))
+                    catalogue, theme, layout, board.side, scale=scale,
+                    page_boxes=bool(bleed))))
     if "gutterfold" in parts:
         for paper in papers:
             say(f"writing {out.path(gutterfold_pdf(paper))}")
@@ -366,9 +367,11 @@ def gutterfold_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, paper: str
 
 
 def board_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLayout,
-                     side: int, *, scale: tuple[float, float] = (100.0, 100.0)) -> bytes:
+                     side: int, *, scale: tuple[float, float] = (100.0, 100.0),
+                     page_boxes: bool = False) -> bytes:
     """The ``side`` x ``side`` board at its true size, on as many pages as it needs
-    (enlarged for a printer printing at ``scale`` per cent)."""
+    (enlarged for a printer printing at ``scale`` per cent); ``page_boxes`` in a build
+    with bleed: every page's trim and bleed boxes, as every sheet PDF of such a build."""
     from micropul_print.games.cellulae.faces import board_drawing, grid_lines
     from micropul_print.sheets.board import plan_board, render_board_pdf
 
@@ -384,7 +387,7 @@ def board_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLa
                 f"{catalogue.tile_size_mm:g} mm, on {pages} {layout.label} "
                 f"page{'s' if pages > 1 else ''}",
     )
-    return render_board_pdf([plan], info, scale=scale)
+    return render_board_pdf([plan], info, scale=scale, page_boxes=page_boxes)
 
 
 def _author(catalogue: CellulaeCatalogue) -> str:
