@@ -192,8 +192,9 @@ class KitOptions(NamedTuple):
     # Print and cut: the duplex tile sheets carry registration marks, and a cut file
     # (SVG) is written for each of their front pages holding pieces.
     cut_files: bool = False
-    # Reprint: the sheets part also writes duplex sheets of these card numbers only (a
-    # game whose cards have no numbers raises UsageError); None: no reprint.
+    # Reprint: the sheets part also writes sheets of these card numbers only, in each of
+    # ``sheet_layouts`` (a game whose cards have no numbers raises UsageError); None: no
+    # reprint.
     tiles: tuple[int, ...] | None = None
     # The sheets part also writes a file for a print shop: each different piece alone on
     # a page with 3 mm bleed, front then back, TrimBox and BleedBox set.

@@ -132,9 +132,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "sheets/<game>-cut-<paper>.svg (a layer per page) and "
                              "sheets/<game>-cut-<paper>-page<N>.svg")
     parser.add_argument("--tiles", type=_tile_numbers, default=None, metavar="N[,N-M...]",
-                        help="also write duplex sheets of these tiles only, to replace lost "
-                             "or damaged ones: sheets/<game>-reprint-<paper>.pdf (the "
-                             "numbers of the catalogue's tiles, e.g. 7,12,31 or 7-9)")
+                        help="also write sheets of these tiles only, to replace lost "
+                             "or damaged ones: sheets/<game>-reprint-<paper>.pdf (and "
+                             "-reprint-gutterfold-<paper>.pdf with --layout gutter-fold; "
+                             "the numbers of the catalogue's tiles, e.g. 7,12,31 or 7-9)")
     parser.add_argument("--print-shop", action="store_true",
                         help="also write sheets/<game>-tiles-print-shop.pdf for a print shop: "
                              "each tile alone on a page with 3 mm bleed, front then back, "

@@ -326,12 +326,20 @@ def _header(layout: SheetLayout, split: BoardSplit, page: BoardPage) -> list[Pri
 
 
 def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo, *,
-                     scale: tuple[float, float] = (100.0, 100.0)) -> bytes:
+                     scale: tuple[float, float] = (100.0, 100.0),
+                     page_boxes: bool = False) -> bytes:
     """The pages of one or more board plans (all on the same paper) as PDF bytes:
     reproducible, Lato only, each part clipped to its window; enlarged for a printer
-    printing at ``scale`` per cent (sheets.pdf.scale_page)."""
+    printing at ``scale`` per cent (sheets.pdf.scale_page). ``page_boxes``: each page's
+    /TrimBox is its part's cut rectangle, its /BleedBox the same (a board has no bleed),
+    as the tile sheets of a build with bleed have them."""
     from micropul_print.backends import pdf as backend
-    from micropul_print.sheets.pdf import document_canvas, draw_clipped, scale_page
+    from micropul_print.sheets.pdf import (
+        document_canvas,
+        draw_clipped,
+        scale_page,
+        set_page_boxes,
+    )
 
     if not plans:
         raise ValueError("no board to render")
@@ -349,6 +357,9 @@ def render_board_pdf(plans: Sequence[BoardPlan], info: DocumentInfo, *,
             backend.draw(canvas, page.marks, 0.0, 0.0)
             if scaled:
                 canvas.restoreState()
+            if page_boxes:
+                cut = Box(page.x, page.y, page.x + window.width, page.y + window.height)
+                set_page_boxes(canvas, layout.paper_width, page_h, cut, 0.0, scale)
             canvas.showPage()
     canvas.save()
     return buffer.getvalue()

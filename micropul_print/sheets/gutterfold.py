@@ -67,7 +67,7 @@ class FoldPlan(NamedTuple):
 def plan_gutterfold(layout: SheetLayout, cards: Sequence[Card], card_width: float,
                     card_height: float, title: str, *, tokens: Sequence[Card] = (),
                     options: SheetOptions = DEFAULT_OPTIONS) -> FoldPlan:
-    """Lay ``cards`` (and then ``tokens`` in the free slots, or on a page of their own)
+    """Lay ``cards`` (and then ``tokens`` in the free slots, or on pages of their own)
     on gutter-fold pages of ``layout``, which must be a gutter-fold layout (fold_gap
     set). Only ``options.bleed`` applies: there is no flip, offset or calibration page
     (each page checks its own fold), and no registration marks (cut files are made from
@@ -89,10 +89,9 @@ def plan_gutterfold(layout: SheetLayout, cards: Sequence[Card], card_width: floa
     if tokens:
         if contents and per_page - len(contents[-1]) >= len(tokens):
             contents[-1] += [(token, True) for token in tokens]
-        elif len(tokens) <= per_page:
-            contents.append([(token, True) for token in tokens])
-        else:
-            raise ValueError(f"{len(tokens)} tokens do not fit on one page of {per_page} slots")
+        else:  # on pages of their own (more than one where the bleed leaves few slots)
+            contents += [[(token, True) for token in tokens[start:start + per_page]]
+                         for start in range(0, len(tokens), per_page)]
     sheet_options = options._replace(calibration=False, back_offset=(0.0, 0.0),
                                      registration=False)
     pages: list[Page] = []

@@ -171,12 +171,11 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
         elif len(clear) >= len(tokens):
             on_calibration = [_Laid(slot, token, True)
                               for slot, token in zip(clear, tokens, strict=False)]
-        elif len(tokens) <= len(usable):
-            sheets.append([_Laid(slot, token, True)
-                           for slot, token in zip(usable, tokens, strict=False)])
-        else:
-            raise ValueError(f"{len(tokens)} tokens do not fit on one page of "
-                             f"{len(usable)} slots")
+        else:  # on pages of their own (more than one where the bleed leaves few slots)
+            sheets += [[_Laid(slot, token, True)
+                        for slot, token in zip(usable, tokens[start:start + len(usable)],
+                                               strict=False)]
+                       for start in range(0, len(tokens), len(usable))]
 
     pages: list[Page] = []
     if options.calibration:

@@ -141,12 +141,13 @@ def set_page_boxes(canvas: PageCanvas, page_w: float, page_h: float, trim: Box |
     where the enlarged page puts the trim: the page boxes ignore the drawing transform."""
     media = Box(0.0, 0.0, page_w, page_h)
     trim = trim or media
+    bleed_x = bleed_y = bleed
     if trim != media and scale != (100.0, 100.0):
         cx, cy, fx, fy = page_w / 2, page_h / 2, 100.0 / scale[0], 100.0 / scale[1]
         trim = Box(cx + (trim.x0 - cx) * fx, cy + (trim.y0 - cy) * fy,
                    cx + (trim.x1 - cx) * fx, cy + (trim.y1 - cy) * fy)
-        bleed *= max(fx, fy)
-    art = trim.grown(bleed)
+        bleed_x, bleed_y = bleed * fx, bleed * fy  # the bleed is enlarged with the art
+    art = Box(trim.x0 - bleed_x, trim.y0 - bleed_y, trim.x1 + bleed_x, trim.y1 + bleed_y)
     art = Box(max(art.x0, 0.0), max(art.y0, 0.0), min(art.x1, page_w), min(art.y1, page_h))
     canvas.setTrimBox(_points(trim, page_h))
     canvas.setBleedBox(_points(art, page_h))

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from micropul_print.draw.bounds import Box
 from micropul_print.draw.primitives import Drawing
+from micropul_print.sheets.duplex import Flip
 from micropul_print.sheets.pages import Card, Placement, Side, check_drawings
 from micropul_print.sheets.pdf import (
     MM,
@@ -60,15 +61,17 @@ def plan_print_shop(cards: Sequence[Card], card_width: float, card_height: float
     return PrintShopPlan(bleed, tuple(pages))
 
 
-def render_print_shop_pdf(plan: PrintShopPlan, info: DocumentInfo) -> bytes:
+def render_print_shop_pdf(plan: PrintShopPlan, info: DocumentInfo,
+                          duplex: Flip = "long") -> bytes:
     """The plan as PDF bytes: each page its own size with its trim and bleed boxes, the
-    viewer asked for actual size and double-sided printing; a drawing on several pages
-    (the common back) is stored once."""
+    viewer asked for actual size and double-sided printing with the build's flip, as
+    every double-sided sheet of the kit (a square page's back lies behind its front
+    either way); a drawing on several pages (the common back) is stored once."""
     if not plan.pages:
         raise ValueError("nothing to print")
     buffer = io.BytesIO()
     first = plan.pages[0]
-    canvas = sized_canvas(buffer, (first.width, first.height), info, duplex="long")
+    canvas = sized_canvas(buffer, (first.width, first.height), info, duplex=duplex)
     painter = PlacementPainter(canvas, [p.drawing for p in plan.pages if p.drawing])
     for page in plan.pages:
         canvas.setPageSize((page.width * MM, page.height * MM))

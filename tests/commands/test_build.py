@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from micropul_print import registry
 from micropul_print.cli import main
 from micropul_print.outputs import MANIFEST, STAGING_PREFIX
 
@@ -283,26 +284,35 @@ def test_cut_files_beside_sheets_with_registration_marks(tmp_path: Path) -> None
 
 
 def test_tiles_writes_a_reprint_of_those_tiles_only(tmp_path: Path) -> None:
-    assert main(["build", "--only", "sheets", "--tiles", "7,12,31", "--no-calibration",
+    assert main(["build", "--only", "sheets", "--tiles", "7,12,31",
                  "--out", str(tmp_path), "--quiet"]) == 0
     assert files_under(tmp_path) == {
         "sheets/micropul-tiles-a4.pdf", "sheets/micropul-tiles-letter.pdf",
         "sheets/micropul-reprint-a4.pdf", "sheets/micropul-reprint-letter.pdf"}
-    reader = PdfReader(tmp_path / "sheets/micropul-reprint-a4.pdf")
-    assert len(reader.pages) == 2  # the three fronts, then their backs
-    assert reader.metadata is not None
-    assert reader.metadata.title == "Micropul — tiles 7, 12, 31, A4"
+    for paper, label in (("a4", "A4"), ("letter", "Letter")):
+        reader = PdfReader(tmp_path / f"sheets/micropul-reprint-{paper}.pdf")
+        # One sheet: the three fronts, then their backs; the calibration page is the
+        # full sheets' (it took a sheet of its own).
+        assert len(reader.pages) == 2
+        assert reader.metadata is not None
+        assert reader.metadata.title == f"Micropul — tiles 7, 12, 31, {label}"
+        assert "calibration" not in "".join(page.extract_text() for page in reader.pages)
 
 
 def test_unknown_tile_numbers_are_located_errors_before_anything_is_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["build", "--only", "sheets", "--tiles", "7,49,50",
+    assert main(["build", "--only", "sheets", "--tiles", "7,49,50,60-10000",
                  "--out", str(tmp_path / "o")]) == 1
     err = capsys.readouterr().err.splitlines()
-    assert [line.split(": error: ")[1] for line in err] == [
-        "no tile 49 in this set (its tiles are numbered 1 to 48)",
-        "no tile 50 in this set (its tiles are numbered 1 to 48)"]
-    assert all(line.split(":")[0].endswith("micropul.yaml") for line in err)
+    # At the catalogue's list of tiles, a run of numbers in one line (a long range gave
+    # a line per number), the set's numbering with its gaps.
+    shipped = registry.get("micropul").shipped_catalogue()
+    line = next(n for n, row in enumerate(shipped.read_text(encoding="utf-8").splitlines(), 1)
+                if row == "tiles:")
+    assert err == [f"{shipped}:{line}:1: error: no tiles 49 and 50 in this set (its tiles are "
+                   "numbered 1 to 48)",
+                   f"{shipped}:{line}:1: error: no tiles 60 to 10000 in this set (its tiles "
+                   "are numbered 1 to 48)"]
     assert not (tmp_path / "o").exists()
 
 
@@ -314,6 +324,34 @@ def test_tiles_of_a_game_without_numbers_is_a_usage_error(
         "micropul-print build: error: argument --tiles: the Cellulae tiles have no numbers "
         "(they are all alike): leave --tiles out for this game\n")
     assert not (tmp_path / "o").exists()
+
+
+def test_every_pdf_of_the_sheets_asks_for_the_flip_of_duplex_short(tmp_path: Path) -> None:
+    """Viewer preferences of every sheet file: actual size, and double-sided with the
+    --duplex flip (the print-shop file said long edge whatever --duplex was), or
+    single-sided (gutter fold, boards)."""
+    assert main(["build", "--game", "all", "--only", "sheets", "--paper", "letter",
+                 "--duplex", "short", "--layout", "all", "--print-shop", "--cut-files",
+                 "--out", str(tmp_path), "--quiet"]) == 0
+    for path in sorted(tmp_path.rglob("*.pdf")):
+        data = path.read_bytes()
+        single = "gutterfold" in path.name or "board" in path.name
+        assert b"/PrintScaling /None" in data, path.name
+        assert (b"/Duplex /Simplex" if single else b"/Duplex /DuplexFlipShortEdge") in data, (
+            path.name)
+
+
+def test_with_bleed_every_page_of_every_sheet_pdf_has_trim_and_bleed_boxes(
+        tmp_path: Path) -> None:
+    """PDF/X practice, boards included (they had no boxes)."""
+    assert main(["build", "--game", "all", "--only", "sheets", "--paper", "a4", "--bleed", "3",
+                 "--layout", "all", "--print-shop", "--no-calibration",
+                 "--out", str(tmp_path), "--quiet"]) == 0
+    pdfs = sorted(tmp_path.rglob("*.pdf"))
+    assert any("board" in path.name for path in pdfs)
+    for path in pdfs:
+        for page in PdfReader(path).pages:
+            assert "/TrimBox" in page and "/BleedBox" in page, path.name
 
 
 def test_print_shop_file_has_one_face_a_page_with_its_trim_and_bleed_boxes(

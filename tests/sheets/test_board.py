@@ -340,3 +340,18 @@ def test_a_scaled_board_measures_true_size_after_the_printer_s_shrink(plan: Boar
                    and abs(abs(y2 - y1) * 0.97 - 286.0) < 1e-3)
     gaps = [(b - a) * 0.97 for a, b in itertools.pairwise(found)]
     assert len(gaps) > 5 and all(math.isclose(g, 10.0, abs_tol=0.01) for g in gaps)
+
+
+def test_page_boxes_are_each_part_s_cut_rectangle(plan: BoardPlan, pdf: bytes) -> None:
+    """In a build with bleed every sheet PDF has trim and bleed boxes on every page (a
+    board's pages had none): the part's window, where the PDF clips it, and no bleed."""
+    reader = PdfReader(io.BytesIO(render_board_pdf([plan], INFO, page_boxes=True)))
+    for number, page in enumerate(reader.pages):
+        _lines, clips = replay(reader, number)
+        height = float(page.mediabox.height)
+        x0, y0, x1, y1 = (float(v) for v in page.trimbox)
+        trim = Box(x0 / PT_PER_MM, (height - y1) / PT_PER_MM, x1 / PT_PER_MM,
+                   (height - y0) / PT_PER_MM)
+        assert trim == pytest.approx(clips[0], abs=0.01)
+        assert "/BleedBox" in page and [float(v) for v in page.bleedbox] == [x0, y0, x1, y1]
+    assert all("/TrimBox" not in page for page in PdfReader(io.BytesIO(pdf)).pages)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
@@ -34,7 +35,9 @@ def fold_plan(game: str, paper: str, bleed: float) -> tuple[GameSet, FoldPlan]:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("bleed", [0.0, 3.0])
+# 10 mm (the largest --bleed) leaves 5 slots a page on either paper, fewer than Micropul's six
+# stones: they took one page and the build failed ("6 tokens do not fit").
+@pytest.mark.parametrize("bleed", [0.0, 3.0, 10.0])
 def test_every_back_mirrors_its_front_across_the_fold_in_the_pdf(game: str, paper: str,
                                                                  bleed: float) -> None:
     pieces, folded = fold_plan(game, paper, bleed)
@@ -125,3 +128,26 @@ def test_only_the_bleed_of_the_options_applies() -> None:
     assert folded.plan.duplex is None
     assert [p.label for p in folded.plan.pages] == ["Game — gutter fold, page 1/2",
                                                     "Game — gutter fold, page 2/2"]
+
+
+def test_tiles_with_gutter_fold_reprints_them_to_fold(tmp_path: Path) -> None:
+    """A printer without duplex gets its reprint the way it prints the full sheets."""
+    from micropul_print.cli import main
+
+    assert main(["build", "--only", "sheets", "--tiles", "7,12,31", "--layout", "gutter-fold",
+                 "--out", str(tmp_path), "--quiet"]) == 0
+    assert {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.pdf")} == {
+        f"sheets/micropul-{kind}-{paper}.pdf" for paper in ("a4", "letter")
+        for kind in ("tiles-gutterfold", "reprint-gutterfold")}
+    reader = PdfReader(tmp_path / "sheets/micropul-reprint-gutterfold-a4.pdf")
+    assert len(reader.pages) == 1
+    assert reader.metadata is not None
+    assert reader.metadata.title == "Micropul — tiles 7, 12, 31, A4, gutter fold"
+    fold = float(reader.pages[0].mediabox.width) / 2
+    tiles = [f[1:] for f in replay(reader, 0).forms if f[3] - f[1] > 20 * PT_PER_MM]
+    fronts = sorted(t for t in tiles if t[2] <= fold)
+    backs = sorted((2 * fold - x1, y0, 2 * fold - x0, y1) for x0, y0, x1, y1 in tiles
+                   if x0 >= fold)
+    assert len(fronts) == len(backs) == 3
+    for front, back in zip(fronts, backs, strict=True):
+        assert back == pytest.approx(front, abs=0.01 * PT_PER_MM)

@@ -17,7 +17,7 @@ NUMBERS = list(range(1, 49))
 
 @pytest.mark.parametrize(("text", "numbers"), [
     ("7,12,31", (7, 12, 31)), ("31, 7", (31, 7)), ("7-9,12", (7, 8, 9, 12)),
-    ("7,7,8", (7, 8))])
+    ("7,7,8", (7, 8)), (" 7 - 9 ", (7, 8, 9))])
 def test_numbers_are_read_in_order_each_once(text: str, numbers: tuple[int, ...]) -> None:
     assert parse_numbers(text) == numbers
 
@@ -26,7 +26,12 @@ def test_numbers_are_read_in_order_each_once(text: str, numbers: tuple[int, ...]
     ("7,,8", "empty tile number in '7,,8' (write them as 7,12,31)"),
     ("seven", "not a tile number: 'seven' (write them as 7,12,31 or 7-9)"),
     ("9-7", "not a range of tile numbers: '9-7'"),
-    ("0", "not a range of tile numbers: '0'")])
+    ("0", "not a range of tile numbers: '0'"),
+    # Plain ASCII digits only: int() takes these too (1_0 was tile 10).
+    ("1_0", "not a tile number: '1_0' (write them as 7,12,31 or 7-9)"),
+    ("+7", "not a tile number: '+7' (write them as 7,12,31 or 7-9)"),
+    ("\u0663", "not a tile number: '\u0663' (write them as 7,12,31 or 7-9)"),
+    ("1-99999", "not a range of tile numbers: '1-99999'")])
 def test_bad_numbers_say_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(ValueError) as error:
         parse_numbers(text)
@@ -41,6 +46,19 @@ def test_numbers_the_set_lacks_are_reported_together() -> None:
         "1 to 48)",
         "tiledefs/micropul.yaml: error: no tile 0 in this set (its tiles are numbered "
         "1 to 48)"]
+
+
+def test_missing_numbers_in_runs_at_the_list_of_tiles_with_the_set_s_numbering() -> None:
+    numbers = [*range(1, 12), 41]  # a set with a gap
+    with pytest.raises(UserError) as error:
+        choose(CARDS[:12], numbers, [3, 12, 13, 14, 20, 21, 41, 50], source="small.yaml",
+               at=(18, 1))
+    assert [str(d) for d in error.value.diagnostics] == [
+        "small.yaml:18:1: error: no tiles 12 to 14 in this set (its tiles are numbered "
+        "1 to 11, 41)",
+        "small.yaml:18:1: error: no tiles 20 and 21 in this set (its tiles are numbered "
+        "1 to 11, 41)",
+        "small.yaml:18:1: error: no tile 50 in this set (its tiles are numbered 1 to 11, 41)"]
 
 
 @pytest.mark.parametrize("flip", ["long", "short"])

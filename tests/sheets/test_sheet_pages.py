@@ -88,6 +88,11 @@ def test_stones_on_the_calibration_page_clear_its_art_on_both_sides(
             assert printable.contains(box.x0, box.y0) and printable.contains(box.x1, box.y1)
 
 
+def test_more_tokens_than_a_page_holds_go_on_as_many_pages_as_they_need() -> None:
+    pages = plan("a4", count=0, tokens=[Card(STONE, STONE)] * 60, calibration=False).pages
+    assert [len(p.placements) for p in pages] == [54, 54, 6, 6]
+
+
 def test_without_calibration_fronts_start_on_page_one() -> None:
     pages = plan("a4", calibration=False, bleed=3.0).pages
     # 35 per page with 3 mm bleed: 48 cards and 6 stones on two sheets.

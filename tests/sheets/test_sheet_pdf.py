@@ -298,14 +298,19 @@ def _box(page: Any, name: str) -> tuple[float, float, float, float]:
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("flip", ["long", "short"])
-def test_with_bleed_every_page_has_trim_and_bleed_boxes(paper: str, flip: str) -> None:
+# A page enlarged for a printer's scale enlarges its bleed too, in each direction (the
+# bleed box grew by the larger factor both ways: 0.05 mm too much down the page here).
+@pytest.mark.parametrize("scale", [(100.0, 100.0), (97.0, 98.5)])
+def test_with_bleed_every_page_has_trim_and_bleed_boxes(paper: str, flip: str,
+                                                        scale: tuple[float, float]) -> None:
     """The trim box of a page of tiles is the area of its cut tiles (the outermost cut
     lines), measured here from where the PDF places each tile; the bleed box is that
     plus the bleed. Backs are measured on their own page, offset included."""
     bleed = 3.0
-    plan = make_plan(paper, bleed=bleed, flip=flip, back_offset=(1.0, 0.5))
+    plan = make_plan(paper, bleed=bleed, flip=flip, back_offset=(1.0, 0.5), scale=scale)
     reader = read(plan)
-    bleed_pt = bleed * PT_PER_MM
+    fx, fy = 100.0 / scale[0], 100.0 / scale[1]
+    bleed_x, bleed_y = bleed * PT_PER_MM * fx, bleed * PT_PER_MM * fy
     media = [float(v) for v in reader.pages[0].mediabox]
     for number, page in enumerate(reader.pages):
         trim = _box(page, "/TrimBox")
@@ -316,12 +321,12 @@ def test_with_bleed_every_page_has_trim_and_bleed_boxes(paper: str, flip: str) -
             continue
         # Every piece is centred on its slot: the slot's cut square is 30 mm round it.
         centres = [((f[1] + f[3]) / 2, (f[2] + f[4]) / 2) for f in pieces]
-        half = CUT_PT / 2
-        cut = (min(x for x, _ in centres) - half, min(y for _, y in centres) - half,
-               max(x for x, _ in centres) + half, max(y for _, y in centres) + half)
+        half_x, half_y = CUT_PT / 2 * fx, CUT_PT / 2 * fy
+        cut = (min(x for x, _ in centres) - half_x, min(y for _, y in centres) - half_y,
+               max(x for x, _ in centres) + half_x, max(y for _, y in centres) + half_y)
         assert trim == pytest.approx(cut, abs=TOLERANCE_PT)
-        assert bleed_box == pytest.approx((cut[0] - bleed_pt, cut[1] - bleed_pt,
-                                           cut[2] + bleed_pt, cut[3] + bleed_pt),
+        assert bleed_box == pytest.approx((cut[0] - bleed_x, cut[1] - bleed_y,
+                                           cut[2] + bleed_x, cut[3] + bleed_y),
                                           abs=TOLERANCE_PT)
 
 

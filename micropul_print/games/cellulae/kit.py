@@ -89,7 +89,7 @@ def write_cut_files(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDir,
 PRINT_SHOP_PDF = f"{SHEETS_DIR}/cellulae-tiles-print-shop.pdf"
 
 
-def print_shop_pdf(catalogue: CellulaeCatalogue, theme: Theme) -> bytes:
+def print_shop_pdf(catalogue: CellulaeCatalogue, theme: Theme, flip: Flip = "long") -> bytes:
     """The tile for a print shop: its white face with the shop's bleed on one page, its
     black face on the next. Every tile is alike, so one pair: the shop prints it
     ``tile_total`` times."""
@@ -109,7 +109,7 @@ def print_shop_pdf(catalogue: CellulaeCatalogue, theme: Theme) -> bytes:
         subject=f"The tile of {catalogue.name}, {size:g} mm with {SHOP_BLEED:g} mm bleed, "
                 f"white face then black: print {catalogue.tile_total}",
     )
-    return render_print_shop_pdf(plan, info)
+    return render_print_shop_pdf(plan, info, flip)
 
 
 def gutterfold_pdf(paper: str) -> str:
@@ -238,7 +238,8 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
                 relative = board_pdf(board.side, layout.name)
                 say(f"writing {out.path(relative)}")
                 written.append(out.write_bytes(relative, board_sheets_pdf(
-                    catalogue, theme, layout, board.side, scale=scale)))
+                    catalogue, theme, layout, board.side, scale=scale,
+                    page_boxes=bool(bleed))))
     if "gutterfold" in parts:
         for paper in papers:
             say(f"writing {out.path(gutterfold_pdf(paper))}")
@@ -246,7 +247,7 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
                 catalogue, theme, paper, options)))
     if "print-shop" in parts:
         say(f"writing {out.path(PRINT_SHOP_PDF)}")
-        written.append(out.write_bytes(PRINT_SHOP_PDF, print_shop_pdf(catalogue, theme)))
+        written.append(out.write_bytes(PRINT_SHOP_PDF, print_shop_pdf(catalogue, theme, flip)))
     rulebook_papers = list(papers) or [RULEBOOK_PAPER]  # they follow the sheets' papers
     if "rulebooks" in parts:
         written += write_rulebooks(catalogue, theme, out, langs=langs,
@@ -366,9 +367,11 @@ def gutterfold_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, paper: str
 
 
 def board_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLayout,
-                     side: int, *, scale: tuple[float, float] = (100.0, 100.0)) -> bytes:
+                     side: int, *, scale: tuple[float, float] = (100.0, 100.0),
+                     page_boxes: bool = False) -> bytes:
     """The ``side`` x ``side`` board at its true size, on as many pages as it needs
-    (enlarged for a printer printing at ``scale`` per cent)."""
+    (enlarged for a printer printing at ``scale`` per cent); ``page_boxes`` in a build
+    with bleed: every page's trim and bleed boxes, as every sheet PDF of such a build."""
     from micropul_print.games.cellulae.faces import board_drawing, grid_lines
     from micropul_print.sheets.board import plan_board, render_board_pdf
 
@@ -384,7 +387,7 @@ def board_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLa
                 f"{catalogue.tile_size_mm:g} mm, on {pages} {layout.label} "
                 f"page{'s' if pages > 1 else ''}",
     )
-    return render_board_pdf([plan], info, scale=scale)
+    return render_board_pdf([plan], info, scale=scale, page_boxes=page_boxes)
 
 
 def _author(catalogue: CellulaeCatalogue) -> str:

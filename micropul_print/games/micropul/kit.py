@@ -5,7 +5,8 @@ stones, and the rulebooks. Files (a contract, listed in docs/output-layout.md):
     tiles/svg/tile-NN.svg, tile-back.svg; tiles/png/...; tiles/overview.png
     sheets/micropul-tiles-<paper>.pdf (and -gutterfold-<paper>.pdf with --layout)
     sheets/micropul-cut-<paper>.svg and -page<N>.svg (with --cut-files)
-    sheets/micropul-reprint-<paper>.pdf (with --tiles)
+    sheets/micropul-reprint-<paper>.pdf (with --tiles; -reprint-gutterfold-<paper>.pdf
+        with --layout gutter-fold)
     sheets/micropul-tiles-print-shop.pdf (with --print-shop)
     rules/micropul-rules-<lang>-<paper>.pdf, rules/micropul-rules-<lang>-booklet-<paper>.pdf
 """
@@ -21,6 +22,7 @@ from micropul_print.games.micropul import faces
 from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.tilefiles import TileArt
 from micropul_print.outputs import OutputDir
+from micropul_print.sheets.duplex import Flip
 from micropul_print.sheets.layout import SheetLayout
 from micropul_print.sheets.pages import Card, SheetOptions, SheetPlan, plan_sheets
 
@@ -52,7 +54,8 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
         from micropul_print.sheets.reprint import choose
 
         choose(tile_pieces(art, options.bleed or 0.0)[0],  # drawn once: TileArt keeps them
-               [tile.id for tile in catalogue.tiles], options.tiles, source=catalogue.source)
+               [tile.id for tile in catalogue.tiles], options.tiles, source=catalogue.source,
+               at=catalogue.tiles_at)
     for layout in layouts:
         if duplex:
             jobs.append(KitJob("sheets", _sheets_job(art, output, layout,
@@ -63,12 +66,15 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
                                                          sheet_options(options)),
                                cost=1, imports=_PDF_IMPORTS,
                                label=f"gutter fold {layout.name}"))
-        if options.tiles is not None:
-            jobs.append(KitJob("sheets", _reprint_job(art, output, layout, options.tiles,
-                                                      sheet_options(options)),
-                               cost=1, imports=_PDF_IMPORTS, label=f"reprint {layout.name}"))
+        if options.tiles is not None:  # as the full sheets: duplex, gutter fold or both
+            for fold in [False] * duplex + [True] * ("gutter-fold" in options.sheet_layouts):
+                jobs.append(KitJob("sheets", _reprint_job(art, output, layout, options.tiles,
+                                                          sheet_options(options), fold=fold),
+                                   cost=1, imports=_PDF_IMPORTS,
+                                   label=f"reprint {'gutter fold ' * fold}{layout.name}"))
     if options.print_shop and layouts:  # the sheets part, on no paper of ours
-        jobs.append(KitJob("sheets", lambda say: [write_print_shop(art, output, progress=say)],
+        jobs.append(KitJob("sheets", lambda say: [write_print_shop(art, output, options.flip,
+                                                                   progress=say)],
                            cost=1, imports=_PDF_IMPORTS, label="print shop"))
     if "rulebooks" in options.parts and langs:
         # The rulebooks follow the sheets' papers. In parallel, a job per language and
@@ -126,7 +132,10 @@ def _sheets_job(art: TileArt, output: OutputDir, layout: SheetLayout,
 
 
 def _reprint_job(art: TileArt, output: OutputDir, layout: SheetLayout, wanted: Sequence[int],
-                 options: SheetOptions) -> Callable[[Progress], list[Path]]:
+                 options: SheetOptions, *, fold: bool) -> Callable[[Progress], list[Path]]:
+    if fold:
+        return lambda say: [write_reprint_gutterfold(art, output, layout.name, wanted, options,
+                                                     progress=say)]
     return lambda say: [write_reprint(art, output, layout, wanted, options, progress=say)]
 
 
@@ -271,11 +280,14 @@ def write_reprint(art: TileArt, output: OutputDir, layout: SheetLayout, wanted: 
     relative = Path("sheets") / reprint_file_name(catalogue.game, layout.name)
     if progress:
         progress(f"writing {output.path(relative)}")
-    options = options._replace(registration=False)  # no cut files for a reprint
+    # The tiles alone: no cut files, and no calibration page (a sheet of its own, which
+    # the full sheets beside the reprint have), so a few tiles take one sheet.
+    options = options._replace(registration=False, calibration=False)
     cards, _stones = tile_pieces(art, options.bleed)
     size = faces.TILE_SIZE_MM
     plan = plan_reprint(layout, cards, [tile.id for tile in catalogue.tiles], wanted, size,
-                        size, catalogue.name, source=catalogue.source, options=options)
+                        size, catalogue.name, source=catalogue.source, options=options,
+                        at=catalogue.tiles_at)
     info = DocumentInfo(
         title=f"{reprint_title(catalogue.name, wanted)}, {layout.label}",
         author=AUTHOR,
@@ -285,11 +297,48 @@ def write_reprint(art: TileArt, output: OutputDir, layout: SheetLayout, wanted: 
     return output.write_bytes(relative, render_pdf(plan, info))
 
 
+def reprint_gutterfold_file_name(game: str, paper: str) -> str:
+    return f"{game}-reprint-gutterfold-{paper}.pdf"
+
+
+def write_reprint_gutterfold(art: TileArt, output: OutputDir, paper: str,
+                             wanted: Sequence[int], options: SheetOptions, *,
+                             progress: Progress | None = None) -> Path:
+    """Write ``sheets/<game>-reprint-gutterfold-<paper>.pdf``: the tiles numbered
+    ``wanted`` only, each front beside its back to fold (sheets/gutterfold.py); returns
+    its path."""
+    from micropul_print.sheets.gutterfold import plan_gutterfold
+    from micropul_print.sheets.layout import load_layout
+    from micropul_print.sheets.pdf import DocumentInfo, render_pdf
+    from micropul_print.sheets.reprint import choose, reprint_title
+
+    catalogue = art.catalogue
+    relative = Path("sheets") / reprint_gutterfold_file_name(catalogue.game, paper)
+    if progress:
+        progress(f"writing {output.path(relative)}")
+    layout = load_layout(f"gutterfold-{paper}")
+    cards, _stones = tile_pieces(art, options.bleed)
+    chosen = choose(cards, [tile.id for tile in catalogue.tiles], wanted,
+                    source=catalogue.source, at=catalogue.tiles_at)
+    size = faces.TILE_SIZE_MM
+    title = reprint_title(catalogue.name, wanted)
+    fold = plan_gutterfold(layout, chosen, size, size, title,
+                           options=SheetOptions(bleed=options.bleed, scale=options.scale))
+    info = DocumentInfo(
+        title=f"{title}, {layout.label}",
+        author=AUTHOR,
+        subject=f"Reprint of {len(wanted)} tile{'s' if len(wanted) != 1 else ''} of "
+                f"{catalogue.name}, gutter-fold sheets for {layout.label} paper, printed "
+                "single-sided, folded and glued",
+    )
+    return output.write_bytes(relative, render_pdf(fold.plan, info))
+
+
 def print_shop_file_name(game: str) -> str:
     return f"{game}-tiles-print-shop.pdf"
 
 
-def write_print_shop(art: TileArt, output: OutputDir, *,
+def write_print_shop(art: TileArt, output: OutputDir, flip: Flip = "long", *,
                      progress: Progress | None = None) -> Path:
     """Write ``sheets/<game>-tiles-print-shop.pdf``: each tile alone on a page with the
     shop's bleed, then its back (sheets/printshop.py); the stones are cut from the
@@ -315,4 +364,4 @@ def write_print_shop(art: TileArt, output: OutputDir, *,
         subject=f"{len(catalogue.tiles)} tiles of {catalogue.name}, {size:g} mm with "
                 f"{SHOP_BLEED:g} mm bleed, one face a page, each front followed by its back",
     )
-    return output.write_bytes(relative, render_print_shop_pdf(plan, info))
+    return output.write_bytes(relative, render_print_shop_pdf(plan, info, flip))

@@ -103,9 +103,13 @@ def _thumbnail(image: Image.Image, dpi: int, bleed: float) -> Image.Image:
     from micropul_print.backends.png import pixel_size
 
     px_per_mm = dpi / 25.4
-    start, end = bleed * px_per_mm, (bleed + TILE_SIZE_MM) * px_per_mm
+    start = bleed * px_per_mm
+    # The image is a whole number of pixels, rounded: without bleed its last pixel may
+    # end a fraction before the cut line (30 mm at 300 dpi is 354.33 pixels, drawn 354).
+    end_x = min((bleed + TILE_SIZE_MM) * px_per_mm, image.width)
+    end_y = min((bleed + TILE_SIZE_MM) * px_per_mm, image.height)
     side = pixel_size(TILE_SIZE_MM, OVERVIEW_DPI)
-    return image.resize((side, side), PILImage.Resampling.BOX, box=(start, start, end, end))
+    return image.resize((side, side), PILImage.Resampling.BOX, box=(start, start, end_x, end_y))
 
 
 def write_tile_svgs(art: TileArt, out: OutputDir) -> list[Path]:

@@ -70,12 +70,18 @@ def test_overview_shows_six_columns_of_eight_rows(kit: tuple[Path, list[Path]]) 
         assert image.height > 8 * tile and image.height < 9 * tile
 
 
-def test_zero_bleed_gives_exactly_30_mm(catalogue: Catalogue, tmp_path: Path) -> None:
+# 72 dpi paints the overview afresh; 100 and 300 cut it from tile images whose 30 mm
+# (118.11 and 354.33 pixels) are rounded down: `build --bleed 0` failed with "box can't
+# exceed original image size".
+@pytest.mark.parametrize("dpi", [DPI, 100, 300])
+def test_zero_bleed_gives_exactly_30_mm(catalogue: Catalogue, tmp_path: Path, dpi: int) -> None:
     small = Catalogue(catalogue.game, catalogue.name, catalogue.tiles[:2])
-    write_tile_files(TileArt(small, load_theme("ink-saver")), OutputDir(tmp_path), dpi=DPI,
+    write_tile_files(TileArt(small, load_theme("ink-saver")), OutputDir(tmp_path), dpi=dpi,
                      bleed=0.0)
     with Image.open(tmp_path / "tiles/png/tile-01.png") as image:
-        assert image.size == (pixel_size(30.0, DPI),) * 2
+        assert image.size == (pixel_size(30.0, dpi),) * 2
+    with Image.open(tmp_path / "tiles/overview.png") as overview:
+        assert overview.width > 2 * pixel_size(30.0, 100)
 
 
 def test_numbers_can_be_left_off(catalogue: Catalogue, tmp_path: Path) -> None:
