@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.errors import Diagnostic, UserError
     from micropul_print.gameapi import UsageError
     from micropul_print.lab import analyse, report
-    from micropul_print.lab.runner import run_plan
+    from micropul_print.lab.runner import check_scheduler, run_plan
 
     catalogue = _load(args.catalogue, args.game, args.strict)
     against = _load(args.against, catalogue.game, args.strict) if args.against else None
@@ -143,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
         anchor = analyse.choose_anchor(args.bots, args.anchor)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.scheduler is not None:
+        check_scheduler(args.scheduler)  # before any game: a wrong address is told at once
     progress = _Progress([("" if n == 0 else "against: ", p) for n, (_, p) in enumerate(plans)],
                          sys.stderr.isatty())
     outcomes: list[tuple[dict[int, list[Any]], bool]] = []

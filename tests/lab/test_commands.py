@@ -226,3 +226,22 @@ def test_analyse_and_play_import_no_drawing_library(argv: list[str]) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(("option", "missing", "message"), [
+    (["--scheduler", "tcp://127.0.0.1:8786"], "distributed",
+     "micropul-print analyse: error: --scheduler needs Dask's distributed package: "
+     "pip install 'micropul-print[cluster]'\n"),
+    (["--report", "out"], "matplotlib",
+     "micropul-print analyse: error: --report draws its charts with matplotlib, which is not "
+     "installed: pip install 'micropul-print[lab]'\n"),
+])
+def test_an_extra_not_installed_is_said_before_any_game(
+        option: list[str], missing: str, message: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, missing, None)  # what an import of it then raises
+    monkeypatch.chdir(tmp_path)
+    assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
+                 *option]) == 2
+    assert capsys.readouterr().err == message
+    assert list(tmp_path.iterdir()) == []
