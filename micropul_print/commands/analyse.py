@@ -121,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.gameapi import UsageError
     from micropul_print.lab import analyse, report
     from micropul_print.lab.runner import check_scheduler, run_plan
+    from micropul_print.outputs import check_directory_target, check_file_target
 
     catalogue = _load(args.catalogue, args.game, args.strict)
     against = _load(args.against, catalogue.game, args.strict) if args.against else None
@@ -136,6 +137,9 @@ def run(args: argparse.Namespace) -> int:
                              "pip install 'micropul-print[cluster]'") from None
     if args.report is not None:
         report.require_plotting()
+        check_directory_target(Path(args.report), "the report")
+    if args.json not in (None, "-"):
+        check_file_target(Path(args.json), "the report's JSON")
     try:
         plans = [(catalogue, _plan(analyse, catalogue, args))]
         if against is not None:
@@ -160,12 +164,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.finish()
     document = report.build_report(plans, outcomes, args.bots, anchor)
+    if args.json != "-":  # first: should a file fail to be written, the figures are shown
+        print(report.format_text(document), end="", flush=True)
     if args.json is not None:
         report.write_json(document, args.json)
     if args.report is not None:
         report.write_report_dir(document, Path(args.report))
-    if args.json != "-":
-        print(report.format_text(document), end="")
     if not document["complete"]:
         print("micropul-print: interrupted: the report covers the games played so far",
               file=sys.stderr)

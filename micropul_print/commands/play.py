@@ -5,6 +5,7 @@ mode), its result printed and, with ``--record``, its game record written for
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from micropul_print import registry
 from micropul_print.commands.values import comma_list
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.commands.analyse import _load
     from micropul_print.gameapi import UsageError
     from micropul_print.lab.record import play
-    from micropul_print.outputs import write_atomic
+    from micropul_print.outputs import check_file_target, write_atomic
 
     catalogue = _load(args.catalogue, args.game, False)
     game = registry.get(catalogue.game)
@@ -44,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     if args.variant is not None and args.variant not in variants:
         raise UsageError(f"{catalogue.name} has no variant {args.variant!r} "
                          f"(it has: {', '.join(variants)})")
+    if args.record is not None:
+        check_file_target(Path(args.record), "the game record")
     try:
         record, state = play(catalogue.game, catalogue, args.bots, args.seed, args.variant)
     except ValueError as exc:  # a bad bot spec
@@ -57,7 +60,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"{game.title}, {catalogue.name}, variant {record.variant}, seed {record.seed}: "
           f"{seats}; {verdict} ({state.end_reason()}) after {state.turn()} turns")
     if args.record is not None:
-        from pathlib import Path
-
         write_atomic(Path(args.record), record.to_json_text().encode("utf-8"))
     return 0

@@ -245,3 +245,26 @@ def test_an_extra_not_installed_is_said_before_any_game(
                  *option]) == 2
     assert capsys.readouterr().err == message
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--json", "taken"],
+     "taken: error: cannot write the report's JSON here: this is a directory, not a file\n"),
+    (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--report",
+      "file.txt"],
+     "file.txt: error: cannot write the report here: this is a file, not a directory\n"),
+    (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--json",
+      "file.txt/report.json"],
+     "file.txt/report.json: error: cannot write the report's JSON here: file.txt is a file, "
+     "not a directory\n"),
+    (["play", "--bots", "random", "--record", "taken"],
+     "taken: error: cannot write the game record here: this is a directory, not a file\n"),
+])
+def test_an_output_that_cannot_be_written_is_told_before_any_game(
+        argv: list[str], message: str, tmp_path: Path) -> None:
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "file.txt").write_text("mine\n", encoding="utf-8")
+    result = run(tmp_path, *argv)
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", message)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "taken"]
+    assert list((tmp_path / "taken").iterdir()) == []
