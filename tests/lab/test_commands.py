@@ -268,3 +268,59 @@ def test_an_output_that_cannot_be_written_is_told_before_any_game(
     assert (result.returncode, result.stdout, result.stderr) == (1, "", message)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "taken"]
     assert list((tmp_path / "taken").iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def record_text(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A recorded game of Micropul, two greedy players, seed 3."""
+    where = tmp_path_factory.mktemp("record") / "game.json"
+    assert main(["play", "--bots", "greedy,greedy", "--seed", "3", "--record",
+                 str(where)]) == 0
+    return where.read_text("utf-8")
+
+
+def _line_of(text: str, fragment: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if fragment in line)
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('"game": "micropul"', '"game": "chess"',
+     "{line}:11: error: unknown game 'chess' (registered: micropul, cellulae"),
+    ('"game": "micropul"', '"game": "cellulae"',
+     "{catalogue_line}:16: error: the game was played with the cellulae catalogue "
+     "'Micropul', not 'Cellulae'"),
+    ('"catalogue": "Micropul"', '"catalogue": "Micropul 2"',
+     "{line}:16: error: the game was played with the micropul catalogue 'Micropul 2', not "
+     "'Micropul'"),
+    ('"variant": "standard"', '"variant": "9"',
+     "{line}:14: error: Micropul has no variant '9' (it has: standard)"),
+    ('"players": 2,\n  "bots": ["greedy", "greedy"]', '"players": 3,\n  "bots": ["greedy", '
+     '"greedy", "greedy"]', "{line}:14: error: Micropul is played by 2 or 1 players, not 3"),
+    ('"seed": 3', '"seed": 4',
+     "{first_move}:5: error: move 1 (moves[0]): illegal action Place(tile="),
+])
+def test_a_tampered_record_is_an_error_at_its_place(
+        old: str, new: str, message: str, record_text: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert old in record_text
+    text = record_text.replace(old, new, 1)
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    lines = {"line": _line_of(text, new.splitlines()[0]),
+             "catalogue_line": _line_of(text, '"catalogue"'),
+             "first_move": _line_of(text, '"moves"') + 1}
+    expected = message.format(**{key: f"{path}:{n}" for key, n in lines.items()})
+    err = capsys.readouterr().err
+    assert err.startswith(expected), err
+    assert len(err.splitlines()) == 1
+
+
+def test_a_truncated_record_is_an_error_at_its_end(
+        record_text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(record_text[: len(record_text) // 2], encoding="utf-8")
+    assert main(["replay", str(path), "--out", str(tmp_path / "turns")]) == 1
+    assert re.fullmatch(rf"{re.escape(str(path))}:\d+:\d+: error: invalid YAML: .*\n",
+                        capsys.readouterr().err)
+    assert not (tmp_path / "turns").exists()
