@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 
 from micropul_print import registry
-from micropul_print.commands.values import comma_list
+from micropul_print.commands.values import MAX_SEED, comma_list, whole_number
 
 HELP = "play one game between bots and write its game record (see docs/analysis.md)"
 
@@ -22,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", metavar="A,B", type=comma_list, default=["greedy", "lookahead"],
                         help="one bot per seat, in seat order: their number is the number of "
                         "players (one: a solitaire game) (default greedy,lookahead)")
-    parser.add_argument("--seed", metavar="S", type=int, default=0,
+    parser.add_argument("--seed", metavar="S", type=whole_number(0, MAX_SEED, "the seed"),
+                        default=0,
                         help="the set-up's seed (shuffles and draws) (default 0)")
     parser.add_argument("--variant", metavar="V",
                         help="one of the catalogue's variants (default: the first)")

@@ -324,3 +324,30 @@ def test_a_truncated_record_is_an_error_at_its_end(
     assert re.fullmatch(rf"{re.escape(str(path))}:\d+:\d+: error: invalid YAML: .*\n",
                         capsys.readouterr().err)
     assert not (tmp_path / "turns").exists()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["analyse", "--games", "0"], "argument --games: the number of games must be from 1 to "
+     "1000000, got 0"),
+    (["analyse", "--games", "99999999999999"], "argument --games: the number of games must "
+     "be from 1 to 1000000, got 99999999999999"),
+    (["analyse", "--games", "1x"], "argument --games: the number of games must be a whole "
+     "number from 1 to 1000000, got '1x'"),
+    (["analyse", "--jobs", "0"], "argument --jobs: the number of worker processes must be "
+     "from 1 to 1024, got 0"),
+    (["analyse", "--jobs", "-1"], "argument --jobs: the number of worker processes must be "
+     "from 1 to 1024, got -1"),
+    (["analyse", "--seed", "-5"], "argument --seed: the seed must be from 0 to "
+     "9223372036854775807, got -5"),
+    (["play", "--seed", "99999999999999999999"], "argument --seed: the seed must be a whole "
+     "number from 0 to 9223372036854775807, got '99999999999999999999'"),
+])
+def test_analyse_and_play_values_out_of_range_are_usage_errors(
+        argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run that could not end (a hundred trillion games: the plan alone fills the
+    memory) or a seed no record can hold is refused before anything is played."""
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print {argv[0]}: error: {message}")
