@@ -358,9 +358,9 @@ def _solitaire(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary
             "won": stats.wilson(math.fsum(g.returns[0] for g in part_games),
                                 len(part_games)).to_json(),
             "scores": _distribution(scores, seed),
-            "par": [{"percentile": q,
-                     "score": stats.percentile_interval(scores, q, seed + q).to_json()}
-                    for q in PAR_PERCENTILES],
+            "par": [{"percentile": q, "score": interval.to_json()} for q, interval in
+                    zip(PAR_PERCENTILES, stats.percentile_intervals(scores, PAR_PERCENTILES,
+                                                                    seed), strict=True)],
             "length": _distribution([float(g.turns) for g in part_games], seed),
         })
     section["pieces"] = _pieces(pieces, games)

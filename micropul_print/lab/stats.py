@@ -133,6 +133,28 @@ def percentile_interval(values: Sequence[float], q: float, seed: int) -> Interva
     return bootstrap(values, statistic, seed)
 
 
+def percentile_intervals(values: Sequence[float], qs: Sequence[float],
+                         seed: int, resamples: int = BOOTSTRAP_RESAMPLES) -> list[Interval]:
+    """The ``qs``-th percentiles of ``values``, each with its bootstrap interval, all
+    from the same seeded resamples: within one resample a higher percentile is never
+    lower, so neither are the bounds of its interval (a par table reads down its
+    column, and each percentile resampled apart gave bounds that went back and forth)."""
+    ordered = sorted(values)
+    if len(values) < 2:
+        return [Interval(percentile(ordered, q), percentile(ordered, q),
+                         percentile(ordered, q), "none") for q in qs]
+    rng = random.Random(seed)
+    n = len(values)
+    samples = [sorted(values[int(rng.random() * n)] for _ in range(n))
+               for _ in range(resamples)]
+    intervals = []
+    for q in qs:
+        estimates = sorted(percentile(sample, q) for sample in samples)
+        intervals.append(Interval(percentile(ordered, q), percentile(estimates, 2.5),
+                                  percentile(estimates, 97.5), "bootstrap"))
+    return intervals
+
+
 def paired_difference(before: Sequence[float], after: Sequence[float]) -> Interval:
     """The mean of ``after - before`` over pairs (the same seed played on two
     catalogues) and its t interval."""
