@@ -127,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.outputs import check_directory_target, check_file_target
 
     catalogue = _load(args.catalogue, args.game, args.strict)
-    against = _load(args.against, catalogue.game, args.strict) if args.against else None
+    # Its game is checked below, where the message can name --against (not --game).
+    against = _load(args.against, None, args.strict) if args.against else None
     if against is not None and against.game != catalogue.game:
         line, col = against.game_at
         raise UserError([Diagnostic(against.source, line, col, f"--against needs a "

@@ -351,3 +351,13 @@ def test_analyse_and_play_values_out_of_range_are_usage_errors(
     assert caught.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         f"micropul-print {argv[0]}: error: {message}")
+
+
+def test_against_a_catalogue_of_another_game_names_against(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    other = registry_catalogue("cellulae")
+    line = _line_of(other.read_text("utf-8"), "game: cellulae")
+    assert main(["analyse", "--games", "1", "--against", str(other)]) == 1
+    assert capsys.readouterr().err == (
+        f"{other}:{line}:7: error: --against needs a micropul catalogue, this is a cellulae "
+        "one\n")
