@@ -370,6 +370,10 @@ def render_html(document: JSON) -> str:
             f"{body}\n</body>\n</html>\n")
 
 
+_SVG_NAMESPACES = (' xmlns:xlink="http://www.w3.org/1999/xlink"',
+                   ' xmlns="http://www.w3.org/2000/svg"')
+
+
 class _Charts:
     """The page's charts, each an inline SVG (matplotlib's SVG backend, with text as
     text, no date and fixed ids: the same report gives the same page)."""
@@ -394,9 +398,16 @@ class _Charts:
         buffer = io.StringIO()
         with matplotlib.rc_context({"svg.hashsalt": f"chart-{self.count}",
                                     "svg.fonttype": "none", "font.size": 9}):
-            figure.savefig(buffer, format="svg", metadata={"Date": None})
+            # No metadata: its RDF block names web addresses (creativecommons.org,
+            # matplotlib.org) that a page said to need no network should not hold.
+            figure.savefig(buffer, format="svg", metadata=dict.fromkeys(
+                ("Date", "Creator", "Format", "Type")))
         text = buffer.getvalue()
-        return text[text.index("<svg"):]  # no XML declaration nor doctype inside HTML
+        svg = text[text.index("<svg"):]  # no XML declaration nor doctype inside HTML
+        # Inside HTML the parser gives <svg> and xlink:href their namespaces itself.
+        for declaration in _SVG_NAMESPACES:
+            svg = svg.replace(declaration, "", 1)
+        return svg
 
     def histograms(self, title: str, series: Sequence[tuple[str, list[list[float]]]],
                    xlabel: str) -> str:

@@ -63,6 +63,7 @@ def test_analyse_writes_a_valid_report_and_the_same_bytes_every_time(
     assert "<script" not in page and "<link" not in page and "<img" not in page
     assert re.search(r"url\((?!#)", page) is None  # only the page's own clip paths
     assert 'href="http' not in page and 'src="' not in page
+    assert "://" not in page  # not even the addresses of matplotlib's SVG metadata
 
 
 def registry_catalogue(game: str) -> Path:
