@@ -86,8 +86,17 @@ def mean(values: Sequence[float]) -> float:
     return math.fsum(values) / len(values) if values else 0.0
 
 
-def t_interval(values: Sequence[float], method: str = "t") -> Interval:
-    """The mean of ``values`` and its t interval."""
+# What a mean can be: a count (turns, lead changes) is never negative, a share of the
+# game lies between 0 and 1.
+COUNT = (0.0, math.inf)
+SHARE = (0.0, 1.0)
+
+
+def t_interval(values: Sequence[float], method: str = "t",
+               bounds: tuple[float, float] | None = None) -> Interval:
+    """The mean of ``values`` and its t interval, cut to ``bounds`` (what the mean can
+    be, e.g. COUNT or SHARE) when given: a few games' interval otherwise reads as a
+    negative count, or a share of the game above 100 %."""
     n = len(values)
     if n == 0:
         return Interval(0.0, 0.0, 0.0, "none")
@@ -96,7 +105,10 @@ def t_interval(values: Sequence[float], method: str = "t") -> Interval:
         return Interval(centre, centre, centre, "none")
     variance = math.fsum((v - centre) ** 2 for v in values) / (n - 1)
     half = t_quantile(n - 1) * math.sqrt(variance / n)
-    return Interval(centre, centre - half, centre + half, method)
+    low, high = centre - half, centre + half
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return Interval(centre, low, high, method)
 
 
 def percentile(sorted_values: Sequence[float], q: float) -> float:

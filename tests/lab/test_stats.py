@@ -38,6 +38,20 @@ def test_t_interval_of_a_small_sample() -> None:
     assert stats.t_interval([7.0]).method == "none"
 
 
+def test_a_mean_interval_stays_within_what_the_mean_can_be() -> None:
+    """Two games in which the winner took the lead for good after 85 % and 99 % of the
+    game: their t interval reaches 1.81, a share above 100 %; two games of 0 and 3 lead
+    changes reach -17.6 changes."""
+    shares = [0.85, 0.99]
+    assert stats.t_interval(shares).high > 1
+    share = stats.t_interval(shares, bounds=stats.SHARE)
+    assert share.value == pytest.approx(0.92) and (share.high, share.method) == (1.0, "t")
+    assert share.low == stats.t_interval(shares).low
+    changes = stats.t_interval([0.0, 3.0], bounds=stats.COUNT)
+    assert (changes.low, changes.value) == (0.0, 1.5)
+    assert changes.high == stats.t_interval([0.0, 3.0]).high
+
+
 def test_percentiles_interpolate_like_numpy() -> None:
     values = [1.0, 2.0, 3.0, 4.0]
     assert stats.percentile(values, 50) == 2.5
