@@ -95,6 +95,16 @@ def _rating(interval: JSON) -> str:
     return f"{value} ({interval['low']:+.0f} to {interval['high']:+.0f})"
 
 
+def _rung(row: JSON) -> str:
+    """A ladder row's rating, or why it has none: a bot that met no other (an
+    interrupted run, a single bot) is not rated at 0, whatever its JSON holds."""
+    return "(no games against the others)" if row["games"] == 0 else _rating(row["rating"])
+
+
+def _gap(gap: JSON) -> str:
+    return "not measured" if gap["method"] == "none" else _rating(gap)
+
+
 def _order(section: JSON) -> str:
     """Whether the ladder is strictly ordered: every gap's interval above 0."""
     if analyse.strictly_ordered(section["ladder"]):
@@ -121,11 +131,10 @@ def _section_lines(section: JSON) -> list[str]:
         lines.append(f"  lead changes per game {_show(section['lead_changes'])}; winner in "
                      f"the lead for good after {_pct(section['decided'])} of the game; "
                      f"winner behind {_pct(section['drama'])} of the game")
-        ladder = ", ".join(f"{row['bot']} {_rating(row['rating'])}"
-                           for row in section["ladder"])
+        ladder = ", ".join(f"{row['bot']} {_rung(row)}" for row in section["ladder"])
         lines.append(f"  ladder (Elo, {section['anchor']} = 0): {ladder}")
         if len(section["ladder"]) > 1:
-            gaps = ", ".join(f"{row['bot']} {_rating(row['gap_below'])}"
+            gaps = ", ".join(f"{row['bot']} {_gap(row['gap_below'])}"
                              for row in section["ladder"][:-1])
             lines.append(f"  gaps to the next rung down: {gaps}; {_order(section)}")
     else:
@@ -253,9 +262,9 @@ def _two_player_html(section: JSON, charts: _Charts) -> list[str]:
              + "</p>",
              _table(["bot", "Elo rating (95 %)", "gap to the next (95 %)",
                      "points against the others", "games"],
-                    [[_name(row["bot"]), f"<td>{_e(_rating(row['rating']))}</td>",
+                    [[_name(row["bot"]), f"<td>{_e(_rung(row))}</td>",
                       "<td>&ndash;</td>" if row["gap_below"] is None
-                      else f"<td>{_e(_rating(row['gap_below']))}</td>",
+                      else f"<td>{_e(_gap(row['gap_below']))}</td>",
                       _cell(row["points"], True), f"<td>{row['games']}</td>"]
                      for row in section["ladder"]])]
     parts.append("<h3>Points of the row's bot against the column's (both seat orders)</h3>")
