@@ -112,6 +112,12 @@ def _order(section: JSON) -> str:
     return "not strictly ordered (a gap's interval reaches 0)"
 
 
+def _part(part: JSON) -> str:
+    """A compared part: its variant and who played (a solitaire part: the bot alone)."""
+    bots = part["bots"]
+    return f"{part['variant']}, " + (" v ".join(bots) if len(bots) > 1 else f"{bots[0]} alone")
+
+
 def section_title(section: JSON) -> str:
     mode = "solitaire" if section["players"] == 1 else f"{section['players']} players"
     return f"{section['variant']}, {mode}"
@@ -173,7 +179,7 @@ def format_text(document: JSON) -> str:
             for metric in part["metrics"]:
                 if metric["significant"]:
                     found += 1
-                    lines.append(f"  {part['variant']}, {' v '.join(part['bots'])}: "
+                    lines.append(f"  {_part(part)}: "
                                  f"{metric['metric']}: {metric['this']:g} -> "
                                  f"{metric['against']:g}, difference "
                                  f"{_show(metric['difference'], digits=3)}")
@@ -338,7 +344,7 @@ def _comparison_html(against: JSON) -> list[str]:
         for metric in part["metrics"]:
             css = ' class="significant"' if metric["significant"] else ""
             rows.append(f"<tr{css}>" + "".join([
-                _name(f"{part['variant']}, {' v '.join(part['bots'])}"), _name(metric["metric"]),
+                _name(_part(part)), _name(metric["metric"]),
                 f"<td>{metric['this']:g}</td>", f"<td>{metric['against']:g}</td>",
                 f"<td>{_e(_show(metric['difference'], digits=3))}</td>",
                 f"<td>{'yes' if metric['significant'] else 'no'}</td>"]) + "</tr>")

@@ -156,3 +156,15 @@ def test_a_bot_that_met_no_other_is_not_rated_at_zero_in_the_text() -> None:
             "(no games against the others)\n") in text
     assert "  gaps to the next rung down: greedy not measured; not strictly ordered" in text
     assert "(no games against the others)" in report.render_html(document)
+
+
+def test_a_compared_solitaire_part_is_named_as_one_bot_alone() -> None:
+    from micropul_print.lab import report
+
+    catalogue = _catalogue("micropul")
+    plan = analyse.plan("micropul", catalogue, ["random"], 2, 0, players=[1])
+    results, _ = run_plan(plan, catalogue, jobs=1)
+    document = report.build_report([(catalogue, plan), (catalogue, plan)],
+                                   [(results, True), (results, True)], ["random"])
+    page = report.render_html(document)
+    assert '<td class="name">standard, random alone</td><td class="name">score</td>' in page
