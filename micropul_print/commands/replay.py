@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 HELP = "check a game record move by move and draw every turn (SVG per turn, one PDF)"
 
@@ -27,7 +28,10 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.catalogue.loader import load_catalogue
     from micropul_print.errors import UserError
     from micropul_print.lab.record import read_record, replay
+    from micropul_print.outputs import check_directory_target
 
+    if args.out is not None:
+        check_directory_target(Path(args.out), "the pictures")
     read = read_record(args.record)
     for warning in read.warnings:
         print(warning, file=sys.stderr)

@@ -260,6 +260,8 @@ def test_an_extra_not_installed_is_said_before_any_game(
      "not a directory\n"),
     (["play", "--bots", "random", "--record", "taken"],
      "taken: error: cannot write the game record here: this is a directory, not a file\n"),
+    (["replay", "no-record.json", "--out", "file.txt"],
+     "file.txt: error: cannot write the pictures here: this is a file, not a directory\n"),
 ])
 def test_an_output_that_cannot_be_written_is_told_before_any_game(
         argv: list[str], message: str, tmp_path: Path) -> None:
