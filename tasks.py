@@ -180,6 +180,14 @@ def _installed_commands(out: Path) -> list[tuple[str, list[str]]]:
             (f"rulebook --check --game {game}", ["rulebook", "--check", "--game", game]),
             (f"position --game {game}", ["position", "--game", game, str(ROOT / position)]),
             (f"catalogue --game {game} --json", ["catalogue", "--game", game, "--json"]),
+            # The design lab: forked workers, a game record and its replay's pictures.
+            (f"analyse --game {game}", ["analyse", "--game", game, "--games", "2", "--bots",
+                                        "random,greedy", "--jobs", "2", "--json",
+                                        str(out / f"{game}-analysis.json")]),
+            (f"play --game {game}", ["play", "--game", game, "--bots", "greedy,greedy",
+                                     "--record", str(out / f"{game}-game.json")]),
+            (f"replay {game}-game.json", ["replay", str(out / f"{game}-game.json"), "--out",
+                                          str(out / f"{game}-replay")]),
         ]
     return commands
 

@@ -12,6 +12,7 @@ makes, and nothing else.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import shutil
@@ -54,9 +55,16 @@ class OutputDir:
 
 def write_atomic(target: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``target``, then rename it over
-    ``target``: readers never see a half-written file, and a crash leaves the old one."""
+    ``target``: readers never see a half-written file, and a crash leaves the old one.
+    An OSError names ``target``, never the temporary file the user did not ask for."""
+    if target.is_dir():
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                   dir=target.parent)
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror, str(target)) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -65,6 +73,42 @@ def write_atomic(target: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _unwritable(target: Path) -> str | None:
+    """Why nothing can be made at ``target`` (its nearest existing folder is a file or
+    not writable), or None."""
+    for folder in target.parents:
+        if folder.exists():
+            if not folder.is_dir():
+                return f"{folder} is a file, not a directory"
+            if not os.access(folder, os.W_OK | os.X_OK):
+                return f"{folder} is not writable"
+            return None
+    return None
+
+
+def check_file_target(target: Path, what: str) -> None:
+    """UserError if ``what`` cannot be written as the file ``target``: asked before the
+    work that makes it (an analysis may take an hour), not after."""
+    problem = ("this is a directory, not a file" if target.is_dir()
+               else _unwritable(target))
+    if problem is not None:
+        raise UserError([Diagnostic(str(target), 0, 0, f"cannot write {what} here: {problem}")])
+
+
+def check_directory_target(target: Path, what: str) -> None:
+    """UserError if ``what`` cannot be written into the directory ``target`` (see
+    :func:`check_file_target`)."""
+    if target.is_dir():
+        problem = (None if os.access(target, os.W_OK | os.X_OK)
+                   else f"{target} is not writable")
+    elif target.exists():
+        problem = "this is a file, not a directory"
+    else:
+        problem = _unwritable(target)
+    if problem is not None:
+        raise UserError([Diagnostic(str(target), 0, 0, f"cannot write {what} here: {problem}")])
 
 
 class Staging:

@@ -4,12 +4,22 @@ build's files of the same part removed when this build no longer makes them."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from micropul_print.errors import UserError
-from micropul_print.outputs import MANIFEST, STAGING_PREFIX, OutputDir, Staging, read_manifest
+from micropul_print.outputs import (
+    MANIFEST,
+    STAGING_PREFIX,
+    OutputDir,
+    Staging,
+    check_directory_target,
+    check_file_target,
+    read_manifest,
+    write_atomic,
+)
 
 
 def test_a_committed_build_moves_its_files_into_place(tmp_path: Path) -> None:
@@ -89,3 +99,39 @@ def test_a_file_given_as_the_output_directory(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(UserError, match="cannot write the kit here"), Staging(blocker):
         pass
+
+
+def test_an_atomic_write_over_a_directory_names_the_target_not_its_temporary_file(
+        tmp_path: Path) -> None:
+    (tmp_path / "taken").mkdir()
+    with pytest.raises(IsADirectoryError) as caught:
+        write_atomic(tmp_path / "taken", b"data")
+    assert caught.value.filename == str(tmp_path / "taken")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]
+
+
+def _problem(check: Callable[[Path, str], None], target: Path) -> str:
+    with pytest.raises(UserError) as caught:
+        check(target, "the thing")
+    (diagnostic,) = caught.value.diagnostics
+    return str(diagnostic)
+
+
+def test_where_a_file_or_a_directory_cannot_be_written_is_told_beforehand(
+        tmp_path: Path) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file.txt").write_text("x")
+    assert _problem(check_file_target, tmp_path / "folder") == (
+        f"{tmp_path / 'folder'}: error: cannot write the thing here: this is a directory, "
+        "not a file")
+    assert _problem(check_file_target, tmp_path / "file.txt" / "a" / "b.json") == (
+        f"{tmp_path / 'file.txt' / 'a' / 'b.json'}: error: cannot write the thing here: "
+        f"{tmp_path / 'file.txt'} is a file, not a directory")
+    assert _problem(check_directory_target, tmp_path / "file.txt") == (
+        f"{tmp_path / 'file.txt'}: error: cannot write the thing here: this is a file, "
+        "not a directory")
+    # What can be written passes, a folder still to be made included.
+    check_file_target(tmp_path / "file.txt", "the thing")
+    check_file_target(tmp_path / "new" / "deeper" / "x.json", "the thing")
+    check_directory_target(tmp_path / "folder", "the thing")
+    check_directory_target(tmp_path / "new" / "dir", "the thing")

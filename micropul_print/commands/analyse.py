@@ -13,17 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from micropul_print import registry
-from micropul_print.commands.values import comma_list
+from micropul_print.commands.values import (
+    MAX_JOBS,
+    MAX_SEED,
+    MAX_SIMULATED_GAMES,
+    comma_list,
+    whole_number,
+)
 
 HELP = "play bots against each other and report on how the set plays (see docs/analysis.md)"
 DEFAULT_BOTS = "random,greedy,lookahead"
-
-
-def _count(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,9 +31,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     names = registry.game_names()
     parser.add_argument("--game", choices=names,
                         help=f"analyse the catalogue shipped for this game (default: {names[0]})")
-    parser.add_argument("--games", metavar="N", type=_count, default=100,
+    parser.add_argument("--games", metavar="N", default=100,
+                        type=whole_number(1, MAX_SIMULATED_GAMES, "the number of games"),
                         help="games of each part: each seat order of each pairing of bots, "
-                        "each bot alone in a solitaire mode, in each variant (default 100)")
+                        "each bot alone in a solitaire mode, in each variant, at most "
+                        f"{MAX_SIMULATED_GAMES:,} (default 100)")
     parser.add_argument("--bots", metavar="A,B,...", type=comma_list,
                         default=comma_list(DEFAULT_BOTS),
                         help="the bots: random, greedy, lookahead[:NODES][:Ns][:dDEPTH]"
@@ -43,13 +44,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the two-player ladder's reference: its rating is 0 and the "
                         "others are measured from it (default: greedy if it plays, else "
                         "the first bot; solitaire has no ladder)")
-    parser.add_argument("--seed", metavar="S", type=int, default=0,
+    parser.add_argument("--seed", metavar="S", type=whole_number(0, MAX_SEED, "the seed"),
+                        default=0,
                         help="game k of every part is dealt with seed S + k (default 0)")
     parser.add_argument("--variants", metavar="V,...", type=comma_list,
                         help="only these variants (default: every variant of the catalogue)")
     parser.add_argument("--players", metavar="P,...", type=comma_list,
                         help="only these player counts (e.g. 1: the solitaire mode alone)")
-    parser.add_argument("--jobs", metavar="J", type=_count,
+    parser.add_argument("--jobs", metavar="J",
+                        type=whole_number(1, MAX_JOBS, "the number of worker processes"),
                         help="worker processes (default: one per CPU; 1: no worker)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="send the games to this Dask scheduler (tcp://host:8786) instead "
@@ -120,10 +123,12 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.errors import Diagnostic, UserError
     from micropul_print.gameapi import UsageError
     from micropul_print.lab import analyse, report
-    from micropul_print.lab.runner import run_plan
+    from micropul_print.lab.runner import check_scheduler, run_plan
+    from micropul_print.outputs import check_directory_target, check_file_target
 
     catalogue = _load(args.catalogue, args.game, args.strict)
-    against = _load(args.against, catalogue.game, args.strict) if args.against else None
+    # Its game is checked below, where the message can name --against (not --game).
+    against = _load(args.against, None, args.strict) if args.against else None
     if against is not None and against.game != catalogue.game:
         line, col = against.game_at
         raise UserError([Diagnostic(against.source, line, col, f"--against needs a "
@@ -136,6 +141,9 @@ def run(args: argparse.Namespace) -> int:
                              "pip install 'micropul-print[cluster]'") from None
     if args.report is not None:
         report.require_plotting()
+        check_directory_target(Path(args.report), "the report")
+    if args.json not in (None, "-"):
+        check_file_target(Path(args.json), "the report's JSON")
     try:
         plans = [(catalogue, _plan(analyse, catalogue, args))]
         if against is not None:
@@ -143,6 +151,8 @@ def run(args: argparse.Namespace) -> int:
         anchor = analyse.choose_anchor(args.bots, args.anchor)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.scheduler is not None:
+        check_scheduler(args.scheduler)  # before any game: a wrong address is told at once
     progress = _Progress([("" if n == 0 else "against: ", p) for n, (_, p) in enumerate(plans)],
                          sys.stderr.isatty())
     outcomes: list[tuple[dict[int, list[Any]], bool]] = []
@@ -158,12 +168,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.finish()
     document = report.build_report(plans, outcomes, args.bots, anchor)
+    if args.json != "-":  # first: should a file fail to be written, the figures are shown
+        print(report.format_text(document), end="", flush=True)
     if args.json is not None:
         report.write_json(document, args.json)
     if args.report is not None:
         report.write_report_dir(document, Path(args.report))
-    if args.json != "-":
-        print(report.format_text(document), end="")
     if not document["complete"]:
         print("micropul-print: interrupted: the report covers the games played so far",
               file=sys.stderr)

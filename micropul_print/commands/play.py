@@ -5,9 +5,10 @@ mode), its result printed and, with ``--record``, its game record written for
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from micropul_print import registry
-from micropul_print.commands.values import comma_list
+from micropul_print.commands.values import MAX_SEED, comma_list, whole_number
 
 HELP = "play one game between bots and write its game record (see docs/analysis.md)"
 
@@ -21,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", metavar="A,B", type=comma_list, default=["greedy", "lookahead"],
                         help="one bot per seat, in seat order: their number is the number of "
                         "players (one: a solitaire game) (default greedy,lookahead)")
-    parser.add_argument("--seed", metavar="S", type=int, default=0,
+    parser.add_argument("--seed", metavar="S", type=whole_number(0, MAX_SEED, "the seed"),
+                        default=0,
                         help="the set-up's seed (shuffles and draws) (default 0)")
     parser.add_argument("--variant", metavar="V",
                         help="one of the catalogue's variants (default: the first)")
@@ -32,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.commands.analyse import _load
     from micropul_print.gameapi import UsageError
     from micropul_print.lab.record import play
-    from micropul_print.outputs import write_atomic
+    from micropul_print.outputs import check_file_target, write_atomic
 
     catalogue = _load(args.catalogue, args.game, False)
     game = registry.get(catalogue.game)
@@ -44,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
     if args.variant is not None and args.variant not in variants:
         raise UsageError(f"{catalogue.name} has no variant {args.variant!r} "
                          f"(it has: {', '.join(variants)})")
+    if args.record is not None:
+        check_file_target(Path(args.record), "the game record")
     try:
         record, state = play(catalogue.game, catalogue, args.bots, args.seed, args.variant)
     except ValueError as exc:  # a bad bot spec
@@ -57,7 +61,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"{game.title}, {catalogue.name}, variant {record.variant}, seed {record.seed}: "
           f"{seats}; {verdict} ({state.end_reason()}) after {state.turn()} turns")
     if args.record is not None:
-        from pathlib import Path
-
         write_atomic(Path(args.record), record.to_json_text().encode("utf-8"))
     return 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 HELP = "check a game record move by move and draw every turn (SVG per turn, one PDF)"
 
@@ -25,9 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from micropul_print import registry
     from micropul_print.catalogue.loader import load_catalogue
-    from micropul_print.errors import Diagnostic, UserError
+    from micropul_print.errors import UserError
     from micropul_print.lab.record import read_record, replay
+    from micropul_print.outputs import check_directory_target
 
+    if args.out is not None:
+        check_directory_target(Path(args.out), "the pictures")
     read = read_record(args.record)
     for warning in read.warnings:
         print(warning, file=sys.stderr)
@@ -35,14 +39,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = registry.get(record.game)
     except UserError as exc:
-        raise UserError([Diagnostic(read.source, 0, 0, d.message) for d in exc.diagnostics]
-                        ) from None
+        raise UserError([read.at("game", d.message) for d in exc.diagnostics]) from None
     catalogue = load_catalogue(args.catalogue or game.shipped_catalogue())
-    if catalogue.game != record.game or catalogue.name != record.catalogue:
-        raise UserError([Diagnostic(read.source, 0, 0, f"the game was played with the "
-                                    f"{record.game} catalogue {record.catalogue!r}, not "
-                                    f"{catalogue.name!r} ({catalogue.source}): give its file "
-                                    "with --catalogue")])
+    if catalogue.game != record.game:
+        raise UserError([read.at("game", f"the record is of a {record.game} game, and "
+                                 f"{catalogue.source} is a {catalogue.game} catalogue")])
+    if catalogue.name != record.catalogue:
+        raise UserError([read.at("catalogue", f"the game was played with the {record.game} "
+                                 f"catalogue {record.catalogue!r}, not {catalogue.name!r} "
+                                 f"({catalogue.source}): give its file with --catalogue")])
     states = replay(read, catalogue)
     print(f"{read.source}: {len(record.moves)} moves, all legal; "
           f"{states[-1].end_reason() or 'not over'}", file=sys.stderr)

@@ -14,6 +14,7 @@ _WHOLE = re.compile(r"[+-]?[0-9]{1,19}")
 
 MAX_SIMULATED_GAMES = 1_000_000  # per mode: minutes at the engines' speed, not years
 MAX_SEED = 2**63 - 1
+MAX_JOBS = 1024  # worker processes: more than any machine's cores, fewer than a fork bomb
 
 
 def every_or_one(choice: str, every: tuple[str, ...]) -> tuple[str, ...]:

@@ -183,14 +183,15 @@ def run_batch(game_name: str, catalogue: Any, part: Part,
 # -- from games to figures -----------------------------------------------------------------
 
 def _distribution(values: Sequence[float], seed: int,
-                  percentiles: Sequence[int] = SCORE_PERCENTILES) -> JSON:
+                  percentiles: Sequence[int] = SCORE_PERCENTILES,
+                  bounds: tuple[float, float] | None = None) -> JSON:
     ordered = sorted(values)
     n = len(values)
     sd = (math.sqrt(math.fsum((v - stats.mean(values)) ** 2 for v in values) / (n - 1))
           if n > 1 else 0.0)
     return {
         "games": n,
-        "mean": stats.t_interval(values).to_json(),
+        "mean": stats.t_interval(values, bounds=bounds).to_json(),
         "sd": round(sd, 6),
         "min": ordered[0] if ordered else None,
         "max": ordered[-1] if ordered else None,
@@ -220,8 +221,9 @@ def _common(games: Sequence[GameSummary], seed: int) -> JSON:
     per_game_branching = [stats.mean(g.branching) for g in games if g.branching]
     return {
         "games": n,
-        "length": _distribution([float(g.turns) for g in games], seed),
-        "branching": {"mean": stats.t_interval(per_game_branching).to_json(),
+        "length": _distribution([float(g.turns) for g in games], seed, bounds=stats.COUNT),
+        "branching": {"mean": stats.t_interval(per_game_branching,
+                                               bounds=stats.COUNT).to_json(),
                       "by_turn": _by_turn(games)},
         "ends": _shares([g.end for g in games], n),
     }
@@ -245,7 +247,8 @@ def _pieces(pieces: Sequence[str], games: Sequence[GameSummary]) -> list[JSON]:
         rows.append({
             "piece": piece,
             "played": stats.wilson(in_games, n).to_json(),
-            "turn": stats.t_interval([float(t) for t, *_ in moves]).to_json(),
+            "turn": stats.t_interval([float(t) for t, *_ in moves],
+                                     bounds=stats.COUNT).to_json(),
             "gain": stats.t_interval([gain for _t, _s, gain, _g in moves]).to_json(),
             "points": stats.wilson(math.fsum(g.returns[s] for _t, s, _gain, g in moves),
                                    len(moves)).to_json(),
@@ -306,12 +309,13 @@ def _two_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummar
                          "points": stats.wilson(seat_points[seat], n).to_json(),
                          "scores": _distribution([g.scores[seat] for g in games], seed)}
                         for seat in range(2)]
-    section["lead_changes"] = stats.t_interval([float(g.lead_changes) for g in games]
-                                               ).to_json()
+    section["lead_changes"] = stats.t_interval([float(g.lead_changes) for g in games],
+                                               bounds=stats.COUNT).to_json()
     section["decided"] = stats.t_interval([g.decided for g in games
-                                           if g.decided is not None]).to_json()
-    section["drama"] = stats.t_interval([g.behind for g in games
-                                         if g.behind is not None]).to_json()
+                                           if g.decided is not None],
+                                          bounds=stats.SHARE).to_json()
+    section["drama"] = stats.t_interval([g.behind for g in games if g.behind is not None],
+                                        bounds=stats.SHARE).to_json()
     # Points of bot i against bot j, over both seat orders.
     between: dict[tuple[int, int], list[float]] = {}
     pairings = []
@@ -358,10 +362,11 @@ def _solitaire(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary
             "won": stats.wilson(math.fsum(g.returns[0] for g in part_games),
                                 len(part_games)).to_json(),
             "scores": _distribution(scores, seed),
-            "par": [{"percentile": q,
-                     "score": stats.percentile_interval(scores, q, seed + q).to_json()}
-                    for q in PAR_PERCENTILES],
-            "length": _distribution([float(g.turns) for g in part_games], seed),
+            "par": [{"percentile": q, "score": interval.to_json()} for q, interval in
+                    zip(PAR_PERCENTILES, stats.percentile_intervals(scores, PAR_PERCENTILES,
+                                                                    seed), strict=True)],
+            "length": _distribution([float(g.turns) for g in part_games], seed,
+                                    bounds=stats.COUNT),
         })
     section["pieces"] = _pieces(pieces, games)
     return section

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -117,6 +117,13 @@ class ReadRecord:
     result_node: YamlNode | None
     source: str
     warnings: tuple[Diagnostic, ...] = ()  # unknown keys
+    values: Mapping[str, YamlNode] = field(default_factory=dict)  # each key's value
+
+    def at(self, key: str, message: str) -> Diagnostic:
+        """An error at the value of ``key`` in the file (at its start if none)."""
+        node = self.values.get(key)
+        return node.diagnostic(message) if node is not None else Diagnostic(
+            self.source, 1, 1, message)
 
 
 def read_record(path: str | Path) -> ReadRecord:
@@ -169,7 +176,8 @@ def read_record(path: str | Path) -> ReadRecord:
     assert isinstance(moves_node, YamlSequence)
     record = GameRecord(game, catalogue, seed, variant, tuple(bots), tuple(moves),
                         result or {})
-    return ReadRecord(record, moves_node.items, root.get("result"), file, tuple(diagnostics))
+    return ReadRecord(record, moves_node.items, root.get("result"), file, tuple(diagnostics),
+                      {key.raw: node for key, node in root.entries})
 
 
 def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
@@ -179,12 +187,13 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
     record = read.record
     game = registry.get(record.game)
     if record.players not in game.player_counts:
-        raise UserError([Diagnostic(read.source, 0, 0, f"{game.title} is not played by "
-                                    f"{record.players} players")])
+        counts = " or ".join(map(str, game.player_counts))
+        raise UserError([read.at("players", f"{game.title} is played by {counts} players, "
+                                 f"not {record.players}")])
     if record.variant not in game.variants(catalogue):
-        raise UserError([Diagnostic(read.source, 0, 0, f"{catalogue.name} has no variant "
-                                    f"{record.variant!r} (it has: "
-                                    f"{', '.join(game.variants(catalogue))})")])
+        raise UserError([read.at("variant", f"{catalogue.name} has no variant "
+                                 f"{record.variant!r} (it has: "
+                                 f"{', '.join(game.variants(catalogue))})")])
     state = game.new_state(catalogue, players=record.players, seed=record.seed,
                            variant=record.variant)
     states = [state.copy()]

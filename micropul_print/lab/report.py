@@ -95,11 +95,27 @@ def _rating(interval: JSON) -> str:
     return f"{value} ({interval['low']:+.0f} to {interval['high']:+.0f})"
 
 
+def _rung(row: JSON) -> str:
+    """A ladder row's rating, or why it has none: a bot that met no other (an
+    interrupted run, a single bot) is not rated at 0, whatever its JSON holds."""
+    return "(no games against the others)" if row["games"] == 0 else _rating(row["rating"])
+
+
+def _gap(gap: JSON) -> str:
+    return "not measured" if gap["method"] == "none" else _rating(gap)
+
+
 def _order(section: JSON) -> str:
     """Whether the ladder is strictly ordered: every gap's interval above 0."""
     if analyse.strictly_ordered(section["ladder"]):
         return "strictly ordered (every gap's interval above 0)"
     return "not strictly ordered (a gap's interval reaches 0)"
+
+
+def _part(part: JSON) -> str:
+    """A compared part: its variant and who played (a solitaire part: the bot alone)."""
+    bots = part["bots"]
+    return f"{part['variant']}, " + (" v ".join(bots) if len(bots) > 1 else f"{bots[0]} alone")
 
 
 def section_title(section: JSON) -> str:
@@ -121,11 +137,10 @@ def _section_lines(section: JSON) -> list[str]:
         lines.append(f"  lead changes per game {_show(section['lead_changes'])}; winner in "
                      f"the lead for good after {_pct(section['decided'])} of the game; "
                      f"winner behind {_pct(section['drama'])} of the game")
-        ladder = ", ".join(f"{row['bot']} {_rating(row['rating'])}"
-                           for row in section["ladder"])
+        ladder = ", ".join(f"{row['bot']} {_rung(row)}" for row in section["ladder"])
         lines.append(f"  ladder (Elo, {section['anchor']} = 0): {ladder}")
         if len(section["ladder"]) > 1:
-            gaps = ", ".join(f"{row['bot']} {_rating(row['gap_below'])}"
+            gaps = ", ".join(f"{row['bot']} {_gap(row['gap_below'])}"
                              for row in section["ladder"][:-1])
             lines.append(f"  gaps to the next rung down: {gaps}; {_order(section)}")
     else:
@@ -164,7 +179,7 @@ def format_text(document: JSON) -> str:
             for metric in part["metrics"]:
                 if metric["significant"]:
                     found += 1
-                    lines.append(f"  {part['variant']}, {' v '.join(part['bots'])}: "
+                    lines.append(f"  {_part(part)}: "
                                  f"{metric['metric']}: {metric['this']:g} -> "
                                  f"{metric['against']:g}, difference "
                                  f"{_show(metric['difference'], digits=3)}")
@@ -253,9 +268,9 @@ def _two_player_html(section: JSON, charts: _Charts) -> list[str]:
              + "</p>",
              _table(["bot", "Elo rating (95 %)", "gap to the next (95 %)",
                      "points against the others", "games"],
-                    [[_name(row["bot"]), f"<td>{_e(_rating(row['rating']))}</td>",
+                    [[_name(row["bot"]), f"<td>{_e(_rung(row))}</td>",
                       "<td>&ndash;</td>" if row["gap_below"] is None
-                      else f"<td>{_e(_rating(row['gap_below']))}</td>",
+                      else f"<td>{_e(_gap(row['gap_below']))}</td>",
                       _cell(row["points"], True), f"<td>{row['games']}</td>"]
                      for row in section["ladder"]])]
     parts.append("<h3>Points of the row's bot against the column's (both seat orders)</h3>")
@@ -329,7 +344,7 @@ def _comparison_html(against: JSON) -> list[str]:
         for metric in part["metrics"]:
             css = ' class="significant"' if metric["significant"] else ""
             rows.append(f"<tr{css}>" + "".join([
-                _name(f"{part['variant']}, {' v '.join(part['bots'])}"), _name(metric["metric"]),
+                _name(_part(part)), _name(metric["metric"]),
                 f"<td>{metric['this']:g}</td>", f"<td>{metric['against']:g}</td>",
                 f"<td>{_e(_show(metric['difference'], digits=3))}</td>",
                 f"<td>{'yes' if metric['significant'] else 'no'}</td>"]) + "</tr>")
@@ -370,6 +385,10 @@ def render_html(document: JSON) -> str:
             f"{body}\n</body>\n</html>\n")
 
 
+_SVG_NAMESPACES = (' xmlns:xlink="http://www.w3.org/1999/xlink"',
+                   ' xmlns="http://www.w3.org/2000/svg"')
+
+
 class _Charts:
     """The page's charts, each an inline SVG (matplotlib's SVG backend, with text as
     text, no date and fixed ids: the same report gives the same page)."""
@@ -394,9 +413,16 @@ class _Charts:
         buffer = io.StringIO()
         with matplotlib.rc_context({"svg.hashsalt": f"chart-{self.count}",
                                     "svg.fonttype": "none", "font.size": 9}):
-            figure.savefig(buffer, format="svg", metadata={"Date": None})
+            # No metadata: its RDF block names web addresses (creativecommons.org,
+            # matplotlib.org) that a page said to need no network should not hold.
+            figure.savefig(buffer, format="svg", metadata=dict.fromkeys(
+                ("Date", "Creator", "Format", "Type")))
         text = buffer.getvalue()
-        return text[text.index("<svg"):]  # no XML declaration nor doctype inside HTML
+        svg = text[text.index("<svg"):]  # no XML declaration nor doctype inside HTML
+        # Inside HTML the parser gives <svg> and xlink:href their namespaces itself.
+        for declaration in _SVG_NAMESPACES:
+            svg = svg.replace(declaration, "", 1)
+        return svg
 
     def histograms(self, title: str, series: Sequence[tuple[str, list[list[float]]]],
                    xlabel: str) -> str:

@@ -14,8 +14,13 @@ import os
 from collections.abc import Callable, Generator
 from typing import Any
 
+from micropul_print.gameapi import UsageError
 from micropul_print.lab.analyse import Batch, GameSummary, Plan, run_batch
 from micropul_print.workers import init_worker
+
+# How long --scheduler waits for its scheduler to answer: a cluster answers at once; a
+# wrong address otherwise keeps the user waiting for Dask's default, 30 s.
+CONNECT_SECONDS = 10.0
 
 Results = dict[int, list[GameSummary]]  # part index -> its games, in seed order
 _Finished = Generator[tuple[int, list[GameSummary]], None, None]  # (batch index, games)
@@ -57,6 +62,33 @@ def run_plan(the_plan: Plan, catalogue: Any, *, jobs: int | None = None,
     for games in results.values():
         games.sort(key=lambda g: g.seed)
     return dict(sorted(results.items())), complete
+
+
+def check_scheduler(address: str, timeout: float | None = None) -> None:
+    """UsageError unless a Dask scheduler answers at ``address`` (its handshake) within
+    ``timeout`` seconds (default CONNECT_SECONDS). Asked before any game is played, on
+    a connection of its own: a Client that fails to connect lingers, and at exit waits
+    a minute to close, then prints a traceback."""
+    import asyncio
+
+    from distributed.comm.core import connect
+
+    async def probe() -> None:
+        comm = await connect(  # type: ignore[no-untyped-call]
+            address, timeout=CONNECT_SECONDS if timeout is None else timeout)
+        await comm.close()
+
+    try:
+        asyncio.run(probe())
+    except (OSError, ValueError, TypeError) as exc:  # TimeoutError is an OSError
+        reason = str(exc) or type(exc).__name__
+    # Something that is not a scheduler (a web server, a proxy) can fail the handshake
+    # in any way: MemoryError, for one, from its bytes read as a message's length.
+    except Exception:
+        reason = "what answers there does not speak Dask's protocol"
+    else:
+        return
+    raise UsageError(f"--scheduler {address!r}: no Dask scheduler answers there ({reason})")
 
 
 def _here(the_plan: Plan, catalogue: Any) -> _Finished:

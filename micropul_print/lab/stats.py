@@ -86,8 +86,17 @@ def mean(values: Sequence[float]) -> float:
     return math.fsum(values) / len(values) if values else 0.0
 
 
-def t_interval(values: Sequence[float], method: str = "t") -> Interval:
-    """The mean of ``values`` and its t interval."""
+# What a mean can be: a count (turns, lead changes) is never negative, a share of the
+# game lies between 0 and 1.
+COUNT = (0.0, math.inf)
+SHARE = (0.0, 1.0)
+
+
+def t_interval(values: Sequence[float], method: str = "t",
+               bounds: tuple[float, float] | None = None) -> Interval:
+    """The mean of ``values`` and its t interval, cut to ``bounds`` (what the mean can
+    be, e.g. COUNT or SHARE) when given: a few games' interval otherwise reads as a
+    negative count, or a share of the game above 100 %."""
     n = len(values)
     if n == 0:
         return Interval(0.0, 0.0, 0.0, "none")
@@ -96,7 +105,10 @@ def t_interval(values: Sequence[float], method: str = "t") -> Interval:
         return Interval(centre, centre, centre, "none")
     variance = math.fsum((v - centre) ** 2 for v in values) / (n - 1)
     half = t_quantile(n - 1) * math.sqrt(variance / n)
-    return Interval(centre, centre - half, centre + half, method)
+    low, high = centre - half, centre + half
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return Interval(centre, low, high, method)
 
 
 def percentile(sorted_values: Sequence[float], q: float) -> float:
@@ -131,6 +143,28 @@ def percentile_interval(values: Sequence[float], q: float, seed: int) -> Interva
         return percentile(sorted(sample), q)
 
     return bootstrap(values, statistic, seed)
+
+
+def percentile_intervals(values: Sequence[float], qs: Sequence[float],
+                         seed: int, resamples: int = BOOTSTRAP_RESAMPLES) -> list[Interval]:
+    """The ``qs``-th percentiles of ``values``, each with its bootstrap interval, all
+    from the same seeded resamples: within one resample a higher percentile is never
+    lower, so neither are the bounds of its interval (a par table reads down its
+    column, and each percentile resampled apart gave bounds that went back and forth)."""
+    ordered = sorted(values)
+    if len(values) < 2:
+        return [Interval(percentile(ordered, q), percentile(ordered, q),
+                         percentile(ordered, q), "none") for q in qs]
+    rng = random.Random(seed)
+    n = len(values)
+    samples = [sorted(values[int(rng.random() * n)] for _ in range(n))
+               for _ in range(resamples)]
+    intervals = []
+    for q in qs:
+        estimates = sorted(percentile(sample, q) for sample in samples)
+        intervals.append(Interval(percentile(ordered, q), percentile(estimates, 2.5),
+                                  percentile(estimates, 97.5), "bootstrap"))
+    return intervals
 
 
 def paired_difference(before: Sequence[float], after: Sequence[float]) -> Interval:

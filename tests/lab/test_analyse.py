@@ -135,3 +135,36 @@ def test_a_catalogue_compared_with_itself_differs_in_nothing() -> None:
     assert all(m["difference"]["value"] == 0 and not m["significant"]
                for m in rows[0]["metrics"])
     assert "first player's points" in [m["metric"] for m in rows[0]["metrics"]]
+
+
+def test_a_bot_that_met_no_other_is_not_rated_at_zero_in_the_text() -> None:
+    """An analysis stopped after greedy v greedy: lookahead has played nobody. Its
+    JSON rating is a "none" interval at 0, which the summary must not read as 'level
+    with greedy'."""
+    from micropul_print.lab import report
+
+    catalogue = _catalogue("cellulae")
+    bots = ["greedy", "lookahead"]
+    plan = analyse.plan("cellulae", catalogue, bots, 2, 0, variants=["5"])
+    played = {0: analyse.run_batch("cellulae", catalogue, plan.parts[0], plan.batches[0])}
+    document = report.build_report([(catalogue, plan)], [(played, False)], bots)
+    ladder = document["sections"][0]["ladder"]
+    assert [(row["bot"], row["games"], row["rating"]["method"]) for row in ladder] == [
+        ("greedy", 0, "anchor"), ("lookahead", 0, "none")]
+    text = report.format_text(document)
+    assert ("  ladder (Elo, greedy = 0): greedy (no games against the others), lookahead "
+            "(no games against the others)\n") in text
+    assert "  gaps to the next rung down: greedy not measured; not strictly ordered" in text
+    assert "(no games against the others)" in report.render_html(document)
+
+
+def test_a_compared_solitaire_part_is_named_as_one_bot_alone() -> None:
+    from micropul_print.lab import report
+
+    catalogue = _catalogue("micropul")
+    plan = analyse.plan("micropul", catalogue, ["random"], 2, 0, players=[1])
+    results, _ = run_plan(plan, catalogue, jobs=1)
+    document = report.build_report([(catalogue, plan), (catalogue, plan)],
+                                   [(results, True), (results, True)], ["random"])
+    page = report.render_html(document)
+    assert '<td class="name">standard, random alone</td><td class="name">score</td>' in page

@@ -3,11 +3,14 @@ this process) give the very report the local workers give."""
 
 from __future__ import annotations
 
+import socket
+import threading
 from pathlib import Path
 
 import pytest
 
 from micropul_print.cli import main
+from micropul_print.lab import runner
 
 distributed = pytest.importorskip("distributed")
 
@@ -21,3 +24,61 @@ def test_a_cluster_plays_the_same_games(tmp_path: Path) -> None:
         assert main([*args, "--scheduler", cluster.scheduler_address, "--json",
                      str(tmp_path / "cluster.json")]) == 0
     assert (tmp_path / "cluster.json").read_bytes() == (tmp_path / "local.json").read_bytes()
+
+
+def _refused_port() -> int:
+    """A local port nothing listens on (bound, then let go)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+@pytest.mark.parametrize(("address", "reason"), [
+    ("nonsense", "missing port number in address 'nonsense'"),
+    ("http://localhost:8786", "unknown address scheme 'http'"),
+])
+def test_a_malformed_scheduler_address_is_a_usage_error(
+        address: str, reason: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
+                 "--scheduler", address]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"micropul-print analyse: error: --scheduler {address!r}: no Dask "
+                          f"scheduler answers there ({reason}")
+    assert "Traceback" not in err
+
+
+def test_a_scheduler_that_does_not_answer_is_a_usage_error_before_any_game(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(runner, "CONNECT_SECONDS", 0.5)
+    address = f"tcp://127.0.0.1:{_refused_port()}"
+    assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
+                 "--scheduler", address]) == 2
+    assert capsys.readouterr().err == (
+        f"micropul-print analyse: error: --scheduler {address!r}: no Dask scheduler answers "
+        f"there (Timed out trying to connect to {address} after 0.5 s)\n")
+
+
+def test_a_server_that_is_not_a_scheduler_is_told_apart(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """What a web server says, read as Dask's framing, asks for exabytes (MemoryError)."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+
+        def answer() -> None:
+            connection, _ = server.accept()
+            with connection:
+                connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+                connection.recv(1024)
+
+        thread = threading.Thread(target=answer, daemon=True)
+        thread.start()
+        assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
+                     "--scheduler", f"tcp://127.0.0.1:{port}"]) == 2
+        thread.join(5)
+    err = capsys.readouterr().err
+    assert err.startswith(f"micropul-print analyse: error: --scheduler "
+                          f"'tcp://127.0.0.1:{port}': no Dask scheduler answers there (")
+    assert "Traceback" not in err and "internal error" not in err

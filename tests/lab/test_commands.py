@@ -63,6 +63,7 @@ def test_analyse_writes_a_valid_report_and_the_same_bytes_every_time(
     assert "<script" not in page and "<link" not in page and "<img" not in page
     assert re.search(r"url\((?!#)", page) is None  # only the page's own clip paths
     assert 'href="http' not in page and 'src="' not in page
+    assert "://" not in page  # not even the addresses of matplotlib's SVG metadata
 
 
 def registry_catalogue(game: str) -> Path:
@@ -226,3 +227,140 @@ def test_analyse_and_play_import_no_drawing_library(argv: list[str]) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(("option", "missing", "message"), [
+    (["--scheduler", "tcp://127.0.0.1:8786"], "distributed",
+     "micropul-print analyse: error: --scheduler needs Dask's distributed package: "
+     "pip install 'micropul-print[cluster]'\n"),
+    (["--report", "out"], "matplotlib",
+     "micropul-print analyse: error: --report draws its charts with matplotlib, which is not "
+     "installed: pip install 'micropul-print[lab]'\n"),
+])
+def test_an_extra_not_installed_is_said_before_any_game(
+        option: list[str], missing: str, message: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, missing, None)  # what an import of it then raises
+    monkeypatch.chdir(tmp_path)
+    assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
+                 *option]) == 2
+    assert capsys.readouterr().err == message
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--json", "taken"],
+     "taken: error: cannot write the report's JSON here: this is a directory, not a file\n"),
+    (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--report",
+      "file.txt"],
+     "file.txt: error: cannot write the report here: this is a file, not a directory\n"),
+    (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--json",
+      "file.txt/report.json"],
+     "file.txt/report.json: error: cannot write the report's JSON here: file.txt is a file, "
+     "not a directory\n"),
+    (["play", "--bots", "random", "--record", "taken"],
+     "taken: error: cannot write the game record here: this is a directory, not a file\n"),
+    (["replay", "no-record.json", "--out", "file.txt"],
+     "file.txt: error: cannot write the pictures here: this is a file, not a directory\n"),
+])
+def test_an_output_that_cannot_be_written_is_told_before_any_game(
+        argv: list[str], message: str, tmp_path: Path) -> None:
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "file.txt").write_text("mine\n", encoding="utf-8")
+    result = run(tmp_path, *argv)
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", message)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "taken"]
+    assert list((tmp_path / "taken").iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def record_text(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A recorded game of Micropul, two greedy players, seed 3."""
+    where = tmp_path_factory.mktemp("record") / "game.json"
+    assert main(["play", "--bots", "greedy,greedy", "--seed", "3", "--record",
+                 str(where)]) == 0
+    return where.read_text("utf-8")
+
+
+def _line_of(text: str, fragment: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if fragment in line)
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('"game": "micropul"', '"game": "chess"',
+     "{line}:11: error: unknown game 'chess' (registered: micropul, cellulae"),
+    ('"game": "micropul"', '"game": "cellulae"',
+     "{catalogue_line}:16: error: the game was played with the cellulae catalogue "
+     "'Micropul', not 'Cellulae'"),
+    ('"catalogue": "Micropul"', '"catalogue": "Micropul 2"',
+     "{line}:16: error: the game was played with the micropul catalogue 'Micropul 2', not "
+     "'Micropul'"),
+    ('"variant": "standard"', '"variant": "9"',
+     "{line}:14: error: Micropul has no variant '9' (it has: standard)"),
+    ('"players": 2,\n  "bots": ["greedy", "greedy"]', '"players": 3,\n  "bots": ["greedy", '
+     '"greedy", "greedy"]', "{line}:14: error: Micropul is played by 2 or 1 players, not 3"),
+    ('"seed": 3', '"seed": 4',
+     "{first_move}:5: error: move 1 (moves[0]): illegal action Place(tile="),
+])
+def test_a_tampered_record_is_an_error_at_its_place(
+        old: str, new: str, message: str, record_text: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert old in record_text
+    text = record_text.replace(old, new, 1)
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    lines = {"line": _line_of(text, new.splitlines()[0]),
+             "catalogue_line": _line_of(text, '"catalogue"'),
+             "first_move": _line_of(text, '"moves"') + 1}
+    expected = message.format(**{key: f"{path}:{n}" for key, n in lines.items()})
+    err = capsys.readouterr().err
+    assert err.startswith(expected), err
+    assert len(err.splitlines()) == 1
+
+
+def test_a_truncated_record_is_an_error_at_its_end(
+        record_text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(record_text[: len(record_text) // 2], encoding="utf-8")
+    assert main(["replay", str(path), "--out", str(tmp_path / "turns")]) == 1
+    assert re.fullmatch(rf"{re.escape(str(path))}:\d+:\d+: error: invalid YAML: .*\n",
+                        capsys.readouterr().err)
+    assert not (tmp_path / "turns").exists()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["analyse", "--games", "0"], "argument --games: the number of games must be from 1 to "
+     "1000000, got 0"),
+    (["analyse", "--games", "99999999999999"], "argument --games: the number of games must "
+     "be from 1 to 1000000, got 99999999999999"),
+    (["analyse", "--games", "1x"], "argument --games: the number of games must be a whole "
+     "number from 1 to 1000000, got '1x'"),
+    (["analyse", "--jobs", "0"], "argument --jobs: the number of worker processes must be "
+     "from 1 to 1024, got 0"),
+    (["analyse", "--jobs", "-1"], "argument --jobs: the number of worker processes must be "
+     "from 1 to 1024, got -1"),
+    (["analyse", "--seed", "-5"], "argument --seed: the seed must be from 0 to "
+     "9223372036854775807, got -5"),
+    (["play", "--seed", "99999999999999999999"], "argument --seed: the seed must be a whole "
+     "number from 0 to 9223372036854775807, got '99999999999999999999'"),
+])
+def test_analyse_and_play_values_out_of_range_are_usage_errors(
+        argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run that could not end (a hundred trillion games: the plan alone fills the
+    memory) or a seed no record can hold is refused before anything is played."""
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print {argv[0]}: error: {message}")
+
+
+def test_against_a_catalogue_of_another_game_names_against(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    other = registry_catalogue("cellulae")
+    line = _line_of(other.read_text("utf-8"), "game: cellulae")
+    assert main(["analyse", "--games", "1", "--against", str(other)]) == 1
+    assert capsys.readouterr().err == (
+        f"{other}:{line}:7: error: --against needs a micropul catalogue, this is a cellulae "
+        "one\n")
