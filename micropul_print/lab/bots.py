@@ -33,6 +33,7 @@ instead, e.g. ``0.5s``: not reproducible), ``dD`` (rollouts of D moves, default 
 none), ``greedy`` (greedy rollout moves), ``cC`` (the exploration constant, default
 0.7) and ``wW`` (the widening factor, default 1 against other players; ``w0``, the
 default alone: no widening, every move tried in random order, the unguided search).
+Each option at most once, within its bounds (MAX_NODES and the others; docs/limits.md).
 """
 
 from __future__ import annotations
@@ -331,6 +332,29 @@ def _ucb(node: _Node, c: float) -> float:
 BOT_NAMES = ("random", "greedy", "lookahead")
 
 
+# Bounds of the lookahead's options: each a value someone may mean. Beyond them a
+# decision never ends in practice (a million nodes take minutes a move), or the search
+# is meaningless (an infinite exploration constant).
+MAX_NODES = 1_000_000
+MAX_SECONDS = 3600.0
+MAX_DEPTH = 10_000  # as many moves as the longest game analyse plays
+MAX_EXPLORATION = 100.0
+MAX_WIDTH = 1000.0
+_LOOKAHEAD_OPTIONS = (f"a node budget N from 1 to {MAX_NODES:,}, a time Ns up to "
+                      f"{MAX_SECONDS:g} seconds, a rollout depth dD up to {MAX_DEPTH:,}, "
+                      f"greedy, an exploration constant cC from 0 to {MAX_EXPLORATION:g} "
+                      f"or a widening factor wW from 0 to {MAX_WIDTH:g}, each once")
+
+
+def _bounded(text: str, high: float, *, positive: bool = False) -> float:
+    """A number within [0, high] (above 0 with ``positive``); ValueError otherwise
+    (an infinity or NaN too)."""
+    value = float(text)
+    if not (0 < value <= high if positive else 0 <= value <= high):
+        raise ValueError(text)
+    return value
+
+
 def make_bot(spec: str) -> Bot:
     """The bot a spec names (see the module's docstring); ValueError saying what is
     wrong otherwise."""
@@ -344,25 +368,31 @@ def make_bot(spec: str) -> Bot:
                          "lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW])")
     options: dict[str, Any] = {}
     for option in rest.split(":") if rest else []:
+        value: float | bool
         try:
-            if option.isdigit() and int(option) > 0:
-                options["nodes"] = int(option)
-            elif option.endswith("s") and float(option[:-1]) > 0:
-                options["seconds"] = float(option[:-1])
-            elif option.startswith("d") and option[1:].isdigit():
-                options["depth"] = int(option[1:])
+            if option.isascii() and option.isdigit():
+                key, value = "nodes", int(_bounded(option, MAX_NODES, positive=True))
+            elif option.endswith("s"):
+                key, value = "seconds", _bounded(option[:-1], MAX_SECONDS, positive=True)
+            elif option.startswith("d") and option[1:].isascii() and option[1:].isdigit():
+                key, value = "depth", int(_bounded(option[1:], MAX_DEPTH))
             elif option == "greedy":
-                options["greedy_rollouts"] = True
-            elif option.startswith("c") and float(option[1:]) >= 0:
-                options["exploration"] = float(option[1:])
-            elif option.startswith("w") and float(option[1:]) >= 0:
-                options["width"] = float(option[1:])
+                key, value = "greedy_rollouts", True
+            elif option.startswith("c"):
+                key, value = "exploration", _bounded(option[1:], MAX_EXPLORATION)
+            elif option.startswith("w"):
+                key, value = "width", _bounded(option[1:], MAX_WIDTH)
             else:
                 raise ValueError(option)
         except ValueError:
-            raise ValueError(f"bad lookahead option {option!r} in {spec!r} (expected a "
-                             "node budget N > 0, a time Ns, a rollout depth dD, greedy, "
-                             "an exploration constant cC or a widening factor wW)") from None
+            raise ValueError(f"bad lookahead option {option!r} in {spec!r} (expected "
+                             f"{_LOOKAHEAD_OPTIONS})") from None
+        budget = {"nodes", "seconds"}
+        if key in options or (key in budget and budget & options.keys()):
+            raise ValueError(f"lookahead option {option!r} in {spec!r} says again what an "
+                             "earlier one said (a budget is nodes or seconds, once; every "
+                             "other option once)")
+        options[key] = value
     return LookaheadBot(**options)
 
 

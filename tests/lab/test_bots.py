@@ -98,6 +98,35 @@ def test_bot_specs() -> None:
         make_bot("greedy:3")
 
 
+@pytest.mark.parametrize("spec", [
+    "lookahead:0", "lookahead:1000001", "lookahead:99999999999999999999", "lookahead:²",
+    "lookahead:0s", "lookahead:3601s", "lookahead:infs", "lookahead:d10001",
+    "lookahead:d99999999999999999999", "lookahead:cinf", "lookahead:cnan", "lookahead:c-1",
+    "lookahead:c101", "lookahead:winf", "lookahead:w1001", "lookahead:w", "lookahead:d",
+])
+def test_lookahead_options_out_of_their_bounds(spec: str) -> None:
+    option = spec.split(":", 1)[1]
+    with pytest.raises(ValueError, match=rf"^bad lookahead option '{option}' in '{spec}' "
+                       r"\(expected a node budget N from 1 to 1,000,000, a time Ns up to "
+                       r"3600 seconds"):
+        make_bot(spec)
+
+
+@pytest.mark.parametrize("spec", ["lookahead:30:30", "lookahead:30:0.5s", "lookahead:1s:40",
+                                  "lookahead:d2:d3", "lookahead:greedy:greedy",
+                                  "lookahead:c1:c1", "lookahead:w0:w1"])
+def test_lookahead_options_each_once(spec: str) -> None:
+    with pytest.raises(ValueError, match="says again what an earlier one said"):
+        make_bot(spec)
+
+
+def test_lookahead_options_at_their_bounds() -> None:
+    bot = make_bot("lookahead:1000000:d10000:c100:w1000")
+    assert bot == LookaheadBot(nodes=1_000_000, depth=10_000, exploration=100.0, width=1000.0)
+    assert make_bot("lookahead:3600s") == LookaheadBot(seconds=3600.0)
+    assert make_bot("lookahead:1:c0:w0") == LookaheadBot(nodes=1, exploration=0.0, width=0.0)
+
+
 def test_greedy_values_the_outcome_then_the_margin() -> None:
     state = _edge_state()
     assert move_value(state, 0) == (0.0, 0.0)
