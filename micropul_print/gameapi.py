@@ -88,8 +88,9 @@ class GameState(Protocol):
     generator included): the bots then try moves in place instead of on copies
     (:func:`micropul_print.lab.bots.move_values`). And ``move_class(move) -> Hashable
     | None``: moves of the player to move with the same class lead to positions that
-    differ only where no rule looks (Micropul: a stone on one micropul or another of the
-    same group), so the bots value one move per class; None: a move of its own.
+    differ only where no rule looks (a marker put on one square or another of a region
+    that the rules only ever see whole), so the bots value one move per class; None: a
+    move of its own.
     """
 
     @property
