@@ -68,8 +68,11 @@ def move_value(state: GameState, player: int) -> tuple[float, float]:
     is thus judged through the scores. Alone, only a lost game (a puzzle stuck) counts
     as an outcome: ending a solitaire game is no better than playing on."""
     scores = state.scores()
-    others = [s for seat, s in enumerate(scores) if seat != player]
-    margin = scores[player] - (max(others) if others else 0.0)
+    if len(scores) == 2:  # the common case, without building the list of the others
+        margin = scores[player] - scores[1 - player]
+    else:
+        others = [s for seat, s in enumerate(scores) if seat != player]
+        margin = scores[player] - (max(others) if others else 0.0)
     outcome = 0.0
     if state.is_over():
         mine = state.returns()[player]

@@ -97,7 +97,7 @@ class MicropulState:
 
     def scores(self) -> tuple[float, ...]:
         outcome = self.game.outcome()
-        return tuple(float(s) for s in (outcome.scores if outcome else self.game.scores()))
+        return tuple(map(float, outcome.scores if outcome else self.game.scores()))
 
     def returns(self) -> tuple[float, ...]:
         outcome = self.game.outcome()

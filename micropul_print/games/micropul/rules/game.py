@@ -516,12 +516,13 @@ class Game:
         """Scores if the game ended now: closed groups with exactly one stone of the
         player, +2 per supply tile, +1 per hand tile."""
         from_groups = self.board.group_scores()
-        return tuple(
-            from_groups.get(p + 1, 0)
-            + 2 * (len(self.face_down[p]) + len(self.revealed[p]))
-            + len(self.hands[p])
-            for p in range(self.players)
-        )
+        face_down, revealed, hands = self.face_down, self.revealed, self.hands
+        first = (from_groups.get(1, 0) + 2 * (len(face_down[0]) + len(revealed[0]))
+                 + len(hands[0]))
+        if self.players == 1:
+            return (first,)
+        return first, (from_groups.get(2, 0) + 2 * (len(face_down[1]) + len(revealed[1]))
+                       + len(hands[1]))
 
     def _finish(self, reason: str, loser: int | None = None) -> Outcome:
         scores = self.scores()
