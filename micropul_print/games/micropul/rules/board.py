@@ -168,7 +168,9 @@ class Board:
         self._open: list[int] | None = []
         self.stones: list[tuple[int, int, int, int]] = []  # (player, x, y, quadrant) in order
         # What undo needs, per placement and stone (see _put and _claim).
-        self._history: list[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]] = []
+        # (kind, cell or quadrant id, root, frontier code or unclaimed before, unions).
+        self._history: list[tuple[int, int, int, int, tuple[int, ...]]] = []
+        self._frontiers: list[dict[int, int]] = []  # the frontier before each placement
 
     def copy(self) -> Board:
         """An independent table in the same state (the tile tables are shared)."""
@@ -184,6 +186,7 @@ class Board:
         board.unclaimed = self.unclaimed.copy()
         board.stones = self.stones.copy()
         board._history = self._history.copy()
+        board._frontiers = self._frontiers.copy()
         return board
 
     # -- reading the table -------------------------------------------------------------
@@ -339,9 +342,8 @@ class Board:
             opened = self._open_counts()
         number = len(oids)
         was = frontier.get(cell, -1)  # -1: a first tile, placed unchecked
-        position = -1
+        self._frontiers.append(frontier.copy())  # undo puts it back, its order included
         if was >= 0:
-            position = list(frontier).index(cell)
             del frontier[cell]
         cells[cell] = number
         oids.append(oid)
@@ -372,7 +374,6 @@ class Board:
             opened[root] -= 1
         for root in t.inner_roots[oid]:
             unclaimed.add(base + root)
-        changed: list[int] = []  # (cell, its code before or -1) of the frontier cells changed
         unions: list[int] = []  # (root kept, root joined, unclaimed before, stones moved)
         at = 4 * oid
         for side in range(4):
@@ -380,7 +381,6 @@ class Board:
             neighbour = cells.get(neighbour_cell)
             if neighbour is None:
                 old = frontier.get(neighbour_cell, -1)
-                changed += (neighbour_cell, old)
                 code = (ALL_EMPTY if old < 0 else old) & CLEAR[side] | t.edge_to[at + side]
                 frontier[neighbour_cell] = code
                 if masks[code] < 0:
@@ -410,16 +410,15 @@ class Board:
                 unclaimed.discard(rb)
                 opened[ra] += opened[rb]
                 unions += (ra, rb, before, 0 if moved is None else len(moved))
-        self._history.append((_PUT, cell, position, was, tuple(changed), tuple(unions)))
+        self._history.append((_PUT, cell, -1, was, tuple(unions)))
         return worth
 
     def undo(self) -> None:
         """Take back the last placement or stone (IndexError if there is none): the table
         is as it was, the frontier's order included. Positions played on by
         Game.play_random keep no record: the game's undo refuses to go back past it."""
-        kind, cell, position, code, changed, unions = self._history.pop()
+        kind, cell, root, code, unions = self._history.pop()
         if kind == _STONE:
-            root = position
             self.stones.pop()
             players = self._stones[root]
             players.pop()
@@ -465,18 +464,8 @@ class Board:
         del opened[base:]
         for root in self.tiles.inner_roots[oid]:
             unclaimed.discard(base + root)
-        frontier = self.frontier
-        for i in range(len(changed) - 2, -1, -2):
-            neighbour_cell, old = changed[i], changed[i + 1]
-            if old < 0:
-                del frontier[neighbour_cell]
-            else:
-                frontier[neighbour_cell] = old
-        if position >= 0:  # back in its place in the frontier's order
-            items = list(frontier.items())
-            items.insert(position, (cell, code))
-            frontier.clear()
-            frontier.update(items)
+        # A copy: the kept one may be shared with copies of this board.
+        self.frontier = self._frontiers.pop().copy()
 
     # -- groups and stones -----------------------------------------------------------------
 
@@ -510,7 +499,7 @@ class Board:
         was_unclaimed = root in self.unclaimed
         self._stones.setdefault(root, []).append(player)
         self.unclaimed.discard(root)
-        self._history.append((_STONE, qid, root, int(was_unclaimed), (), ()))
+        self._history.append((_STONE, qid, root, int(was_unclaimed), ()))
 
     def open_roots(self, wanted: set[int] | None = None) -> set[int]:
         """Roots of the open groups: a micropul on a side of its tile faces an empty cell
