@@ -263,7 +263,7 @@ class Game:
         if isinstance(action, Place):
             if action.tile not in self.hands[p]:
                 return f"tile {action.tile} is not in player {p + 1}'s hand"
-            if self._listed_placement(action):
+            if self._listed_placement(action) is not None:
                 return None
             try:
                 return self.board.legality(*action)
@@ -292,19 +292,21 @@ class Game:
             return None
         return f"not an action: {action!r}"
 
-    def _listed_placement(self, action: Place) -> bool:
-        """Whether ``action`` (a tile of the hand) is one of the placements that
-        legal_actions lists: one look at the cell's legal orientations. False says
-        nothing: Board.legality has the last word."""
-        x, y = action.x, action.y
-        if action.rotation not in ROTATIONS or type(x) is not int or type(y) is not int:
-            return False
-        if not (-COORD_LIMIT < x < COORD_LIMIT and -COORD_LIMIT < y < COORD_LIMIT):
-            return False
-        code = self.board.frontier.get((x + _OFFSET) * STRIDE + (y + _OFFSET))
-        return code is not None and bool(
-            self.tiles.masks[code] >> self.tiles.oid(action.tile, action.rotation) & 1
-        )
+    def _listed_placement(self, action: Place) -> tuple[int, int] | None:
+        """(cell key, orientation id) when ``action`` (a tile of the hand) is one of the
+        placements that legal_actions lists: one look at the cell's legal orientations.
+        None says nothing: Board.legality has the last word."""
+        x, y, rotation = action.x, action.y, action.rotation
+        if (rotation not in ROTATIONS or type(x) is not int or type(y) is not int
+                or not -COORD_LIMIT < x < COORD_LIMIT or not -COORD_LIMIT < y < COORD_LIMIT):
+            return None
+        cell = (x + _OFFSET) * STRIDE + (y + _OFFSET)
+        code = self.board.frontier.get(cell)
+        if code is None:
+            return None
+        tiles = self.tiles
+        oid = 4 * tiles.index[action.tile] + rotation // 90
+        return (cell, oid) if tiles.masks[code] >> oid & 1 else None
 
     def push(self, action: Action) -> Placement | None:
         """Play ``action`` for the player to move; a placement returns what it did.
@@ -332,6 +334,12 @@ class Game:
     def apply(self, action: Action) -> None:
         """push() without what a placement did: how a search plays the moves it
         tries (and takes back with ``undo()``)."""
+        if (type(action) is Place and self._outcome is None
+                and action.tile in self.hands[self.current]):
+            listed = self._listed_placement(action)
+            if listed is not None:  # legal: why_illegal would say so first
+                self._place(listed[0], listed[1], action)
+                return
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalActionError(action, reason)
