@@ -168,8 +168,9 @@ class Board:
         self._open: list[int] | None = []
         self.stones: list[tuple[int, int, int, int]] = []  # (player, x, y, quadrant) in order
         # What undo needs, per placement and stone (see _put and _claim).
-        # (kind, cell or quadrant id, root, frontier code or unclaimed before, unions).
-        self._history: list[tuple[int, int, int, int, tuple[int, ...]]] = []
+        # (kind, cell or quadrant id, root, frontier code or unclaimed before, unions,
+        # roots whose open count the placement lowered).
+        self._history: list[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]] = []
         self._frontiers: list[dict[int, int]] = []  # the frontier before each placement
 
     def copy(self) -> Board:
@@ -360,28 +361,31 @@ class Board:
         points += t.inner_points[oid]
         # Open pairs: the new tile's micropul facing the empty cells around it; and the
         # neighbours' micropul that faced this cell no longer do (counted before the
-        # unions, at the roots undo finds again once it has taken the unions back).
+        # unions, at the roots they have again once undo has taken the unions back).
         empties = _EMPTY_SIDES.get(around)
         if empties is None:
             empties = _empty_sides(around)
         counts = t.open_counts.get(16 * oid + empties)
         opened += t.open_counts_for(oid, empties) if counts is None else counts
         pairs = _FACING.get(around)
+        closed = []  # the roots of those neighbours' groups, for undo
         for step, q in _facing(around) if pairs is None else pairs:
             root = 4 * cells[cell + step] + q
             while parent[root] != root:
                 root = parent[root]
             opened[root] -= 1
+            closed.append(root)
         for root in t.inner_roots[oid]:
             unclaimed.add(base + root)
         unions: list[int] = []  # (root kept, root joined, unclaimed before, stones moved)
         at = 4 * oid
+        edge_to = t.edge_to
         for side in range(4):
             neighbour_cell = cell + STEP[side]
             neighbour = cells.get(neighbour_cell)
             if neighbour is None:
-                old = frontier.get(neighbour_cell, -1)
-                code = (ALL_EMPTY if old < 0 else old) & CLEAR[side] | t.edge_to[at + side]
+                code = (frontier.get(neighbour_cell, ALL_EMPTY) & CLEAR[side]
+                        | edge_to[at + side])
                 frontier[neighbour_cell] = code
                 if masks[code] < 0:
                     t.mask_for(code)
@@ -410,14 +414,14 @@ class Board:
                 unclaimed.discard(rb)
                 opened[ra] += opened[rb]
                 unions += (ra, rb, before, 0 if moved is None else len(moved))
-        self._history.append((_PUT, cell, -1, was, tuple(unions)))
+        self._history.append((_PUT, cell, -1, was, tuple(unions), tuple(closed)))
         return worth
 
     def undo(self) -> None:
         """Take back the last placement or stone (IndexError if there is none): the table
         is as it was, the frontier's order included. Positions played on by
         Game.play_random keep no record: the game's undo refuses to go back past it."""
-        kind, cell, root, code, unions = self._history.pop()
+        kind, cell, root, code, unions, closed = self._history.pop()
         if kind == _STONE:
             self.stones.pop()
             players = self._stones[root]
@@ -448,14 +452,9 @@ class Board:
                 unclaimed.add(ra)
             if before & 2:
                 unclaimed.add(rb)
-        cells = self.cells
-        pairs = _FACING.get(code if code >= 0 else ALL_EMPTY)
-        for step, q in pairs or ():  # filled by _put
-            root = 4 * cells[cell + step] + q
-            while parent[root] != root:
-                root = parent[root]
+        for root in closed:
             opened[root] += 1
-        number = cells.pop(cell)
+        number = self.cells.pop(cell)
         oid = self._oids.pop()
         self._keys.pop()
         base = 4 * number
@@ -499,7 +498,7 @@ class Board:
         was_unclaimed = root in self.unclaimed
         self._stones.setdefault(root, []).append(player)
         self.unclaimed.discard(root)
-        self._history.append((_STONE, qid, root, int(was_unclaimed), ()))
+        self._history.append((_STONE, qid, root, int(was_unclaimed), (), ()))
 
     def open_roots(self, wanted: set[int] | None = None) -> set[int]:
         """Roots of the open groups: a micropul on a side of its tile faces an empty cell
