@@ -236,23 +236,18 @@ class Game:
             # Every micropul of an unclaimed group, by quadrant key (cell key * 4 + q).
             parent = board._parent
             cell_keys = board._keys
-            colour = self.tiles.colour
+            micropul_of = self.tiles.micropul_quadrants
             keys = []
             for number, oid in enumerate(board._oids):
-                colours = colour[oid]
-                for q in range(4):
-                    if colours[q]:
-                        root = 4 * number + q
-                        while parent[root] != root:
-                            root = parent[root]
-                        if root in unclaimed:
-                            keys.append(4 * cell_keys[number] + q)
+                for q in micropul_of[oid]:
+                    root = 4 * number + q
+                    while parent[root] != root:
+                        root = parent[root]
+                    if root in unclaimed:
+                        keys.append(4 * cell_keys[number] + q)
             keys.sort()
-            new = tuple.__new__  # skips the NamedTuple's __new__, written in Python
-            actions += [
-                new(Claim, ((k >> _X_SHIFT & _COORD) - _OFFSET, (k >> 2 & _COORD) - _OFFSET, k & 3))
-                for k in keys
-            ]
+            claim_of = _CLAIMS.get
+            actions += [claim_of(k) or _new_claim(k) for k in keys]
         return actions
 
     def why_illegal(self, action: Action) -> str | None:
@@ -895,6 +890,18 @@ class _Listing:
         if len(self.orders) < _LISTING_KEPT:
             self.orders[mask] = orders
         return orders
+
+
+# Quadrant key -> its Claim, made once (up to _LISTING_KEPT of them).
+_CLAIMS: dict[int, Claim] = {}
+
+
+def _new_claim(key: int) -> Claim:
+    claim = tuple.__new__(  # skips the NamedTuple's __new__, written in Python
+        Claim, ((key >> _X_SHIFT & _COORD) - _OFFSET, (key >> 2 & _COORD) - _OFFSET, key & 3))
+    if len(_CLAIMS) < _LISTING_KEPT:
+        _CLAIMS[key] = claim
+    return claim
 
 
 _LISTINGS: dict[int, _Listing] = {}

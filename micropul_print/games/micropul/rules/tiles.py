@@ -243,6 +243,9 @@ class TileSet:
         self.inner_roots: list[tuple[int, ...]] = []
         # Per (orientation, side): the quadrants showing a micropul on that side.
         self.side_micropul: list[tuple[int, ...]] = []
+        # Per orientation: its quadrants showing a micropul.
+        self.micropul_quadrants = [tuple(q for q in range(4) if colours[q])
+                                   for colours in self.colour]
         # 16 * orientation + the sides with no tile (a bit each) -> per quadrant first of
         # its group, the group's micropul facing those sides (Board._open); on demand.
         self.open_counts: dict[int, tuple[int, int, int, int]] = {}
