@@ -160,7 +160,7 @@ GREEDY_ROLLOUT_SAMPLE = 4  # a greedy rollout move is the best of this many rand
 
 
 class _Node:
-    __slots__ = ("avail", "children", "mover", "ranking", "reward", "visits")
+    __slots__ = ("avail", "children", "mover", "order", "ranking", "reward", "visits")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover  # the seat whose move led here
@@ -172,6 +172,7 @@ class _Node:
         # first goes on from here (a move legal only in a later determinisation comes
         # after them, in legal order).
         self.ranking: dict[Any, int] | None = None
+        self.order: list[Any] = []  # the ranked moves, best first
 
 
 class _Bounds:
@@ -321,11 +322,25 @@ def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float) 
     """The moves of ``legal`` that ``node`` may choose among now: its best by greedy's
     ranking, more as it is visited more."""
     if node.ranking is None:
-        node.ranking = {move: i for i, move in enumerate(greedy_ranking(state, legal))}
-    ranking = node.ranking
-    unranked = len(ranking)
+        node.order = greedy_ranking(state, legal)
+        node.ranking = {move: i for i, move in enumerate(node.order)}
     allowed = max(1, int(width * math.sqrt(node.visits + 1)))
-    return sorted(legal, key=lambda move: ranking.get(move, unranked))[:allowed]
+    # The first ``allowed`` of legal sorted by rank, the unranked after in legal order;
+    # without a sort: the ranked moves in order, while they are legal here.
+    present = set(legal)
+    chosen = []
+    for move in node.order:
+        if move in present:
+            chosen.append(move)
+            if len(chosen) == allowed:
+                return chosen
+    ranking = node.ranking
+    for move in legal:
+        if move not in ranking:
+            chosen.append(move)
+            if len(chosen) == allowed:
+                break
+    return chosen
 
 
 def _ucb(node: _Node, c: float) -> float:
