@@ -24,7 +24,7 @@ from typing import Any
 
 from micropul_print.gameapi import JSON
 from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue
-from micropul_print.games.micropul.rules.game import Action, Claim, Draw, Game, Place
+from micropul_print.games.micropul.rules.game import Action, Claim, Draw, Game, Place, shuffle
 from micropul_print.games.micropul.rules.tiles import TileSet
 
 Move = Action
@@ -82,7 +82,7 @@ class MicropulState:
         hidden = list(game.core)
         for pile in game.face_down:
             hidden += pile
-        rng.shuffle(hidden)
+        shuffle(hidden, rng)  # rng.shuffle's order, faster
         taken = len(game.core)
         game.core = hidden[:taken]
         for pile in game.face_down:

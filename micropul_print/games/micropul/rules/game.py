@@ -152,7 +152,7 @@ class Game:
         start, core = _start(self.tiles)
         self.board = start.copy()
         self.core = list(core)
-        _shuffle(self.core, self.rng)
+        shuffle(self.core, self.rng)
         self.hands: list[list[int]] = []
         self.hand_masks: list[int] = []
         mask_of_tile = self.tiles.mask_of_tile
@@ -948,7 +948,9 @@ def _fast_shuffle_agrees() -> bool:
     return True
 
 
-def _shuffle(items: list[int], rng: random.Random) -> None:
+def shuffle(items: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(items)``: the same order from the same draws, three times faster
+    (the set-up's shuffle, and a search's redrawing of hidden tiles)."""
     if _FAST_SHUFFLE:
         _fast_shuffle(items, rng)
     else:  # a Python whose shuffle draws differently: the games follow its shuffle
