@@ -7,6 +7,7 @@ degrees (0, 90, 180, 270). See docs/rules-engine.md.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -505,39 +506,38 @@ class Board:
         (every empty cell next to a tile is in the frontier, its code telling which
         quadrants of its neighbours face it). With ``wanted``, only those roots are
         looked for, and the walk stops once each is found open."""
+        if wanted is None:
+            return set(self._facing_roots())
         found = set()
+        left = len(wanted)
+        for root in self._facing_roots():
+            if root in wanted and root not in found:
+                found.add(root)
+                left -= 1
+                if not left:
+                    break
+        return found
+
+    def _facing_roots(self) -> Iterator[int]:
+        """The group root of each micropul facing an empty cell, once per such pair
+        (every empty cell next to a tile is in the frontier, its code telling which
+        quadrants of its neighbours face it)."""
         parent = self._parent
         cells = self.cells
         known = _FACING
-        left = -1 if wanted is None else len(wanted)
         for cell, code in self.frontier.items():
             pairs = known.get(code)
             for step, q in _facing(code) if pairs is None else pairs:
-                qid = 4 * cells[cell + step] + q
-                while parent[qid] != qid:
-                    qid = parent[qid]
-                if wanted is None:
-                    found.add(qid)
-                elif qid in wanted and qid not in found:
-                    found.add(qid)
-                    left -= 1
-                    if not left:
-                        return found
-        return found
+                root = 4 * cells[cell + step] + q
+                while parent[root] != root:
+                    root = parent[root]
+                yield root
 
     def _open_counts(self) -> list[int]:
         """The open pairs of each group (see _open), made again from the frontier."""
         opened = [0] * len(self._parent)
-        parent = self._parent
-        cells = self.cells
-        known = _FACING
-        for cell, code in self.frontier.items():
-            pairs = known.get(code)
-            for step, q in _facing(code) if pairs is None else pairs:
-                qid = 4 * cells[cell + step] + q
-                while parent[qid] != qid:
-                    qid = parent[qid]
-                opened[qid] += 1
+        for root in self._facing_roots():
+            opened[root] += 1
         self._open = opened
         return opened
 
