@@ -115,9 +115,14 @@ def _in_workers(the_plan: Plan, catalogue: Any,
     pool = multiprocessing.get_context("fork").Pool(workers, initializer=init_worker)
     try:
         yield from pool.imap_unordered(_work, range(len(the_plan.batches)))
+        # Every batch played: the workers end on their own. Terminating them here could
+        # hang: a worker still starting when SIGTERM comes loses it (CPython clears the
+        # signals that arrive in a child before it has finished forking), then waits
+        # for work for ever on a queue whose lock terminate() holds.
         pool.close()
+        pool.join()
     finally:
-        pool.terminate()  # nothing left running, whatever happened
+        pool.terminate()  # interrupted: nothing left running (a no-op once joined)
         pool.join()
         _PENDING.clear()
 

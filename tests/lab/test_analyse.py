@@ -168,3 +168,26 @@ def test_a_compared_solitaire_part_is_named_as_one_bot_alone() -> None:
                                    [(results, True), (results, True)], ["random"])
     page = report.render_html(document)
     assert '<td class="name">standard, random alone</td><td class="name">score</td>' in page
+
+
+def test_workers_that_played_everything_end_on_their_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A finished run lets its workers end (close, join) before the pool is terminated:
+    a SIGTERM that reaches a worker still starting is lost, and that worker would then
+    wait for work for ever (a run that hung once in CI)."""
+    import multiprocessing.pool
+
+    alive_at_terminate: list[int] = []
+    real_terminate = multiprocessing.pool.Pool.terminate
+
+    def terminate(self: Any) -> None:
+        alive_at_terminate.extend(p.pid for p in self._pool if p.exitcode is None)
+        real_terminate(self)
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "terminate", terminate)
+    catalogue = _catalogue("cellulae")
+    plan = analyse.plan("cellulae", catalogue, ["random", "greedy"], 2, 0, variants=["5"])
+    assert len(plan.batches) >= 2  # so that two workers play
+    results, complete = run_plan(plan, catalogue, jobs=2)
+    assert complete and sum(len(games) for games in results.values()) == 2 * len(plan.parts)
+    assert alive_at_terminate == []
