@@ -32,7 +32,7 @@ from micropul_print.errors import Diagnostic, UserError
 from micropul_print.gameapi import KIT_PARTS, KitJob, KitOptions, Progress
 from micropul_print.outputs import Staging
 from micropul_print.sheets.layout import SheetLayout, load_layout
-from micropul_print.workers import give_back_memory, init_worker
+from micropul_print.workers import forking_workers, give_back_memory, init_worker
 
 __all__ = ["DEFAULT_OPTIONS", "PARTS", "BuildEvents", "KitOptions", "KitReport", "build_kit",
            "format_summary"]
@@ -330,7 +330,8 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
     # What the parent made so far is never garbage the workers must look for: out of
     # their collector's way, its pages are not copied into each worker by a collection.
     gc.freeze()
-    pool = context.Pool(workers, initializer=init_worker)
+    with forking_workers():
+        pool = context.Pool(workers, initializer=init_worker)
     try:
         # The tile files first (a game's one job that cannot be split, and the one that
         # needs the most memory: run by a fresh worker, not one grown by other jobs),

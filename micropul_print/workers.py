@@ -7,6 +7,7 @@ import contextlib
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 # glibc's malloc_trim, found by each worker (init_worker); None elsewhere.
@@ -22,6 +23,8 @@ def init_worker() -> None:
     global _MALLOC_TRIM
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # held while forking (forking_workers)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             import ctypes
@@ -32,6 +35,24 @@ def init_worker() -> None:
             _MALLOC_TRIM = libc.malloc_trim  # AttributeError: not glibc (musl)
     if os.getppid() == 1:  # the parent died before the line above took effect
         os._exit(1)
+
+
+@contextlib.contextmanager
+def forking_workers() -> Iterator[None]:
+    """Hold SIGTERM while a pool forks its workers. A SIGTERM reaching a worker before
+    it has finished forking would be lost (CPython drops the signals its inherited
+    handler caught then), and the worker would wait for work for ever while the parent
+    waits for it to end. Held, the signal waits in each worker until init_worker has
+    made it fatal there, and in the parent until the pool is made (the pool's own
+    threads keep it held, so it reaches the main thread)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def give_back_memory() -> None:

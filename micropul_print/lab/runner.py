@@ -16,7 +16,7 @@ from typing import Any
 
 from micropul_print.gameapi import UsageError
 from micropul_print.lab.analyse import Batch, GameSummary, Plan, run_batch
-from micropul_print.workers import init_worker
+from micropul_print.workers import forking_workers, init_worker
 
 # How long --scheduler waits for its scheduler to answer: a cluster answers at once; a
 # wrong address otherwise keeps the user waiting for Dask's default, 30 s.
@@ -112,13 +112,11 @@ def _in_workers(the_plan: Plan, catalogue: Any,
     import multiprocessing
 
     _PENDING[:] = [(the_plan, catalogue)]
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=init_worker)
+    with forking_workers():
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=init_worker)
     try:
         yield from pool.imap_unordered(_work, range(len(the_plan.batches)))
-        # Every batch played: the workers end on their own. Terminating them here could
-        # hang: a worker still starting when SIGTERM comes loses it (CPython clears the
-        # signals that arrive in a child before it has finished forking), then waits
-        # for work for ever on a queue whose lock terminate() holds.
+        # Every batch played: the workers end on their own, without a signal.
         pool.close()
         pool.join()
     finally:
