@@ -86,6 +86,8 @@ def _facing(code: int) -> tuple[tuple[int, int], ...]:
 # Kinds of undo records (Board._history).
 _PUT: Final = 0
 _STONE: Final = 1
+_Put = tuple[int, int, tuple[int, ...], tuple[int, ...], dict[int, int]]
+_Stone = tuple[int, int, int, int]
 
 
 class IllegalPlacementError(ValueError):
@@ -169,10 +171,9 @@ class Board:
         self._open: list[int] | None = []
         self.stones: list[tuple[int, int, int, int]] = []  # (player, x, y, quadrant) in order
         # What undo needs, per placement and stone (see _put and _claim).
-        # (kind, cell or quadrant id, root, frontier code or unclaimed before, unions,
-        # roots whose open count the placement lowered).
-        self._history: list[tuple[int, int, int, int, tuple[int, ...], tuple[int, ...]]] = []
-        self._frontiers: list[dict[int, int]] = []  # the frontier before each placement
+        # A placement: (_PUT, cell, unions, roots whose open count it lowered, the
+        # frontier before it); a stone: (_STONE, quadrant id, root, unclaimed before).
+        self._history: list[_Put | _Stone] = []
 
     def copy(self) -> Board:
         """An independent table in the same state (the tile tables are shared)."""
@@ -188,7 +189,6 @@ class Board:
         board.unclaimed = self.unclaimed.copy()
         board.stones = self.stones.copy()
         board._history = self._history.copy()
-        board._frontiers = self._frontiers.copy()
         return board
 
     # -- reading the table -------------------------------------------------------------
@@ -344,7 +344,7 @@ class Board:
             opened = self._open_counts()
         number = len(oids)
         was = frontier.get(cell, -1)  # -1: a first tile, placed unchecked
-        self._frontiers.append(frontier.copy())  # undo puts it back, its order included
+        frontier_before = frontier.copy()  # undo puts it back, its order included
         if was >= 0:
             del frontier[cell]
         cells[cell] = number
@@ -415,23 +415,25 @@ class Board:
                 unclaimed.discard(rb)
                 opened[ra] += opened[rb]
                 unions += (ra, rb, before, 0 if moved is None else len(moved))
-        self._history.append((_PUT, cell, -1, was, tuple(unions), tuple(closed)))
+        self._history.append((_PUT, cell, tuple(unions), tuple(closed), frontier_before))
         return worth
 
     def undo(self) -> None:
         """Take back the last placement or stone (IndexError if there is none): the table
         is as it was, the frontier's order included. Positions played on by
         Game.play_random keep no record: the game's undo refuses to go back past it."""
-        kind, cell, root, code, unions, closed = self._history.pop()
-        if kind == _STONE:
+        record = self._history.pop()
+        if len(record) == 4:  # a stone (_STONE)
+            _, _, root, was_unclaimed = record
             self.stones.pop()
             players = self._stones[root]
             players.pop()
             if not players:
                 del self._stones[root]
-            if code:
+            if was_unclaimed:
                 self.unclaimed.add(root)
             return
+        _, cell, unions, closed, frontier = record
         parent = self._parent
         points = self._points
         opened = self._open
@@ -465,7 +467,7 @@ class Board:
         for root in self.tiles.inner_roots[oid]:
             unclaimed.discard(base + root)
         # A copy: the kept one may be shared with copies of this board.
-        self.frontier = self._frontiers.pop().copy()
+        self.frontier = frontier.copy()
 
     # -- groups and stones -----------------------------------------------------------------
 
@@ -499,7 +501,7 @@ class Board:
         was_unclaimed = root in self.unclaimed
         self._stones.setdefault(root, []).append(player)
         self.unclaimed.discard(root)
-        self._history.append((_STONE, qid, root, int(was_unclaimed), (), ()))
+        self._history.append((_STONE, qid, root, int(was_unclaimed)))
 
     def open_roots(self, wanted: set[int] | None = None) -> set[int]:
         """Roots of the open groups: a micropul on a side of its tile faces an empty cell

@@ -609,7 +609,6 @@ class Game:
         board = self.board
         self._history.clear()
         board._history.clear()
-        board._frontiers.clear()
         board._open = None  # not kept up to date here: made again if asked for
         cells = board.cells
         oids = board._oids
@@ -850,7 +849,6 @@ def _start(tiles: TileSet) -> tuple[Board, tuple[int, ...]]:
         board = Board(tiles)
         board.place(start.id, 0, 0, 0, check=False)
         board._history.clear()  # a game cannot take back its set-up
-        board._frontiers.clear()
         found = _STARTS[id(tiles)] = (
             tiles, board, tuple(tid for tid in tiles.tile_ids if tid != start.id)
         )
