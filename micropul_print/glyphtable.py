@@ -20,8 +20,13 @@ from typing import Any
 from micropul_print import fonts
 
 TABLE_PATH = Path(__file__).with_name("lato_glyphs.py")
-# Printable ASCII: digits, START, any English word; other characters use the font.
-CHARACTERS = "".join(chr(code) for code in range(0x20, 0x7F))
+# Printable ASCII (digits, START, any English word) and the typographic punctuation our
+# page texts use (dashes, curly quotes: the calibration page and sheet footers), so a
+# build parses no font; other characters use the font.
+TYPOGRAPHY = ("\u2013\u2014"  # en and em dash
+              "\u2018\u2019\u201a\u201c\u201d\u201e\u00ab\u00bb"  # quotes
+              "\u2026\u00d7\u2212\u00b0\u00b5\u00b7\u2022")  # ellipsis, times, minus, ...
+CHARACTERS = "".join(chr(code) for code in range(0x20, 0x7F)) + TYPOGRAPHY
 _OPS = {"moveTo": "M", "lineTo": "L", "qCurveTo": "Q", "closePath": "Z"}
 
 
