@@ -1,5 +1,5 @@
 import sys
 
-from micropul_print.cli import main
+from micropul_print.cli import entry
 
-sys.exit(main())
+sys.exit(entry())

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import errno
+import gc
 import importlib
 import os
 import re
@@ -226,6 +227,16 @@ def main(argv: list[str] | None = None) -> int:
         return _internal_error(exc)
     finally:
         signal.signal(signal.SIGTERM, previous)
+    return code
+
+
+def entry() -> int:
+    """The ``micropul-print`` command (and ``python -m micropul_print``): :func:`main`,
+    then everything the run left is frozen out of the garbage collector, since the
+    process is about to end. The interpreter's last collection would otherwise search
+    it all for cycles, only to free it: some 60 ms of a default build's exit."""
+    code = main()
+    gc.freeze()
     return code
 
 

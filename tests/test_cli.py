@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 from pathlib import Path
@@ -151,3 +152,30 @@ def test_a_device_given_as_a_catalogue_is_refused_at_once(
         pytest.skip(f"no {device} here")
     assert main(["catalogue", device]) == 1
     assert capsys.readouterr().err == f"{device}: error: is a device, not a file\n"
+
+
+def test_the_command_freezes_what_main_left_before_the_process_ends(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The console command returns main's status, and freezes the objects (the
+    interpreter's last collection then has nothing to search)."""
+    calls: list[str] = []
+
+    def main(argv: list[str] | None = None) -> int:
+        calls.append("main")
+        return 3
+
+    monkeypatch.setattr(cli, "main", main)
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    assert cli.entry() == 3
+    assert calls == ["main", "freeze"]
+
+
+def test_python_dash_m_runs_the_console_command(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", "import gc, runpy, sys\n"
+         "sys.argv = ['micropul-print', 'init', 'mine']\n"
+         "try:\n    runpy.run_module('micropul_print', run_name='__main__')\n"
+         "except SystemExit as exc:\n    print(exc.code, gc.get_freeze_count() > 0)"],
+        capture_output=True, text=True, check=True, cwd=tmp_path)
+    assert result.stdout.split()[-2:] == ["0", "True"]
+    assert (tmp_path / "mine").is_dir()
