@@ -15,6 +15,7 @@ from micropul_print.rulebook import games_with_rulebooks, rulebook_for
 from micropul_print.rulebook.locales import (
     REFERENCE_LANGUAGE,
     SHIPPED_PLURAL_RULES,
+    SHIPPED_WHOLE_NUMBER_CATEGORIES,
     available_languages,
     check_all_locales,
     check_locale,
@@ -24,6 +25,8 @@ from micropul_print.rulebook.locales import (
     load_locales,
     placeholders,
     plural_categories,
+    plural_rule,
+    whole_number_categories,
 )
 from micropul_print.rulebook.po import PoEntry, format_catalogue
 
@@ -290,3 +293,13 @@ def test_the_shipped_plural_rules_are_babels(lang: str) -> None:
     every_language = {lang for game in games_with_rulebooks()
                       for lang in rulebook_for(game).languages()}
     assert set(SHIPPED_PLURAL_RULES) == every_language
+    assert SHIPPED_WHOLE_NUMBER_CATEGORIES[lang] == whole_number_categories(
+        babel.Locale.parse(lang).plural_form)
+    assert set(SHIPPED_WHOLE_NUMBER_CATEGORIES) == every_language
+
+
+def test_a_language_outside_the_table_has_its_categories_found_by_its_rule() -> None:
+    rule = plural_rule("ru")
+    assert rule is not None
+    assert "ru" not in SHIPPED_WHOLE_NUMBER_CATEGORIES
+    assert plural_categories("ru")[0] == {"one", "few", "many"}
