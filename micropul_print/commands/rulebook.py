@@ -161,21 +161,26 @@ def _untranslated(args: argparse.Namespace) -> int:
     anything."""
     from micropul_print.gameapi import UsageError
     from micropul_print.rulebook import games_with_rulebooks, rulebook_for
+    from micropul_print.rulebook.locales import REFERENCE_LANGUAGE
     from micropul_print.rulebook.translations import untranslated_report
 
     if args.locales is not None and not Path(args.locales).is_dir():
         raise UsageError(f"argument --locales: no folder {args.locales!r}")
     games = [args.game] if args.game else games_with_rulebooks()
+    books = {game: (rulebook_for(game), _user_folder(args, game)) for game in games}
+    known = {game: book.languages(folder) for game, (book, folder) in books.items()}
+    # A language may be in one book only: without --game, each book reports the
+    # languages asked for that it has, and a language no book has is the mistake.
+    for lang in args.untranslated or ():
+        if not any(lang in langs for langs in known.values()):
+            where = f"the {games[0]} rulebook" if args.game else "any rulebook"
+            every = sorted({code for langs in known.values() for code in langs},
+                           key=lambda code: (code != REFERENCE_LANGUAGE, code))
+            raise UsageError(f"argument --untranslated: unknown language {lang!r} for "
+                             f"{where}; choose from {','.join(every)}")
     failed = False
-    for game in games:
-        book = rulebook_for(game)
-        folder = _user_folder(args, game)
-        known = book.languages(folder)
-        langs = args.untranslated or known
-        unknown = [lang for lang in langs if lang not in known]
-        if unknown:
-            raise UsageError(f"argument --untranslated: unknown language {unknown[0]!r} for "
-                             f"the {game} rulebook; choose from {','.join(known)}")
+    for game, (book, folder) in books.items():
+        langs = [lang for lang in args.untranslated or known[game] if lang in known[game]]
         for entry in untranslated_report(book, langs, folder):
             print(entry.summary)
             for problem in entry.missing + entry.stale:

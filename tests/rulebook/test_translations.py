@@ -74,6 +74,29 @@ def test_a_new_language_is_listed_as_missing_until_translated(
         "cellulae nl (Nederlands, yours): every text translated and current\n")
 
 
+def test_a_language_of_one_book_only_is_reported_for_that_book(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Without --game every book is reported: Micropul has no Dutch, and that is no
+    # mistake, since a language may be in one book only.
+    _translate(_template(tmp_path), {"meta.language_name": "Nederlands"})
+    capsys.readouterr()
+    mine = str(tmp_path / "mine")
+    assert main(["rulebook", "--locales", mine, "--untranslated", "nl"]) == 0
+    assert capsys.readouterr().out == (
+        "cellulae nl (Nederlands, yours): every text translated and current\n")
+    assert main(["rulebook", "--locales", mine, "--untranslated", "nl,xx"]) == 2
+    every = ["en", *sorted({lang for game in games_with_rulebooks()
+                            for lang in rulebook_for(game).languages()[1:]} | {"nl"})]
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "micropul-print rulebook: error: argument --untranslated: unknown language 'xx' for "
+        f"any rulebook; choose from {','.join(every)}")
+    assert main(["rulebook", "--game", "micropul", "--locales", mine, "--untranslated",
+                 "nl"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "micropul-print rulebook: error: argument --untranslated: unknown language 'nl' for "
+        f"the micropul rulebook; choose from {','.join(rulebook_for('micropul').languages())}")
+
+
 def test_a_half_translated_book_is_refused_at_each_gap(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     po = _template(tmp_path)
