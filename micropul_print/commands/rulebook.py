@@ -189,6 +189,28 @@ def _untranslated(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _template_language(target: Path, lang: str | None) -> str | None:
+    """The language of the catalogue --template writes: --lang's, else the one its file
+    is named after (nl.po); refused when it is no language code, English (the source),
+    or not the one --locales will read the file as."""
+    from micropul_print.gameapi import UsageError
+    from micropul_print.rulebook.locales import REFERENCE_LANGUAGE, is_language_code
+
+    named = target.stem if target.suffix == ".po" and is_language_code(target.stem) else None
+    if lang is not None and not is_language_code(lang):
+        raise UsageError(f"argument --lang: not a language code: {lang!r} (two or three "
+                         "lower-case letters, optionally _ and a region: nl, pt_BR)")
+    if lang is not None and named is not None and named != lang:
+        raise UsageError(f"argument --template: {target.name} holds language '{named}' "
+                         f"(--locales reads DIR/<game>/<lang>.po): name it {lang}.po")
+    if lang is None and not target.exists():
+        lang = named
+    if lang == REFERENCE_LANGUAGE:
+        raise UsageError(f"argument --lang: '{lang}' is the English source of every "
+                         "translation, not one of them")
+    return lang
+
+
 def _template(args: argparse.Namespace) -> int:
     """Write a new catalogue of the book's texts to translate, or bring one up to date."""
     from micropul_print.errors import Diagnostic, UserError
@@ -211,8 +233,8 @@ def _template(args: argparse.Namespace) -> int:
     if target.is_dir():
         raise UsageError(f"argument --template: {args.template!r} is a folder; give a file "
                          "name such as nl.po")
-    data = catalogue_for(rulebook_for(game), registry.get(game).title,
-                         langs[0] if langs else None,
+    lang = _template_language(target, langs[0] if langs else None)
+    data = catalogue_for(rulebook_for(game), registry.get(game).title, lang,
                          existing=target if target.exists() else None)
     partial = target.with_name(f".{target.name}.partial")
     try:

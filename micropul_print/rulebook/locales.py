@@ -49,6 +49,11 @@ _COUNTS = range(1000)
 _LANG_CODE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
 
 
+def is_language_code(text: str) -> bool:
+    """Whether ``text`` can name a language's catalogue: ``nl``, ``pt_BR``."""
+    return _LANG_CODE.fullmatch(text) is not None
+
+
 @dataclass(frozen=True)
 class Locale:
     """One language's texts, keyed by dotted path."""

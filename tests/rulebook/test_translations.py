@@ -217,6 +217,36 @@ def test_locales_must_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[
         f"micropul-print rulebook: error: argument --locales: no folder {absent!r}\n")
 
 
+@pytest.mark.parametrize(("name", "lang", "message"), [
+    ("x.po", "../nl", "argument --lang: not a language code: '../nl' (two or three "
+                      "lower-case letters, optionally _ and a region: nl, pt_BR)"),
+    ("x.po", "NL", "argument --lang: not a language code: 'NL' (two or three lower-case "
+                   "letters, optionally _ and a region: nl, pt_BR)"),
+    ("nl.po", "de", "argument --template: nl.po holds language 'nl' (--locales reads "
+                    "DIR/<game>/<lang>.po): name it de.po"),
+    ("x.po", "en", "argument --lang: 'en' is the English source of every translation, "
+                   "not one of them"),
+    ("en.po", None, "argument --lang: 'en' is the English source of every translation, "
+                    "not one of them"),
+])
+def test_a_template_s_language_is_a_code_other_than_english_and_its_file_s(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, lang: str | None,
+        message: str) -> None:
+    target = tmp_path / name
+    assert main(["rulebook", "--template", str(target),
+                 *(["--lang", lang] if lang else [])]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"micropul-print rulebook: error: {message}"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_template_takes_its_language_from_its_file_name(tmp_path: Path) -> None:
+    po = tmp_path / "pt_BR.po"
+    assert main(["rulebook", "--template", str(po), "--quiet"]) == 0
+    text = po.read_text(encoding="utf-8")
+    assert '"Language: pt_BR\\n"' in text
+    assert "# 'pt_BR' needs the branches one, other." in text
+
+
 def test_a_template_is_one_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rulebook", "--template", str(tmp_path / "x.po"), "--lang", "nl,de"]) == 2
     assert capsys.readouterr().err == (
