@@ -106,7 +106,7 @@ def _build(args: argparse.Namespace) -> int:
     locales = _user_folder(args, catalogue.game)
     known = available_languages(catalogue.game, locales)
     langs = args.lang or known
-    _require_languages(langs, known, catalogue.game)
+    _require_languages(langs, known, catalogue.game, args.locales)
 
     def say(message: str) -> None:
         if not args.quiet:
@@ -147,13 +147,24 @@ def _user_folder(args: argparse.Namespace, game: str) -> Path | None:
     return folder if folder.is_dir() else None
 
 
-def _require_languages(langs: list[str], known: list[str], game: str) -> None:
+def _require_languages(langs: list[str], known: list[str], game: str,
+                       locales: str | None) -> None:
     from micropul_print.gameapi import UsageError
 
     unknown = [lang for lang in langs if lang not in known]
     if unknown:
         raise UsageError(f"argument --lang: unknown language {unknown[0]!r} for the "
-                         f"{game} rulebook; choose from {','.join(known)}")
+                         f"{game} rulebook; choose from {','.join(known)}"
+                         f"{_where_yours_go(locales, game, unknown[0])}")
+
+
+def _where_yours_go(locales: str | None, game: str, lang: str) -> str:
+    """The hint for a language --locales DIR was meant to add: where its file is read."""
+    from micropul_print.rulebook.locales import is_language_code
+
+    if locales is None or not is_language_code(lang):
+        return ""
+    return f" (a catalogue of yours is read from {Path(locales) / game / f'{lang}.po'})"
 
 
 def _untranslated(args: argparse.Namespace) -> int:
@@ -176,8 +187,9 @@ def _untranslated(args: argparse.Namespace) -> int:
             where = f"the {games[0]} rulebook" if args.game else "any rulebook"
             every = sorted({code for langs in known.values() for code in langs},
                            key=lambda code: (code != REFERENCE_LANGUAGE, code))
+            hint = _where_yours_go(args.locales, games[0] if args.game else "<game>", lang)
             raise UsageError(f"argument --untranslated: unknown language {lang!r} for "
-                             f"{where}; choose from {','.join(every)}")
+                             f"{where}; choose from {','.join(every)}{hint}")
     failed = False
     for game, (book, folder) in books.items():
         langs = [lang for lang in args.untranslated or known[game] if lang in known[game]]

@@ -89,12 +89,14 @@ def test_a_language_of_one_book_only_is_reported_for_that_book(
                             for lang in rulebook_for(game).languages()[1:]} | {"nl"})]
     assert capsys.readouterr().err.splitlines()[-1] == (
         "micropul-print rulebook: error: argument --untranslated: unknown language 'xx' for "
-        f"any rulebook; choose from {','.join(every)}")
+        f"any rulebook; choose from {','.join(every)} (a catalogue of yours is read from "
+        f"{Path(mine) / '<game>' / 'xx.po'})")
     assert main(["rulebook", "--game", "micropul", "--locales", mine, "--untranslated",
                  "nl"]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         "micropul-print rulebook: error: argument --untranslated: unknown language 'nl' for "
-        f"the micropul rulebook; choose from {','.join(rulebook_for('micropul').languages())}")
+        f"the micropul rulebook; choose from {','.join(rulebook_for('micropul').languages())}"
+        f" (a catalogue of yours is read from {Path(mine) / 'micropul' / 'nl.po'})")
 
 
 def test_a_half_translated_book_is_refused_at_each_gap(
@@ -253,3 +255,18 @@ def test_a_template_is_one_language(tmp_path: Path, capsys: pytest.CaptureFixtur
         "micropul-print rulebook: error: argument --lang: --template writes one language's "
         "catalogue: give one code, not nl,de\n")
     assert not (tmp_path / "x.po").exists()
+
+
+def test_a_catalogue_outside_its_game_s_folder_is_pointed_to(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # mine/nl.po instead of mine/cellulae/nl.po: the error says where it is read from.
+    po = _template(tmp_path)
+    po.rename(tmp_path / "mine" / "nl.po")
+    mine = tmp_path / "mine"
+    known = ",".join(rulebook_for("cellulae").languages())
+    assert main(["rulebook", "--game", "cellulae", "--locales", str(mine), "--lang", "nl",
+                 "--check"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "micropul-print rulebook: error: argument --lang: unknown language 'nl' for the "
+        f"cellulae rulebook; choose from {known} (a catalogue of yours is read from "
+        f"{mine / 'cellulae' / 'nl.po'})")
