@@ -18,6 +18,7 @@ problem of the file is reported at once, at the line and column of its key or va
 from __future__ import annotations
 
 import argparse
+import codecs
 import copy
 import difflib
 import re
@@ -219,6 +220,9 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
     if len(data) > MAX_CONFIG_BYTES:
         raise UserError([Diagnostic(source, 0, 0, "the configuration file is larger than "
                                     f"{MAX_CONFIG_BYTES // 1024} KiB")])
+    if data.startswith(codecs.BOM_UTF8):  # TOML has none; tomllib says "invalid statement"
+        raise UserError([Diagnostic(source, 1, 1, "a byte order mark starts the file: save "
+                                    "it as UTF-8 without one, as TOML asks")])
     try:
         text = data.decode("utf-8")
         document = tomllib.loads(text)
