@@ -18,6 +18,7 @@ problem of the file is reported at once, at the line and column of its key or va
 from __future__ import annotations
 
 import argparse
+import codecs
 import copy
 import difflib
 import re
@@ -70,19 +71,42 @@ class CommandOptions:
         self.command = command
         self.spec = spec
         self.actions: dict[str, argparse.Action] = {}
+        # Every action of a key: a switch and its opposite (--booklet, --no-booklet)
+        # share one, and each must tell the command line from the file.
+        self.every_action: dict[str, list[argparse.Action]] = {}
         for action in parser._actions:
             if action.default is argparse.SUPPRESS or action.dest in _OWN_DESTS:
                 continue  # --help, and the options of the configuration itself
             key = action.dest.replace("_", "-")
             if key not in spec.exclude:
                 self.actions[key] = action
+                self.every_action.setdefault(key, []).append(action)
         self.defaults = {key: _default(action) for key, action in self.actions.items()}
+        self._add_opposites(parser)
+
+    def _add_opposites(self, parser: argparse.ArgumentParser) -> None:
+        """Give each switch without one its opposite (--no-strict for --strict, --numbers
+        for --no-numbers), so that the command line can undo what the file switched."""
+        for key, actions in self.every_action.items():
+            action = actions[0]
+            if len(actions) > 1 or not isinstance(action.const, bool):
+                continue
+            option = action.option_strings[0]
+            if action.const:  # --strict: true when given
+                opposite, store = f"--no-{option[2:]}", "store_false"
+            else:  # --no-numbers: false when given
+                opposite, store = f"--{option.removeprefix('--no-')}", "store_true"
+            actions.append(parser.add_argument(
+                opposite, dest=action.dest, action=store, default=action.default,
+                help=f"the opposite of {option}, for a '{key} = {str(action.const).lower()}' "
+                     "of the configuration file"))
 
     def hide_defaults(self) -> None:
         """Make UNSET the default of every configurable option, so that what the command
         line gave can be told apart (:func:`resolve` puts the real defaults back)."""
-        for action in self.actions.values():
-            action.default = UNSET
+        for actions in self.every_action.values():
+            for action in actions:
+                action.default = UNSET
 
     def convert(self, key: str, value: Any, base: Path) -> Any:
         """A value of the file as the command line would have given it; _Invalid if the
@@ -196,6 +220,9 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
     if len(data) > MAX_CONFIG_BYTES:
         raise UserError([Diagnostic(source, 0, 0, "the configuration file is larger than "
                                     f"{MAX_CONFIG_BYTES // 1024} KiB")])
+    if data.startswith(codecs.BOM_UTF8):  # TOML has none; tomllib says "invalid statement"
+        raise UserError([Diagnostic(source, 1, 1, "a byte order mark starts the file: save "
+                                    "it as UTF-8 without one, as TOML asks")])
     try:
         text = data.decode("utf-8")
         document = tomllib.loads(text)

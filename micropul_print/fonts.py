@@ -47,6 +47,22 @@ CAP_HEIGHT = 0.7165
 
 
 
+def missing_letters(text: str) -> list[str]:
+    """The characters of ``text`` (line ends aside) that some Lato face lacks, each
+    once, in order: a PDF would leave them out without a word."""
+    from bisect import bisect_right
+
+    from micropul_print.lato_glyphs import COVERED
+
+    firsts = [first for first, _last in COVERED]
+    missing = []
+    for char in dict.fromkeys(text):
+        index = bisect_right(firsts, ord(char)) - 1
+        if char != "\n" and (index < 0 or ord(char) > COVERED[index][1]):
+            missing.append(char)
+    return missing
+
+
 def font_path(weight: Weight) -> Path:
     return BOLD if weight == "bold" else REGULAR
 

@@ -48,6 +48,22 @@ def glyph_record(font: Any, char: str) -> tuple[int, str]:
     return int(font["hmtx"][name][0]), " ".join(calls)
 
 
+def covered_ranges() -> list[tuple[int, int]]:
+    """The code points all four Lato faces have, as (first, last) ranges."""
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+
+    faces = (fonts.REGULAR, fonts.BOLD, fonts.ITALIC, fonts.BOLD_ITALIC)
+    common = set.intersection(*(set(TTFont(str(face), lazy=True).getBestCmap())
+                                for face in faces))
+    ranges: list[tuple[int, int]] = []
+    for code in sorted(common):
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1] = (ranges[-1][0], code)
+        else:
+            ranges.append((code, code))
+    return ranges
+
+
 def table_source() -> str:
     """The text of lato_glyphs.py, from the Lato files in micropul_print/lato/."""
     lines = [
@@ -57,6 +73,10 @@ def table_source() -> str:
         "# ruff: noqa: E501  (one glyph a line)",
         "",
         "UNITS_PER_EM = {}".format(int(fonts.lato("regular")["head"].unitsPerEm)),
+        "",
+        "# The code points every face has, as (first, last) ranges: a rulebook text with",
+        "# another character cannot be set (fonts.missing_letters).",
+        f"COVERED: tuple[tuple[int, int], ...] = {tuple(covered_ranges())!r}",
         "",
         "# weight -> character -> (advance in font units, outline as pen calls)",
         "GLYPHS: dict[str, dict[str, tuple[int, str]]] = {",

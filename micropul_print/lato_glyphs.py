@@ -5,6 +5,10 @@ from micropul_print/lato/: do not edit (python -m micropul_print.glyphtable).
 
 UNITS_PER_EM = 2000
 
+# The code points every face has, as (first, last) ranges: a rulebook text with
+# another character cannot be set (fonts.missing_letters).
+COVERED: tuple[tuple[int, int], ...] = ((0, 0), (13, 13), (32, 126), (160, 255), (260, 263), (280, 281), (305, 305), (321, 324), (338, 339), (346, 347), (352, 353), (376, 382), (402, 402), (710, 711), (713, 713), (728, 733), (960, 960), (8211, 8212), (8216, 8218), (8220, 8222), (8224, 8226), (8230, 8230), (8240, 8240), (8249, 8250), (8260, 8260), (8364, 8364), (8482, 8482), (8486, 8486), (8706, 8706), (8710, 8710), (8719, 8719), (8721, 8722), (8730, 8730), (8734, 8734), (8747, 8747), (8776, 8776), (8800, 8800), (8804, 8805), (9674, 9674), (9833, 9833), (64257, 64258))
+
 # weight -> character -> (advance in font units, outline as pen calls)
 GLYPHS: dict[str, dict[str, tuple[int, str]]] = {
     'regular': {

@@ -156,7 +156,9 @@ def rebuilds(changed: Iterable[Input], options: KitOptions) -> list[Rebuild]:
         if item.kind == "theme":
             work += [Rebuild(game, everything) for game in games]
         elif item.kind == "catalogue" and item.game is not None:
-            work.append(Rebuild(item.game, everything))
+            # The game it names now: it may have been unreadable when watching began.
+            given = options.catalogue is not None and item.path == options.catalogue.resolve()
+            work.append(Rebuild((given and _game_of(item.path)) or item.game, everything))
         elif item.kind == "layout" and item.key is not None:
             work += [Rebuild(game, frozenset({"sheets"}), papers=frozenset({item.key}))
                      for game in games]
@@ -223,8 +225,17 @@ def _catalogues(options: KitOptions) -> list[tuple[str, Path]]:
         catalogue, _diagnostics = read_catalogue(options.catalogue)
         given_game = catalogue.game if catalogue is not None else None
     games = list(options.games or [given_game or registry.default_game().name])
-    return [(game, options.catalogue if options.catalogue is not None and game == given_game
+    given = options.catalogue
+    return [(game, given if given is not None and _stands_for(given_game, game)
              else registry.get(game).shipped_catalogue()) for game in games]
+
+
+def _stands_for(its_game: str | None, game: str) -> bool:
+    """Whether the given catalogue (of ``its_game``, None while it cannot be read) is
+    the one ``game`` builds from. An unreadable one stands for every game: it is the
+    file being edited, and its build says what is wrong with it (the shipped catalogue
+    built in its place would overwrite the variant's kit without a word)."""
+    return its_game in (game, None)
 
 
 def _rebuild(work: Sequence[Rebuild], options: KitOptions, out: Path, build: Builder,
@@ -239,7 +250,8 @@ def _rebuild(work: Sequence[Rebuild], options: KitOptions, out: Path, build: Bui
         partial = options._replace(
             games=(item.game,), parts=item.parts,
             # The given catalogue stands for its own game only.
-            catalogue=given if given is not None and _game_of(given) == item.game else None,
+            catalogue=given if given is not None and _stands_for(_game_of(given),
+                                                                 item.game) else None,
             papers=(tuple(p for p in options.papers if p in item.papers)
                     if item.papers is not None else options.papers),
             langs=tuple(sorted(item.langs)) if item.langs is not None else options.langs)

@@ -61,6 +61,8 @@ EXPECTED = {
                        "file"],
     "table_twice": ["{path}:4:7: error: not valid TOML: cannot declare ('build',) twice"],
     "not_utf8": ["{path}:2:1: error: not UTF-8 text"],
+    "byte_order_mark": ["{path}:1:1: error: a byte order mark starts the file: save it as "
+                        "UTF-8 without one, as TOML asks"],
     "several_problems": [
         "{path}:3:9: error: bleed: bleed must be between 0 and 10 mm",
         "{path}:4:1: error: unknown option 'quoted key' in [build]; [build] takes {build}",
@@ -170,6 +172,46 @@ def test_the_defaults_in_effect_without_a_file_are_the_parser_s(
     assert settings["only"] == ('["svg", "png", "sheets", "rulebooks"]', "default")
     assert settings["paper"] == ('"all"', "default")
     assert "watch" not in settings and "config" not in settings
+
+
+@pytest.mark.parametrize("command", ["build", "rulebook", "check"])
+def test_the_command_line_undoes_every_switch_of_the_file(
+        command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    options = cli.configurable_commands()[command]
+    switches = {key: action.default for key, action in options.actions.items()
+                if action.nargs == 0}
+    assert switches  # every command has some, e.g. strict, quiet, booklet
+    (tmp_path / CONFIG_NAME).write_text(
+        f"[{command}]\n" + "".join(f"{key} = {str(not default).lower()}\n"
+                                   for key, default in switches.items()), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    from_file = show([command], capsys)
+    undo = []
+    for line, (key, default) in enumerate(switches.items(), start=2):
+        assert from_file[key] == (str(not default).lower(), f"{CONFIG_NAME}:{line}")
+        # The flag that gives the default back: --no-strict, --numbers, --booklet.
+        (flag,) = [action.option_strings[0] for action in options.every_action[key]
+                   if action.const == default]
+        undo.append(flag)
+    from_command_line = show([command, *undo], capsys)
+    for key, default in switches.items():
+        assert from_command_line[key] == (str(default).lower(), "command line")
+
+
+def test_a_switch_of_the_file_reaches_the_command_when_it_has_an_opposite(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # --booklet and --no-booklet share one key: the file's value used to lose to
+    # --booklet's default, taken for a command-line value.
+    (tmp_path / CONFIG_NAME).write_text(
+        '[rulebook]\nbooklet = false\nlang = ["en"]\npaper = "a4"\nout = "kit"\n',
+        encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert show(["rulebook"], capsys)["booklet"] == ("false", f"{CONFIG_NAME}:2")
+    assert cli.main(["rulebook", "--quiet"]) == 0
+    assert sorted(p.name for p in (tmp_path / "kit" / "rules").iterdir()) == [
+        "micropul-rules-en-a4.pdf"]
 
 
 def test_switches_take_the_name_of_what_they_switch() -> None:

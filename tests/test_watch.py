@@ -4,6 +4,7 @@ below are bounded (a line is awaited, up to a generous limit), never timed."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import queue
 import signal
@@ -85,6 +86,51 @@ def test_a_change_rebuilds_a_problem_is_shown_and_ctrl_c_ends_it(variant: Path) 
         watcher.process.send_signal(signal.SIGINT)
         assert watcher.process.wait(timeout=LIMIT) == 130
     assert watcher.wait_for(lambda name, line: name == "stderr" and "interrupted" in line)
+
+
+def test_a_broken_catalogue_is_reported_never_built_over_by_the_shipped_one(
+        variant: Path) -> None:
+    # A save that breaks the variant's catalogue used to rebuild the shipped set into
+    # the variant's output, without a word: its game could not be read, so the
+    # catalogue was taken for another game's.
+    catalogue = variant / "micropul.yaml"
+    text = catalogue.read_text()
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    try:
+        watcher.wait_for(lambda name, line: line.startswith("watching "))
+        tile = variant / "output/tiles/svg/tile-01.svg"
+        before = tile.read_bytes()
+        broken = text.replace("      - W .\n", "      - X .\n", 1)
+        assert broken != text
+        catalogue.write_text(broken)
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line == ("micropul.yaml:21:9: error: unknown symbol 'X' (expected one of W, B, "
+                        "1, 2, P, .)")
+        assert tile.read_bytes() == before
+        catalogue.write_text(text.replace("      - W .\n", "      - B .\n", 1))
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line.startswith("micropul.yaml changed: rebuilt micropul svg (")
+        assert tile.read_bytes() != before
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
+
+
+def test_a_variant_unreadable_when_watching_begins_is_the_file_watched(
+        tmp_path: Path) -> None:
+    from micropul_print.cli import main
+    from micropul_print.watch import watched_inputs
+
+    assert main(["init", "--game", "cellulae", str(tmp_path / "v")]) == 0
+    catalogue = tmp_path / "v" / "cellulae.yaml"
+    catalogue.write_text(catalogue.read_text() + "\nnonsense: [\n")
+    options = KitOptions(catalogue=catalogue, parts=frozenset({"svg"}))
+    watched = [item for item in watched_inputs(argparse.Namespace(no_config=True), options)
+               if item.kind == "catalogue"]
+    assert [item.path for item in watched] == [catalogue.resolve()]
+    # Mended, it rebuilds its own game, whichever game it was taken for.
+    catalogue.write_text(catalogue.read_text().replace("\nnonsense: [\n", ""))
+    assert rebuilds(watched, options) == [Rebuild("cellulae", frozenset({"svg"}))]
 
 
 def test_what_each_input_rebuilds() -> None:

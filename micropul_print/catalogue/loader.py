@@ -98,6 +98,15 @@ def _read(root: YamlNode, source: str, out: list[Diagnostic]) -> Catalogue | Non
     out.extend(check_keys(root, "the catalogue", (*_HEADER_KEYS, *game_keys)))
     name_node = root.get("name")
     name = None if name_node is None else expect_text(name_node, "'name'", out)
+    if name is not None and name_node is not None and not name.isascii():
+        from micropul_print.fonts import missing_letters
+
+        missing = missing_letters(name)
+        if missing:  # the name is printed on every sheet, in Lato
+            letters = ", ".join(f"{quoted(char)} (U+{ord(char):04X})" for char in missing)
+            out.append(name_node.diagnostic(
+                f"'name' has {letters}, which the font of the sheets, Lato, lacks: the PDF "
+                f"would leave {'them' if len(missing) > 1 else 'it'} out"))
     count_node = root.get("tile_count")
     tile_count = None if count_node is None else expect_int(count_node, "'tile_count'", out)
     tiles_node = root.get("tiles")

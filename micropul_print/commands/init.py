@@ -35,8 +35,11 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.config import CONFIG_NAME
     from micropul_print.draw.theme import THEMES_DIR
     from micropul_print.errors import Diagnostic, UserError
+    from micropul_print.gameapi import UsageError
     from micropul_print.outputs import write_atomic
 
+    if not args.folder.strip():  # an unset shell variable, not "here"
+        raise UsageError("argument DIR: an empty folder name; give a folder, . for this one")
     game = registry.get(args.game) if args.game else registry.default_game()
     folder = Path(args.folder)
     shipped = game.shipped_catalogue()

@@ -106,7 +106,7 @@ def _build(args: argparse.Namespace) -> int:
     locales = _user_folder(args, catalogue.game)
     known = available_languages(catalogue.game, locales)
     langs = args.lang or known
-    _require_languages(langs, known, catalogue.game)
+    _require_languages(langs, known, catalogue.game, args.locales)
 
     def say(message: str) -> None:
         if not args.quiet:
@@ -147,13 +147,24 @@ def _user_folder(args: argparse.Namespace, game: str) -> Path | None:
     return folder if folder.is_dir() else None
 
 
-def _require_languages(langs: list[str], known: list[str], game: str) -> None:
+def _require_languages(langs: list[str], known: list[str], game: str,
+                       locales: str | None) -> None:
     from micropul_print.gameapi import UsageError
 
     unknown = [lang for lang in langs if lang not in known]
     if unknown:
         raise UsageError(f"argument --lang: unknown language {unknown[0]!r} for the "
-                         f"{game} rulebook; choose from {','.join(known)}")
+                         f"{game} rulebook; choose from {','.join(known)}"
+                         f"{_where_yours_go(locales, game, unknown[0])}")
+
+
+def _where_yours_go(locales: str | None, game: str, lang: str) -> str:
+    """The hint for a language --locales DIR was meant to add: where its file is read."""
+    from micropul_print.rulebook.locales import is_language_code
+
+    if locales is None or not is_language_code(lang):
+        return ""
+    return f" (a catalogue of yours is read from {Path(locales) / game / f'{lang}.po'})"
 
 
 def _untranslated(args: argparse.Namespace) -> int:
@@ -161,27 +172,55 @@ def _untranslated(args: argparse.Namespace) -> int:
     anything."""
     from micropul_print.gameapi import UsageError
     from micropul_print.rulebook import games_with_rulebooks, rulebook_for
+    from micropul_print.rulebook.locales import REFERENCE_LANGUAGE
     from micropul_print.rulebook.translations import untranslated_report
 
     if args.locales is not None and not Path(args.locales).is_dir():
         raise UsageError(f"argument --locales: no folder {args.locales!r}")
     games = [args.game] if args.game else games_with_rulebooks()
+    books = {game: (rulebook_for(game), _user_folder(args, game)) for game in games}
+    known = {game: book.languages(folder) for game, (book, folder) in books.items()}
+    # A language may be in one book only: without --game, each book reports the
+    # languages asked for that it has, and a language no book has is the mistake.
+    for lang in args.untranslated or ():
+        if not any(lang in langs for langs in known.values()):
+            where = f"the {games[0]} rulebook" if args.game else "any rulebook"
+            every = sorted({code for langs in known.values() for code in langs},
+                           key=lambda code: (code != REFERENCE_LANGUAGE, code))
+            hint = _where_yours_go(args.locales, games[0] if args.game else "<game>", lang)
+            raise UsageError(f"argument --untranslated: unknown language {lang!r} for "
+                             f"{where}; choose from {','.join(every)}{hint}")
     failed = False
-    for game in games:
-        book = rulebook_for(game)
-        folder = _user_folder(args, game)
-        known = book.languages(folder)
-        langs = args.untranslated or known
-        unknown = [lang for lang in langs if lang not in known]
-        if unknown:
-            raise UsageError(f"argument --untranslated: unknown language {unknown[0]!r} for "
-                             f"the {game} rulebook; choose from {','.join(known)}")
+    for game, (book, folder) in books.items():
+        langs = [lang for lang in args.untranslated or known[game] if lang in known[game]]
         for entry in untranslated_report(book, langs, folder):
             print(entry.summary)
             for problem in entry.missing + entry.stale:
                 print(f"  {problem}")
             failed |= entry.shipped and bool(entry.missing or entry.stale)
     return 1 if failed else 0
+
+
+def _template_language(target: Path, lang: str | None) -> str | None:
+    """The language of the catalogue --template writes: --lang's, else the one its file
+    is named after (nl.po); refused when it is no language code, English (the source),
+    or not the one --locales will read the file as."""
+    from micropul_print.gameapi import UsageError
+    from micropul_print.rulebook.locales import REFERENCE_LANGUAGE, is_language_code
+
+    named = target.stem if target.suffix == ".po" and is_language_code(target.stem) else None
+    if lang is not None and not is_language_code(lang):
+        raise UsageError(f"argument --lang: not a language code: {lang!r} (two or three "
+                         "lower-case letters, optionally _ and a region: nl, pt_BR)")
+    if lang is not None and named is not None and named != lang:
+        raise UsageError(f"argument --template: {target.name} holds language '{named}' "
+                         f"(--locales reads DIR/<game>/<lang>.po): name it {lang}.po")
+    if lang is None and not target.exists():
+        lang = named
+    if lang == REFERENCE_LANGUAGE:
+        raise UsageError(f"argument --lang: '{lang}' is the English source of every "
+                         "translation, not one of them")
+    return lang
 
 
 def _template(args: argparse.Namespace) -> int:
@@ -206,8 +245,8 @@ def _template(args: argparse.Namespace) -> int:
     if target.is_dir():
         raise UsageError(f"argument --template: {args.template!r} is a folder; give a file "
                          "name such as nl.po")
-    data = catalogue_for(rulebook_for(game), registry.get(game).title,
-                         langs[0] if langs else None,
+    lang = _template_language(target, langs[0] if langs else None)
+    data = catalogue_for(rulebook_for(game), registry.get(game).title, lang,
                          existing=target if target.exists() else None)
     partial = target.with_name(f".{target.name}.partial")
     try:

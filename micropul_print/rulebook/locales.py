@@ -27,6 +27,7 @@ import babel
 import babel.plural
 
 from micropul_print.errors import Diagnostic, Severity, UserError, errors_in, printable
+from micropul_print.fonts import missing_letters
 from micropul_print.rulebook.po import read_catalogue
 from micropul_print.yamlsource import YamlMapping, YamlScalar, read_yaml
 
@@ -47,6 +48,11 @@ CLDR_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 # (Italian and Spanish also have "many", for exact millions only: left to "other".)
 _COUNTS = range(1000)
 _LANG_CODE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
+
+
+def is_language_code(text: str) -> bool:
+    """Whether ``text`` can name a language's catalogue: ``nl``, ``pt_BR``."""
+    return _LANG_CODE.fullmatch(text) is not None
 
 
 @dataclass(frozen=True)
@@ -296,7 +302,7 @@ def _english_at(reference: Locale, key: str) -> str:
 def check_locale(locale: Locale, reference: Locale) -> list[Diagnostic]:
     """Every problem of ``locale`` against the reference: missing, stale and extra
     keys, placeholders added or left out, braces that are not placeholders, plurals
-    that cannot be read or lack a category of the language."""
+    that cannot be read or lack a category of the language, letters the font lacks."""
     problems = untranslated(locale, reference)
     for key in locale.marks.keys() - reference.texts.keys():
         problems.append(locale.error(key, f"unknown key '{key}' (not in {REFERENCE_FILE})"))
@@ -304,6 +310,14 @@ def check_locale(locale: Locale, reference: Locale) -> list[Diagnostic]:
         if key not in reference.texts:
             continue
         problems.extend(check_syntax(locale, key, text))
+        missing = missing_letters(text)
+        if missing:
+            letters = ", ".join(f"'{printable(char)}' (U+{ord(char):04X})" for char in missing)
+            them = "them" if len(missing) > 1 else "it"
+            problems.append(locale.error(
+                key, f"'{key}': the rulebooks' font, Lato, has no {letters}: the PDF would "
+                     f"leave {them} out (a language written with {them} needs another font "
+                     "first)"))
         wanted, found = placeholders(reference.texts[key]), placeholders(text)
         for name in sorted(wanted - found):
             problems.append(locale.error(key, f"'{key}' lacks placeholder {{{name}}}"))

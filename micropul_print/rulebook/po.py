@@ -12,6 +12,7 @@ the text, one per placeholder and several per text (docs/rulebook.md).
 
 from __future__ import annotations
 
+import codecs
 import io
 import re
 from collections.abc import Iterable, Sequence
@@ -49,7 +50,7 @@ class PoEntry:
 def read_header(path: Path) -> tuple[list[str], str | None]:
     """The comment lines on top of a catalogue (without "# ") and its Language, to
     keep them when the catalogue is written again."""
-    text = path.read_text(encoding="utf-8")
+    text = path.read_text(encoding="utf-8-sig")
     lines = []
     for line in _lines(text):
         if not line.startswith("#") or line[1:2] in {",", ":", ".", "|", "~"}:
@@ -71,10 +72,16 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
         data = path.read_bytes()
     except OSError as exc:
         return [], [Diagnostic(where, 0, 0, f"cannot read: {exc.strerror or exc}")]
+    # A byte order mark, as some editors write one, is no part of the first line.
+    data = data.removeprefix(codecs.BOM_UTF8)
     try:
         text = data.decode("utf-8")
-    except ValueError as exc:
-        return [], [Diagnostic(where, 0, 0, f"not a UTF-8 gettext catalogue: {exc}")]
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        return [], [Diagnostic(where, line, column, "not a UTF-8 gettext catalogue: byte "
+                               f"0x{data[exc.start]:02x} is not UTF-8 (save the file as "
+                               "UTF-8)")]
     for number, row in enumerate(_lines(text), start=1):
         if not _LINE.fullmatch(row):
             return [], [Diagnostic(where, number, 1, "not a gettext catalogue line: expected "

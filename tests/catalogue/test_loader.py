@@ -45,6 +45,10 @@ EXPECTED = {
     "unknown_key": [
         "{path}:6:5: warning: unknown key 'colour' in tile (expected id, face, big or start)",
     ],
+    "letter_the_font_lacks": [
+        "{path}:2:7: error: 'name' has 'ů' (U+016F), 'Ř' (U+0158), which the font of the "
+        "sheets, Lato, lacks: the PDF would leave them out",
+    ],
     "unknown_symbol": [
         "{path}:7:11: error: unknown symbol 'X' (expected one of W, B, 1, 2, P, .)",
     ],

@@ -76,3 +76,13 @@ def test_only_a_schema_beside_the_catalogue_is_copied() -> None:
     for line in ("# yaml-language-server: $schema=https://example.org/s.json",
                  "# yaml-language-server: $schema=../s.json", "# no modeline"):
         assert schema_named(line) is None
+
+
+def test_an_empty_folder_name_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", ""]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "micropul-print init: error: argument DIR: an empty folder name; give a folder, . "
+        "for this one")
+    assert list(tmp_path.iterdir()) == []

@@ -99,6 +99,12 @@ def test_mistakes_in_a_translation_are_each_reported(tmp_path: Path) -> None:
 # Each fixture of data/translations/, read as the German of its en.yaml: the problems.
 TRANSLATION_PROBLEMS = {
     "good": [],
+    "letter_the_font_lacks": ["{po}:18:1: error: 'figures.group': the rulebooks' font, Lato, "
+                              "has no 'ř' (U+0159): the PDF would leave it out (a language "
+                              "written with it needs another font first)"],
+    "bom_and_crlf": [],  # as some editors save it: read as good.po is
+    "not_utf8": ["{po}:1:41: error: not a UTF-8 gettext catalogue: byte 0xe4 is not UTF-8 "
+                 "(save the file as UTF-8)"],
     "missing_key": ["{po}: error: missing key 'figures.group' (en.yaml line 6)"],
     "empty_msgstr": ["{po}:18:1: error: 'figures.group' is not translated (empty msgstr; "
                      "en.yaml line 6)"],

@@ -47,3 +47,12 @@ def test_what_is_written_is_read_back(
     assert problems == []
     assert [(e.key, e.source, e.text, e.fuzzy) for e in back] == [
         (e.key, e.source, e.text, e.fuzzy) for e in entries]
+
+
+def test_a_byte_order_mark_and_crlf_line_ends_change_nothing() -> None:
+    data = Path(__file__).parent / "data" / "translations"
+    good, good_problems = read_catalogue(data / "good.po")
+    saved, saved_problems = read_catalogue(data / "bom_and_crlf.po")
+    assert good_problems == saved_problems == []
+    assert [(e.key, e.source, e.text, e.line) for e in saved] == [
+        (e.key, e.source, e.text, e.line) for e in good]

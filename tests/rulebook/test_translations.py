@@ -74,6 +74,31 @@ def test_a_new_language_is_listed_as_missing_until_translated(
         "cellulae nl (Nederlands, yours): every text translated and current\n")
 
 
+def test_a_language_of_one_book_only_is_reported_for_that_book(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Without --game every book is reported: Micropul has no Dutch, and that is no
+    # mistake, since a language may be in one book only.
+    _translate(_template(tmp_path), {"meta.language_name": "Nederlands"})
+    capsys.readouterr()
+    mine = str(tmp_path / "mine")
+    assert main(["rulebook", "--locales", mine, "--untranslated", "nl"]) == 0
+    assert capsys.readouterr().out == (
+        "cellulae nl (Nederlands, yours): every text translated and current\n")
+    assert main(["rulebook", "--locales", mine, "--untranslated", "nl,xx"]) == 2
+    every = ["en", *sorted({lang for game in games_with_rulebooks()
+                            for lang in rulebook_for(game).languages()[1:]} | {"nl"})]
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "micropul-print rulebook: error: argument --untranslated: unknown language 'xx' for "
+        f"any rulebook; choose from {','.join(every)} (a catalogue of yours is read from "
+        f"{Path(mine) / '<game>' / 'xx.po'})")
+    assert main(["rulebook", "--game", "micropul", "--locales", mine, "--untranslated",
+                 "nl"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "micropul-print rulebook: error: argument --untranslated: unknown language 'nl' for "
+        f"the micropul rulebook; choose from {','.join(rulebook_for('micropul').languages())}"
+        f" (a catalogue of yours is read from {Path(mine) / 'micropul' / 'nl.po'})")
+
+
 def test_a_half_translated_book_is_refused_at_each_gap(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     po = _template(tmp_path)
@@ -194,9 +219,54 @@ def test_locales_must_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[
         f"micropul-print rulebook: error: argument --locales: no folder {absent!r}\n")
 
 
+@pytest.mark.parametrize(("name", "lang", "message"), [
+    ("x.po", "../nl", "argument --lang: not a language code: '../nl' (two or three "
+                      "lower-case letters, optionally _ and a region: nl, pt_BR)"),
+    ("x.po", "NL", "argument --lang: not a language code: 'NL' (two or three lower-case "
+                   "letters, optionally _ and a region: nl, pt_BR)"),
+    ("nl.po", "de", "argument --template: nl.po holds language 'nl' (--locales reads "
+                    "DIR/<game>/<lang>.po): name it de.po"),
+    ("x.po", "en", "argument --lang: 'en' is the English source of every translation, "
+                   "not one of them"),
+    ("en.po", None, "argument --lang: 'en' is the English source of every translation, "
+                    "not one of them"),
+])
+def test_a_template_s_language_is_a_code_other_than_english_and_its_file_s(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, lang: str | None,
+        message: str) -> None:
+    target = tmp_path / name
+    assert main(["rulebook", "--template", str(target),
+                 *(["--lang", lang] if lang else [])]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"micropul-print rulebook: error: {message}"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_template_takes_its_language_from_its_file_name(tmp_path: Path) -> None:
+    po = tmp_path / "pt_BR.po"
+    assert main(["rulebook", "--template", str(po), "--quiet"]) == 0
+    text = po.read_text(encoding="utf-8")
+    assert '"Language: pt_BR\\n"' in text
+    assert "# 'pt_BR' needs the branches one, other." in text
+
+
 def test_a_template_is_one_language(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rulebook", "--template", str(tmp_path / "x.po"), "--lang", "nl,de"]) == 2
     assert capsys.readouterr().err == (
         "micropul-print rulebook: error: argument --lang: --template writes one language's "
         "catalogue: give one code, not nl,de\n")
     assert not (tmp_path / "x.po").exists()
+
+
+def test_a_catalogue_outside_its_game_s_folder_is_pointed_to(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # mine/nl.po instead of mine/cellulae/nl.po: the error says where it is read from.
+    po = _template(tmp_path)
+    po.rename(tmp_path / "mine" / "nl.po")
+    mine = tmp_path / "mine"
+    known = ",".join(rulebook_for("cellulae").languages())
+    assert main(["rulebook", "--game", "cellulae", "--locales", str(mine), "--lang", "nl",
+                 "--check"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "micropul-print rulebook: error: argument --lang: unknown language 'nl' for the "
+        f"cellulae rulebook; choose from {known} (a catalogue of yours is read from "
+        f"{mine / 'cellulae' / 'nl.po'})")
