@@ -119,3 +119,15 @@ def get(name: str) -> Game:
 def default_game() -> Game:
     """The game of commands given neither a catalogue nor ``--game``: the first."""
     return get(game_names()[0])
+
+
+def plugin_of(module: str) -> str | None:
+    """The registered game whose plugin's top-level package holds ``module``, unless it
+    is this tool's own package (its bugs are the tool's)."""
+    top = module.partition(".")[0]
+    if top == __name__.partition(".")[0]:
+        return None
+    for name, entry in _entry_points().items():
+        if entry.module.partition(".")[0] == top:
+            return name
+    return None

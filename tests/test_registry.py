@@ -110,3 +110,21 @@ def test_the_other_games_work_beside_a_broken_plugin(
     assert err.splitlines() == [
         "no_such_plugin_module:GAME: warning: the game plugin 'zzz' failed to load: "
         "ModuleNotFoundError: No module named 'no_such_plugin_module' (left out)"]
+
+
+def test_a_bug_in_a_plugin_names_the_plugin(
+        plugins: list[EntryPoint], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from micropul_print.commands import catalogue
+
+    code = compile("def run(args):\n    return 1 // 0\n", "buggy_plugin.py", "exec")
+    module = types.ModuleType("buggy_plugin.commands")
+    exec(code, module.__dict__)
+    plugins.append(EntryPoint("buggy", "buggy_plugin:GAME", registry.GROUP))
+    monkeypatch.setattr(catalogue, "run", module.run)
+    assert cli.main(["catalogue"]) == 70
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "micropul-print: internal error in the game plugin 'buggy': ZeroDivisionError: "
+        "integer division or modulo by zero (this is a bug of that plugin; "
+        "MICROPUL_PRINT_TRACEBACK=1 shows where)")
+    assert registry.plugin_of("micropul_print.games.micropul") is None
