@@ -49,7 +49,16 @@ def _origin(entry: EntryPoint) -> str:
 
 
 @functools.cache
-def _load(name: str) -> Game:
+def _load(name: str) -> Game | UserError:
+    """The game, or why it cannot be used: kept, so that a broken plugin is imported
+    once per run however often the games are listed."""
+    try:
+        return _checked(name)
+    except UserError as problem:
+        return problem
+
+
+def _checked(name: str) -> Game:
     entry = _entry_points()[name]
     rivals = _rivals().get(name)
     if rivals:
@@ -76,10 +85,11 @@ def _loaded() -> tuple[list[Game], list[Diagnostic]]:
     usable: list[Game] = []
     problems: list[Diagnostic] = []
     for name in _entry_points():
-        try:
-            usable.append(_load(name))
-        except UserError as exc:
-            problems += exc.diagnostics
+        game = _load(name)
+        if isinstance(game, UserError):
+            problems += game.diagnostics
+        else:
+            usable.append(game)
     return usable, problems
 
 
@@ -113,7 +123,10 @@ def get(name: str) -> Game:
         known = ", ".join(game_names())
         raise UserError([Diagnostic("micropul-print", 0, 0,
                                     f"unknown game {name!r} (registered: {known})")])
-    return _load(name)
+    game = _load(name)
+    if isinstance(game, UserError):
+        raise UserError(game.diagnostics)
+    return game
 
 
 def default_game() -> Game:

@@ -128,3 +128,19 @@ def test_a_bug_in_a_plugin_names_the_plugin(
         "integer division or modulo by zero (this is a bug of that plugin; "
         "MICROPUL_PRINT_TRACEBACK=1 shows where)")
     assert registry.plugin_of("micropul_print.games.micropul") is None
+
+
+def test_a_broken_plugin_is_imported_once_however_often_the_games_are_listed(
+        plugins: list[EntryPoint], monkeypatch: pytest.MonkeyPatch) -> None:
+    attempts: list[str] = []
+
+    class Fails(types.ModuleType):
+        def __getattr__(self, name: str) -> object:
+            attempts.append(name)
+            raise ImportError("cannot import it")
+
+    monkeypatch.setitem(sys.modules, "failing_plugin", Fails("failing_plugin"))
+    plugins.append(EntryPoint("fff", "failing_plugin:GAME", registry.GROUP))
+    for _ in range(3):
+        assert registry.game_names() == ["micropul", "cellulae"] and registry.broken()
+    assert attempts == ["GAME"]
