@@ -253,9 +253,7 @@ def _internal_error(exc: BaseException) -> int:
     if os.environ.get("MICROPUL_PRINT_TRACEBACK") == "1":
         traceback.print_exception(exc)
     # A bug met in a game plugin's code is that plugin's to mend: say which one.
-    plugins = [registry.plugin_of(frame.f_globals.get("__name__", ""))
-               for frame, _line in traceback.walk_tb(exc.__traceback__)]
-    plugin = next((name for name in reversed(plugins) if name is not None), None)
+    plugin = registry.plugin_blamed(exc)
     where = "" if plugin is None else f" in the game plugin {plugin!r}"
     whose = "a bug" if plugin is None else "a bug of that plugin"
     print(f"{PROG}: internal error{where}: {type(exc).__name__}: {printable(str(exc))} (this "

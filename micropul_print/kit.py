@@ -300,6 +300,9 @@ def _run_job(index: int) -> _Outcome:
         return _PENDING[index].run(say), messages, (), time.perf_counter() - started
     except UserError as exc:
         return [], messages, exc.diagnostics, time.perf_counter() - started
+    except Exception as exc:  # a bug: raised in the parent, which must know whose
+        registry.blame(exc)
+        raise
     finally:
         give_back_memory()
 

@@ -10,6 +10,7 @@ reported as a problem of that game, not as a crash of the tool.
 from __future__ import annotations
 
 import functools
+import traceback
 from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
 
@@ -144,3 +145,26 @@ def plugin_of(module: str) -> str | None:
         if entry.module.partition(".")[0] == top:
             return name
     return None
+
+
+# Where a worker process leaves the plugin it found, for the parent (pickled with it).
+_BLAMED = "micropul_print_plugin"
+
+
+def plugin_blamed(exc: BaseException) -> str | None:
+    """The registered game plugin in whose code ``exc`` was raised: the innermost frame
+    of a plugin's package in its traceback, or what :func:`blame` noted in a worker."""
+    noted = getattr(exc, _BLAMED, None)
+    if isinstance(noted, str):
+        return noted
+    names = [plugin_of(frame.f_globals.get("__name__", ""))
+             for frame, _line in traceback.walk_tb(exc.__traceback__)]
+    return next((name for name in reversed(names) if name is not None), None)
+
+
+def blame(exc: BaseException) -> None:
+    """Note on ``exc`` the plugin it came from, before it leaves a worker process (its
+    traceback does not travel with it)."""
+    name = plugin_blamed(exc)
+    if name is not None:
+        setattr(exc, _BLAMED, name)

@@ -265,3 +265,27 @@ def test_a_game_writing_outside_its_folder_is_refused_and_nothing_is_swapped_in(
     assert [str(d) for d in caught.value.diagnostics] == [
         f"micropul-print: error: the game 'micropul' wrote {stray} {where}"]
     assert not out.exists()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bug_in_a_plugins_job_is_blamed_on_the_plugin_even_from_a_worker(
+        workers: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+    from importlib.metadata import EntryPoint
+
+    from micropul_print import registry
+    from micropul_print.gameapi import KitJob
+    from micropul_print.kit import _run_jobs
+
+    module = types.ModuleType("buggy_kit_plugin")
+    exec(compile("def run(say):\n    return [1 // 0]\n", "buggy_kit_plugin.py", "exec"),
+         module.__dict__)
+    monkeypatch.setitem(sys.modules, "buggy_kit_plugin", module)
+    found = {**registry._entry_points(),
+             "buggy": EntryPoint("buggy", "buggy_kit_plugin:GAME", registry.GROUP)}
+    monkeypatch.setattr(registry, "_entry_points", lambda: found)
+    jobs = [KitJob("part", module.run, cost=1), KitJob("part", lambda _say: [], cost=1)]
+    with pytest.raises(ZeroDivisionError) as bug:
+        _run_jobs(jobs, workers, lambda _message: None)
+    assert registry.plugin_blamed(bug.value) == "buggy"
