@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from types import FrameType, ModuleType
 from typing import ClassVar, NoReturn
 
-from micropul_print import __version__, config
+from micropul_print import __version__, config, registry
 from micropul_print.errors import UserError, printable
 from micropul_print.gameapi import UsageError
 
@@ -101,8 +101,6 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
     """The parser with every command, or with the command ``only`` alone (its module is
     the only one imported). The defaults of configurable options are hidden (see
     :func:`configurable`) until :func:`main` fills them in."""
-    from micropul_print import registry
-
     games = registry.games()
     parser = Parser(
         prog=PROG,
@@ -187,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         parser, modules = build_parser(command_named(words))
+        for problem in registry.broken():  # said on every run, until it is mended
+            print(problem, file=sys.stderr)
         args = parser.parse_args(words)
         if args.command in _CONFIGURED:
             settings = config.resolve(args, args.command, configurable_commands(args.command))
@@ -252,6 +252,10 @@ def _silence_stdout() -> None:
 def _internal_error(exc: BaseException) -> int:
     if os.environ.get("MICROPUL_PRINT_TRACEBACK") == "1":
         traceback.print_exception(exc)
-    print(f"{PROG}: internal error: {type(exc).__name__}: {printable(str(exc))} (this is a "
-          "bug; MICROPUL_PRINT_TRACEBACK=1 shows where)", file=sys.stderr)
+    # A bug met in a game plugin's code is that plugin's to mend: say which one.
+    plugin = registry.plugin_blamed(exc)
+    where = "" if plugin is None else f" in the game plugin {plugin!r}"
+    whose = "a bug" if plugin is None else "a bug of that plugin"
+    print(f"{PROG}: internal error{where}: {type(exc).__name__}: {printable(str(exc))} (this "
+          f"is {whose}; MICROPUL_PRINT_TRACEBACK=1 shows where)", file=sys.stderr)
     return EXIT_INTERNAL

@@ -123,6 +123,9 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
             made.setdefault(scope, []).extend(paths)
             report.counts[job.part] = report.counts.get(job.part, 0) + len(paths)
         report.made = made
+        misplaced = _misplaced(output.root, scoped, results)
+        if misplaced:  # nothing is swapped in: the staged files go with the staging folder
+            raise UserError(misplaced)
         removed = staging.commit(made, keep_unmade=keep_unmade)
     if removed:
         report.notes.append(f"removed {len(removed)} file(s) an earlier build made and this "
@@ -130,6 +133,34 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
                                 str(path.relative_to(report.root)) for path in removed))
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _misplaced(root: Path, scoped: Sequence[tuple[str, str, KitJob]],
+               results: Sequence[Sequence[Path]]) -> list[Diagnostic]:
+    """Files a game wrote outside its own folder (its ``output_dir``), into another
+    registered game's folder, or over a file of another game: each game's kit must leave the
+    others' alone, whatever plugins are installed."""
+    folders = {game.name: game.output_dir for game in registry.games()}
+    folders |= {game: registry.get(game).output_dir for _scope, game, _job in scoped}
+    owner: dict[Path, str] = {}
+    problems: list[Diagnostic] = []
+    for (_scope, game, _job), paths in zip(scoped, results, strict=True):
+        for path in paths:
+            relative = path.relative_to(root)
+            mine = folders[game]
+            others = [f for g, f in folders.items() if f and g != game
+                      and relative.is_relative_to(f) and not (mine and f == mine)]
+            where = None
+            if mine and not relative.is_relative_to(mine):
+                where = f"outside its folder {mine}/ (its output_dir)"
+            elif others:
+                where = f"into {others[0]}/, another game's folder"
+            elif owner.setdefault(path, game) != game:
+                where = f"over a file of the game '{owner[path]}'"
+            if where is not None:
+                problems.append(Diagnostic("micropul-print", 0, 0, f"the game '{game}' wrote "
+                                           f"{relative.as_posix()} {where}"))
+    return problems
 
 
 def _language_problems(catalogues: Sequence[Any], options: KitOptions) -> list[Diagnostic]:
@@ -269,6 +300,9 @@ def _run_job(index: int) -> _Outcome:
         return _PENDING[index].run(say), messages, (), time.perf_counter() - started
     except UserError as exc:
         return [], messages, exc.diagnostics, time.perf_counter() - started
+    except Exception as exc:  # a bug: raised in the parent, which must know whose
+        registry.blame(exc)
+        raise
     finally:
         give_back_memory()
 

@@ -10,9 +10,11 @@ reported as a problem of that game, not as a crash of the tool.
 from __future__ import annotations
 
 import functools
+import traceback
+from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
 
-from micropul_print.errors import Diagnostic, UserError
+from micropul_print.errors import Diagnostic, Severity, UserError
 from micropul_print.gameapi import Game
 
 GROUP = "micropul_print.games"
@@ -31,11 +33,43 @@ def _entry_points() -> dict[str, EntryPoint]:
 
 
 @functools.cache
-def _load(name: str) -> Game:
+def _rivals() -> dict[str, tuple[EntryPoint, ...]]:
+    """Names that entry points of different objects claim: neither may stand in for the
+    other unnoticed (a plugin named like a shipped game would replace it)."""
+    claims: dict[str, list[EntryPoint]] = {}
+    for entry in entry_points(group=GROUP):
+        same = claims.setdefault(entry.name, [])
+        if all(other.value != entry.value for other in same):  # one package found twice
+            same.append(entry)
+    return {name: tuple(found) for name, found in claims.items() if len(found) > 1}
+
+
+def _origin(entry: EntryPoint) -> str:
+    dist = entry.dist
+    return entry.value if dist is None else f"{entry.value} ({dist.name} {dist.version})"
+
+
+@functools.cache
+def _load(name: str) -> Game | UserError:
+    """The game, or why it cannot be used: kept, so that a broken plugin is imported
+    once per run however often the games are listed."""
+    try:
+        return _checked(name)
+    except UserError as problem:
+        return problem
+
+
+def _checked(name: str) -> Game:
     entry = _entry_points()[name]
+    rivals = _rivals().get(name)
+    if rivals:
+        raise UserError([Diagnostic(entry.value, 0, 0, f"the game {name!r} is registered "
+                                    f"more than once: {', '.join(map(_origin, rivals))}; "
+                                    "uninstall all but one")])
     try:
         game = entry.load()
-    except Exception as exc:  # a broken plugin: its problem, said plainly
+    # A broken plugin: its problem, said plainly (SystemExit too: it must not end the tool).
+    except (Exception, SystemExit) as exc:
         raise UserError([Diagnostic(entry.value, 0, 0, f"the game plugin {name!r} "
                                     f"failed to load: {type(exc).__name__}: {exc}")]) from exc
     missing = [member for member in _MEMBERS if not hasattr(type(game), member)
@@ -48,30 +82,89 @@ def _load(name: str) -> Game:
     return found
 
 
+def _loaded() -> tuple[list[Game], list[Diagnostic]]:
+    usable: list[Game] = []
+    problems: list[Diagnostic] = []
+    for name in _entry_points():
+        game = _load(name)
+        if isinstance(game, UserError):
+            problems += game.diagnostics
+        else:
+            usable.append(game)
+    return usable, problems
+
+
 def games() -> list[Game]:
-    """Every registered game, in their declared order (then by name)."""
-    return sorted((_load(name) for name in _entry_points()), key=lambda g: (g.order, g.name))
+    """Every registered game that loads, in their declared order (then by name). A
+    broken plugin is left out (see :func:`broken`): the other games still work."""
+    return sorted(_loaded()[0], key=lambda g: (g.order, g.name))
+
+
+def broken() -> list[Diagnostic]:
+    """A warning for each registered game that cannot be used, and why."""
+    return [replace(d, message=f"{d.message} (left out)", severity=Severity.WARNING)
+            for d in _loaded()[1]]
 
 
 def game_names() -> list[str]:
-    """The registered games' names, in order; UserError when there is none."""
+    """The usable games' names, in order; UserError when there is none."""
     names = [game.name for game in games()]
     if not names:
-        raise UserError([Diagnostic("micropul-print", 0, 0, "no game is registered: the "
-                                    f"entry-point group {GROUP} is empty (is the package "
-                                    "installed? `pip install .` registers the shipped games)")])
+        raise UserError([*_loaded()[1], Diagnostic(
+            "micropul-print", 0, 0, "no game is registered: the entry-point group "
+            f"{GROUP} is empty (is the package installed? `pip install .` registers the "
+            "shipped games)")])
     return names
 
 
 def get(name: str) -> Game:
-    """The game registered as ``name``; UserError naming the registered ones if none."""
+    """The game registered as ``name``; UserError naming the registered ones if none,
+    or saying why a registered one cannot be used."""
     if name not in _entry_points():
         known = ", ".join(game_names())
         raise UserError([Diagnostic("micropul-print", 0, 0,
                                     f"unknown game {name!r} (registered: {known})")])
-    return _load(name)
+    game = _load(name)
+    if isinstance(game, UserError):
+        raise UserError(game.diagnostics)
+    return game
 
 
 def default_game() -> Game:
     """The game of commands given neither a catalogue nor ``--game``: the first."""
     return get(game_names()[0])
+
+
+def plugin_of(module: str) -> str | None:
+    """The registered game whose plugin's top-level package holds ``module``, unless it
+    is this tool's own package (its bugs are the tool's)."""
+    top = module.partition(".")[0]
+    if top == __name__.partition(".")[0]:
+        return None
+    for name, entry in _entry_points().items():
+        if entry.module.partition(".")[0] == top:
+            return name
+    return None
+
+
+# Where a worker process leaves the plugin it found, for the parent (pickled with it).
+_BLAMED = "micropul_print_plugin"
+
+
+def plugin_blamed(exc: BaseException) -> str | None:
+    """The registered game plugin in whose code ``exc`` was raised: the innermost frame
+    of a plugin's package in its traceback, or what :func:`blame` noted in a worker."""
+    noted = getattr(exc, _BLAMED, None)
+    if isinstance(noted, str):
+        return noted
+    names = [plugin_of(frame.f_globals.get("__name__", ""))
+             for frame, _line in traceback.walk_tb(exc.__traceback__)]
+    return next((name for name in reversed(names) if name is not None), None)
+
+
+def blame(exc: BaseException) -> None:
+    """Note on ``exc`` the plugin it came from, before it leaves a worker process (its
+    traceback does not travel with it)."""
+    name = plugin_blamed(exc)
+    if name is not None:
+        setattr(exc, _BLAMED, name)

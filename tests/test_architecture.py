@@ -132,3 +132,30 @@ def test_a_determinized_state_keeps_what_the_player_sees() -> None:
         return sorted([*of.game.core, *(t for pile in of.game.face_down for t in pile)])
 
     assert hidden(seen) == hidden(state) and seen.game.core != state.game.core
+
+
+def test_the_plugin_guide_names_only_what_exists_and_every_member() -> None:
+    import importlib
+
+    from micropul_print.gameapi import Game
+
+    guide = (PACKAGE.parent / "docs" / "adding-a-game.md").read_text("utf-8")
+    named = set(re.findall(r"\b((?:micropul_print|sheets)(?:\.\w+)+)", guide))
+    assert len(named) > 10
+    missing = []
+    for dotted in sorted(named):
+        parts = ("micropul_print." + dotted if dotted.startswith("sheets.") else
+                 dotted).split(".")
+        for split in range(len(parts), 0, -1):  # the longest importable module
+            try:
+                found: object = importlib.import_module(".".join(parts[:split]))
+                break
+            except ModuleNotFoundError:
+                continue
+        for attribute in parts[split:]:
+            found = getattr(found, attribute, None)
+        if found is None:
+            missing.append(dotted)
+    assert missing == []
+    members = [name for name in vars(Game) if not name.startswith("_")]
+    assert [m for m in members if f"`{m}" not in guide] == []

@@ -227,3 +227,65 @@ def test_workers_take_the_tile_files_first_then_the_longest_jobs() -> None:
     started = [int(paths[0].name) for paths in
                _run_in_workers(jobs, 1, lambda _message: None, _NoEvents())]
     assert sorted(range(len(jobs)), key=lambda i: started[i]) == [2, 1, 3, 0]
+
+
+@pytest.mark.parametrize(("folder", "stray", "where"), [
+    ("micropul", "sheets/stray.pdf", "outside its folder micropul/ (its output_dir)"),
+    ("", "elsewhere/x.svg", None),  # a game at the root may use any free folder
+    ("", "cellulae/x.svg", "into cellulae/, another game's folder"),
+])
+def test_a_game_writing_outside_its_folder_is_refused_and_nothing_is_swapped_in(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str, stray: str,
+        where: str | None) -> None:
+    from micropul_print import registry
+    from micropul_print.errors import UserError
+    from micropul_print.gameapi import KitJob
+
+    shipped = registry.get
+
+    class Stray(type(shipped("micropul"))):  # type: ignore[misc]
+        output_dir = folder
+
+        def kit_jobs(self, catalogue: Any, theme: Any, output: Any, *_: Any) -> list[KitJob]:
+            return [KitJob("svg", lambda _say: [output.write_bytes(stray, b"x")], cost=1)]
+
+    class Quiet(type(shipped("cellulae"))):  # type: ignore[misc]
+        def kit_jobs(self, *_: Any) -> list[KitJob]:
+            return []
+
+    games = {"micropul": Stray(), "cellulae": Quiet()}
+    monkeypatch.setattr(registry, "get", lambda name: games.get(name) or shipped(name))
+    options = KitOptions(games=("micropul", "cellulae"), parts=frozenset({"svg"}), jobs=1)
+    out = tmp_path / "out"
+    if where is None:
+        assert build_kit(out, options).files == [out.resolve() / stray]
+        return
+    with pytest.raises(UserError) as caught:
+        build_kit(out, options)
+    assert [str(d) for d in caught.value.diagnostics] == [
+        f"micropul-print: error: the game 'micropul' wrote {stray} {where}"]
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_bug_in_a_plugins_job_is_blamed_on_the_plugin_even_from_a_worker(
+        workers: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+    from importlib.metadata import EntryPoint
+
+    from micropul_print import registry
+    from micropul_print.gameapi import KitJob
+    from micropul_print.kit import _run_jobs
+
+    module = types.ModuleType("buggy_kit_plugin")
+    exec(compile("def run(say):\n    return [1 // 0]\n", "buggy_kit_plugin.py", "exec"),
+         module.__dict__)
+    monkeypatch.setitem(sys.modules, "buggy_kit_plugin", module)
+    found = {**registry._entry_points(),
+             "buggy": EntryPoint("buggy", "buggy_kit_plugin:GAME", registry.GROUP)}
+    monkeypatch.setattr(registry, "_entry_points", lambda: found)
+    jobs = [KitJob("part", module.run, cost=1), KitJob("part", lambda _say: [], cost=1)]
+    with pytest.raises(ZeroDivisionError) as bug:
+        _run_jobs(jobs, workers, lambda _message: None)
+    assert registry.plugin_blamed(bug.value) == "buggy"

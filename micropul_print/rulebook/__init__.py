@@ -71,8 +71,9 @@ def rulebook_for(game: str) -> GameRulebook:
     """The rulebook of a game; UserError if the game has none."""
     book = registry.get(game).rulebook
     if book is None:
-        raise UserError([Diagnostic("", 0, 0, f"no rulebook for the game '{game}' "
-                                              f"(rulebooks: {', '.join(games_with_rulebooks())})")])
+        raise UserError([Diagnostic("micropul-print", 0, 0,
+                                    f"no rulebook for the game '{game}' "
+                                    f"(rulebooks: {', '.join(games_with_rulebooks())})")])
     return book
 
 

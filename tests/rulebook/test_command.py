@@ -124,3 +124,21 @@ def test_a_cellulae_face_mark_the_theme_lacks_exits_1_at_its_line(
     assert err.startswith(f"{typo}:{line}:")
     assert "error: theme 'classic' has no mark 'light'" in err and "Traceback" not in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_game_without_a_rulebook_is_a_located_error(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from micropul_print import registry
+
+    game = registry.get("cellulae")
+
+    class Bookless(type(game)):  # type: ignore[misc]
+        rulebook = None
+
+    shipped = registry.get
+    monkeypatch.setattr(registry, "get",
+                        lambda name: Bookless() if name == "cellulae" else shipped(name))
+    monkeypatch.setattr(registry, "games", lambda: [shipped("micropul"), Bookless()])
+    assert main(["rulebook", "--game", "cellulae", "--check"]) == 1
+    assert capsys.readouterr().err == (
+        "micropul-print: error: no rulebook for the game 'cellulae' (rulebooks: micropul)\n")
