@@ -16,6 +16,7 @@ import errno
 import json
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -56,9 +57,14 @@ class OutputDir:
 def write_atomic(target: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``target``, then rename it over
     ``target``: readers never see a half-written file, and a crash leaves the old one.
-    An OSError names ``target``, never the temporary file the user did not ask for."""
+    An OSError names ``target``, never the temporary file the user did not ask for.
+    A device, pipe or socket at ``target`` is refused: renaming over it would replace,
+    say, /dev/null itself for a user who may (root may)."""
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
+    special = not_regular(target)
+    if special:
+        raise OSError(errno.EINVAL, special, str(target))
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
@@ -73,6 +79,20 @@ def write_atomic(target: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def not_regular(target: Path) -> str:
+    """Why ``target``, which exists, is no file to write over ("" for a regular file or
+    a missing one): a device, a pipe or a socket."""
+    try:
+        mode = os.stat(target).st_mode
+    except (OSError, ValueError):  # missing, or a name no file can have: found out later
+        return ""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return ""
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        return "this is a pipe or socket, not a file"
+    return "this is a device, not a file"
 
 
 def _unwritable(target: Path) -> str | None:
@@ -92,7 +112,7 @@ def check_file_target(target: Path, what: str) -> None:
     """UserError if ``what`` cannot be written as the file ``target``: asked before the
     work that makes it (an analysis may take an hour), not after."""
     problem = ("this is a directory, not a file" if target.is_dir()
-               else _unwritable(target))
+               else not_regular(target) or _unwritable(target))
     if problem is not None:
         raise UserError([Diagnostic(str(target), 0, 0, f"cannot write {what} here: {problem}")])
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -179,3 +181,20 @@ def test_python_dash_m_runs_the_console_command(tmp_path: Path) -> None:
         capture_output=True, text=True, check=True, cwd=tmp_path)
     assert result.stdout.split()[-2:] == ["0", "True"]
     assert (tmp_path / "mine").is_dir()
+
+
+@pytest.mark.parametrize(("argv", "what"), [
+    (["play", "--bots", "random", "--record"], "the game record"),
+    (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--jobs", "1",
+      "--json"], "the report's JSON"),
+    (["rulebook", "--lang", "nl", "--template"], "the catalogue"),
+])
+def test_a_pipe_given_as_an_output_file_is_refused_not_replaced(
+        argv: list[str], what: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert main([*argv, str(fifo)]) == 1
+    assert capsys.readouterr().err == (
+        f"{fifo}: error: cannot write {what} here: this is a pipe or socket, not a file\n")
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
