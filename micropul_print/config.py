@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from micropul_print.errors import Diagnostic, UserError, printable
+from micropul_print.yamlsource import read_input_bytes
 
 CONFIG_NAME = "micropul-print.toml"
 MAX_CONFIG_BYTES = 1024 * 1024  # a configuration file is a few lines; refuse a huge one
@@ -188,14 +189,10 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
     """Every table of the file as {command: {key: (value, line)}}, values converted as
     the command line converts them; UserError naming every problem at its place."""
     source = str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
+    data, problem = read_input_bytes(path, MAX_CONFIG_BYTES)  # a pipe or device: refused
+    if data is None:
         raise UserError([Diagnostic(source, 0, 0, "cannot read the configuration file: "
-                                    f"{exc.strerror or exc}")]) from None
-    if len(data) > MAX_CONFIG_BYTES:
-        raise UserError([Diagnostic(source, 0, 0, "the configuration file is larger than "
-                                    f"{MAX_CONFIG_BYTES // 1024} KiB")])
+                                    f"{problem}")])
     try:
         text = data.decode("utf-8")
         document = tomllib.loads(text)

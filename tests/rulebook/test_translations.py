@@ -4,6 +4,7 @@ texts (--untranslated), and a build that refuses a half-translated book."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -200,3 +201,16 @@ def test_a_template_is_one_language(tmp_path: Path, capsys: pytest.CaptureFixtur
         "micropul-print rulebook: error: argument --lang: --template writes one language's "
         "catalogue: give one code, not nl,de\n")
     assert not (tmp_path / "x.po").exists()
+
+
+@pytest.mark.parametrize("argv", [["--check"], ["--untranslated", "nl"]])
+def test_a_pipe_among_ones_translations_is_refused_without_waiting(
+        argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening a FIFO waits for a writer: reading it as a .po file hung."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine" / "cellulae").mkdir(parents=True)
+    os.mkfifo(tmp_path / "mine" / "cellulae" / "nl.po")
+    code = main(["rulebook", "--game", "cellulae", "--locales", "mine", *argv])
+    assert (code, capsys.readouterr().err) == (
+        1, "mine/cellulae/nl.po: error: is a pipe or socket, not a file\n")
