@@ -33,11 +33,14 @@ import sys
 import traceback
 from collections.abc import Sequence
 from types import FrameType, ModuleType
-from typing import ClassVar, NoReturn
+from typing import TYPE_CHECKING, ClassVar, NoReturn, TextIO
 
 from micropul_print import __version__, config
 from micropul_print.errors import UserError, printable
 from micropul_print.gameapi import UsageError
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "init", "calibrate",
             "analyse", "play", "replay")
@@ -66,6 +69,16 @@ class Parser(argparse.ArgumentParser):
         action = super().add_argument(*args, **kwargs)  # type: ignore[arg-type]
         Parser.known_options.update(action.option_strings)
         return action
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """As argparse's, but a failed write to stdout (--help into a full disk) is
+        raised, to be reported, where argparse drops it and exits 0."""
+        stdout: TextIO = sys.stdout
+        if not message or file is not stdout:
+            super()._print_message(message, file)
+            return
+        stdout.write(message)
+        stdout.flush()
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)

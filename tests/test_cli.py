@@ -109,6 +109,18 @@ def test_output_that_cannot_be_written_is_one_line_and_status_1(tmp_path: Path) 
     assert result.stderr == "micropul-print: cannot write the output: No space left on device\n"
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["build", "--help"]])
+def test_help_into_a_full_disk_is_reported_not_lost(argv: list[str]) -> None:
+    """argparse drops a failed write of its help and exits 0."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "micropul_print", *argv],
+                                stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+    assert (result.returncode, result.stderr) == (
+        1, "micropul-print: cannot write the output: No space left on device\n")
+
+
 def test_a_bug_is_one_line_and_status_70(monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     from micropul_print.commands import catalogue
