@@ -25,6 +25,7 @@ from micropul_print.errors import Diagnostic, UserError
 
 MANIFEST = ".micropul-print-manifest.json"
 STAGING_PREFIX = ".micropul-print-staging-"
+MANIFEST_MAX_BYTES = 64 * 1024 * 1024  # some 100 bytes a file: far more than any kit
 
 
 class OutputDir:
@@ -148,6 +149,10 @@ class Staging:
             raise UserError([Diagnostic(str(self.root), 0, 0,
                                         "cannot write the kit here: this is a file, not a "
                                         "directory")])
+        special = not_regular(root / MANIFEST)  # found now, not after the files moved in
+        if special:
+            raise UserError([Diagnostic(str(root / MANIFEST), 0, 0,
+                                        f"cannot write the build's manifest: {special}")])
         if not root.exists():
             self._created = root
         root.mkdir(parents=True, exist_ok=True)
@@ -207,14 +212,18 @@ class Staging:
 def read_manifest(root: Path) -> dict[str, list[str]]:
     """What earlier builds wrote into ``root``, part by part (empty if nothing, or if the
     manifest is not one of ours)."""
+    from micropul_print.yamlsource import read_input_bytes
+
+    # A pipe, a device or a link to one is not read (it hung, or filled the memory).
+    raw, _problem = read_input_bytes(root / MANIFEST, MANIFEST_MAX_BYTES)
     try:
-        data = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(raw or b"")
+    except (ValueError, RecursionError):  # not ours, or nested past the parser's depth
         return {}
     parts = data.get("parts") if isinstance(data, dict) else None
     if not isinstance(parts, dict):
         return {}
-    return {str(part): [f for f in files if isinstance(f, str)]
+    return {str(part): [f for f in files if isinstance(f, str) and f and "\0" not in f]
             for part, files in parts.items() if isinstance(files, list)}
 
 

@@ -154,3 +154,31 @@ def test_an_atomic_write_never_replaces_a_pipe_or_device(tmp_path: Path) -> None
         f"{fifo}: error: cannot write the thing here: this is a pipe or socket, not a file")
     assert _problem(check_file_target, Path("/dev/null")) == (
         "/dev/null: error: cannot write the thing here: this is a device, not a file")
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("nested_past_the_parser_s_depth", "[" * 100_000),
+    ("a_nul_in_a_name", json.dumps({"parts": {"game/tiles": ["a\0b", "", "kept.svg"]}})),
+])
+def test_a_spoilt_manifest_is_read_as_far_as_it_is_usable(
+        name: str, text: str, tmp_path: Path) -> None:
+    """Both ended in an internal error (RecursionError, 'embedded null byte')."""
+    (tmp_path / MANIFEST).write_text(text, encoding="utf-8")
+    expected = {"game/tiles": ["kept.svg"]} if "parts" in text else {}
+    assert read_manifest(tmp_path) == expected
+    staging = Staging(tmp_path)
+    with staging as output:
+        staging.commit({"game/tiles": [output.write_bytes("a.svg", b"a")]})
+    assert read_manifest(tmp_path) == {"game/tiles": ["a.svg"]}
+
+
+def test_a_pipe_as_the_manifest_is_refused_before_anything_is_staged(tmp_path: Path) -> None:
+    """Reading it hung the build; a device linked there filled the memory."""
+    os.mkfifo(tmp_path / MANIFEST)
+    assert read_manifest(tmp_path) == {}
+    with pytest.raises(UserError) as caught, Staging(tmp_path):
+        pass
+    assert [str(d) for d in caught.value.diagnostics] == [
+        f"{tmp_path / MANIFEST}: error: cannot write the build's manifest: this is a pipe "
+        "or socket, not a file"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST]
