@@ -87,6 +87,17 @@ def test_a_change_rebuilds_a_problem_is_shown_and_ctrl_c_ends_it(variant: Path) 
     assert watcher.wait_for(lambda name, line: name == "stderr" and "interrupted" in line)
 
 
+def test_sigterm_while_watching_is_143_not_ctrl_c_s_130(variant: Path) -> None:
+    """watchfiles turns any signal's exception into KeyboardInterrupt: SIGTERM said
+    "interrupted" and exited 130."""
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    watcher.wait_for(lambda name, line: line.startswith("watching "))
+    watcher.process.send_signal(signal.SIGTERM)
+    assert watcher.process.wait(timeout=LIMIT) == 143
+    assert watcher.wait_for(lambda name, line: name == "stderr" and "micropul-print:" in line) \
+        == "micropul-print: stopped (SIGTERM)"
+
+
 def test_what_each_input_rebuilds() -> None:
     options = KitOptions(games=("micropul", "cellulae"))
     everything = frozenset(options.parts)
