@@ -32,6 +32,7 @@ from micropul_print.errors import Diagnostic, UserError, printable
 from micropul_print.yamlsource import read_input_bytes
 
 CONFIG_NAME = "micropul-print.toml"
+MAX_CONFIG_DEPTH = 100  # a configuration nests an array or two; tomllib overflows at ~300
 MAX_CONFIG_BYTES = 1024 * 1024  # a configuration file is a few lines; refuse a huge one
 
 
@@ -201,6 +202,10 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
         raise UserError([Diagnostic(source, line, 1, "not UTF-8 text")]) from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError([_syntax_error(source, text, exc)]) from None
+    except RecursionError:  # tomllib recurses once per nested array or table
+        line, col = _too_deep(text)
+        raise UserError([Diagnostic(source, line, col, "not valid TOML: arrays or tables "
+                                    f"nested deeper than {MAX_CONFIG_DEPTH}")]) from None
     spots = locate(text)
     problems: list[Diagnostic] = []
     values: dict[str, dict[str, tuple[Any, int]]] = {}
@@ -297,6 +302,18 @@ def _did_you_mean(word: str, candidates: list[str], brackets: bool = False) -> s
 
 
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)$")
+
+
+def _too_deep(text: str) -> tuple[int, int]:
+    """Where brackets first open past MAX_CONFIG_DEPTH (brackets in strings counted too:
+    this only places a message about a file tomllib could not read)."""
+    depth = 0
+    for index, char in enumerate(text):
+        depth += (char in "[{") - (char in "]}")
+        if depth > MAX_CONFIG_DEPTH:
+            line = text.count("\n", 0, index) + 1
+            return line, index - (text.rfind("\n", 0, index) + 1) + 1
+    return 1, 1
 
 
 def _syntax_error(source: str, text: str, exc: tomllib.TOMLDecodeError) -> Diagnostic:

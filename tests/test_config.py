@@ -61,6 +61,8 @@ EXPECTED = {
                        "file"],
     "table_twice": ["{path}:4:7: error: not valid TOML: cannot declare ('build',) twice"],
     "not_utf8": ["{path}:2:1: error: not UTF-8 text"],
+    "nested_too_deep": ["{path}:2:108: error: not valid TOML: arrays or tables nested "
+                        "deeper than 100"],
     "several_problems": [
         "{path}:3:9: error: bleed: bleed must be between 0 and 10 mm",
         "{path}:4:1: error: unknown option 'quoted key' in [build]; [build] takes {build}",
