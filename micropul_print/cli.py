@@ -33,11 +33,14 @@ import sys
 import traceback
 from collections.abc import Sequence
 from types import FrameType, ModuleType
-from typing import ClassVar, NoReturn
+from typing import TYPE_CHECKING, ClassVar, NoReturn, TextIO
 
 from micropul_print import __version__, config, registry
 from micropul_print.errors import UserError, printable
 from micropul_print.gameapi import UsageError
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "init", "calibrate",
             "analyse", "play", "replay")
@@ -66,6 +69,16 @@ class Parser(argparse.ArgumentParser):
         action = super().add_argument(*args, **kwargs)  # type: ignore[arg-type]
         Parser.known_options.update(action.option_strings)
         return action
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """As argparse's, but a failed write to stdout (--help into a full disk) is
+        raised, to be reported, where argparse drops it and exits 0."""
+        stdout: TextIO = sys.stdout
+        if not message or file is not stdout:
+            super()._print_message(message, file)
+            return
+        stdout.write(message)
+        stdout.flush()
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
@@ -176,12 +189,21 @@ def join_negative_values(words: Sequence[str]) -> list[str]:
     return joined
 
 
+# Set by SIGTERM: a library that turns the handler's exception into KeyboardInterrupt
+# (watchfiles does, for any signal) must not make a SIGTERM look like Ctrl-C.
+_sigterm_seen = False
+
+
 def _on_sigterm(_signum: int, _frame: FrameType | None) -> None:
+    global _sigterm_seen
+    _sigterm_seen = True
     raise Terminated
 
 
 def main(argv: list[str] | None = None) -> int:
     words = join_negative_values(sys.argv[1:] if argv is None else argv)
+    global _sigterm_seen
+    _sigterm_seen = False
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         parser, modules = build_parser(command_named(words))
@@ -204,12 +226,12 @@ def main(argv: list[str] | None = None) -> int:
         command = f"{PROG} {words[0]}" if words else PROG
         print(f"{command}: error: {printable(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Terminated) as stop:
+        if isinstance(stop, Terminated) or _sigterm_seen:
+            print(f"{PROG}: stopped (SIGTERM)", file=sys.stderr)
+            return EXIT_TERMINATED
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except Terminated:
-        print(f"{PROG}: stopped (SIGTERM)", file=sys.stderr)
-        return EXIT_TERMINATED
     except OSError as exc:
         if exc.filename is not None:  # a file or folder the system refused: the user's to fix
             where = printable(str(exc.filename))

@@ -30,8 +30,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from micropul_print.errors import Diagnostic, UserError, printable
+from micropul_print.yamlsource import read_input_bytes
 
 CONFIG_NAME = "micropul-print.toml"
+MAX_CONFIG_DEPTH = 100  # a configuration nests an array or two; tomllib overflows at ~300
 MAX_CONFIG_BYTES = 1024 * 1024  # a configuration file is a few lines; refuse a huge one
 
 
@@ -212,14 +214,10 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
     """Every table of the file as {command: {key: (value, line)}}, values converted as
     the command line converts them; UserError naming every problem at its place."""
     source = str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
+    data, problem = read_input_bytes(path, MAX_CONFIG_BYTES)  # a pipe or device: refused
+    if data is None:
         raise UserError([Diagnostic(source, 0, 0, "cannot read the configuration file: "
-                                    f"{exc.strerror or exc}")]) from None
-    if len(data) > MAX_CONFIG_BYTES:
-        raise UserError([Diagnostic(source, 0, 0, "the configuration file is larger than "
-                                    f"{MAX_CONFIG_BYTES // 1024} KiB")])
+                                    f"{problem}")])
     if data.startswith(codecs.BOM_UTF8):  # TOML has none; tomllib says "invalid statement"
         raise UserError([Diagnostic(source, 1, 1, "a byte order mark starts the file: save "
                                     "it as UTF-8 without one, as TOML asks")])
@@ -231,6 +229,10 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
         raise UserError([Diagnostic(source, line, 1, "not UTF-8 text")]) from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError([_syntax_error(source, text, exc)]) from None
+    except RecursionError:  # tomllib recurses once per nested array or table
+        line, col = _too_deep(text)
+        raise UserError([Diagnostic(source, line, col, "not valid TOML: arrays or tables "
+                                    f"nested deeper than {MAX_CONFIG_DEPTH}")]) from None
     spots = locate(text)
     problems: list[Diagnostic] = []
     values: dict[str, dict[str, tuple[Any, int]]] = {}
@@ -327,6 +329,18 @@ def _did_you_mean(word: str, candidates: list[str], brackets: bool = False) -> s
 
 
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)$")
+
+
+def _too_deep(text: str) -> tuple[int, int]:
+    """Where brackets first open past MAX_CONFIG_DEPTH (brackets in strings counted too:
+    this only places a message about a file tomllib could not read)."""
+    depth = 0
+    for index, char in enumerate(text):
+        depth += (char in "[{") - (char in "]}")
+        if depth > MAX_CONFIG_DEPTH:
+            line = text.count("\n", 0, index) + 1
+            return line, index - (text.rfind("\n", 0, index) + 1) + 1
+    return 1, 1
 
 
 def _syntax_error(source: str, text: str, exc: tomllib.TOMLDecodeError) -> Diagnostic:

@@ -28,6 +28,12 @@ def printable(text: str) -> str:
     return "".join(char if char.isprintable() or char == " " else _escape(char) for char in text)
 
 
+def printable_lines(text: str) -> str:
+    """``text`` with each line :func:`printable`, its line breaks kept: a listing on
+    stdout that quotes a catalogue's texts (a name holding U+202E reordered the line)."""
+    return "\n".join(printable(line) for line in text.split("\n"))
+
+
 def _escape(char: str) -> str:
     return repr(char)[1:-1]  # as repr writes it: \n, \x1b, \u202e
 

@@ -16,6 +16,7 @@ import errno
 import json
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -24,6 +25,7 @@ from micropul_print.errors import Diagnostic, UserError
 
 MANIFEST = ".micropul-print-manifest.json"
 STAGING_PREFIX = ".micropul-print-staging-"
+MANIFEST_MAX_BYTES = 64 * 1024 * 1024  # some 100 bytes a file: far more than any kit
 
 
 class OutputDir:
@@ -56,9 +58,14 @@ class OutputDir:
 def write_atomic(target: Path, data: bytes) -> None:
     """Write ``data`` to a temporary file beside ``target``, then rename it over
     ``target``: readers never see a half-written file, and a crash leaves the old one.
-    An OSError names ``target``, never the temporary file the user did not ask for."""
+    An OSError names ``target``, never the temporary file the user did not ask for.
+    A device, pipe or socket at ``target`` is refused: renaming over it would replace,
+    say, /dev/null itself for a user who may (root may)."""
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
+    special = not_regular(target)
+    if special:
+        raise OSError(errno.EINVAL, special, str(target))
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
@@ -73,6 +80,20 @@ def write_atomic(target: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def not_regular(target: Path) -> str:
+    """Why ``target``, which exists, is no file to write over ("" for a regular file or
+    a missing one): a device, a pipe or a socket."""
+    try:
+        mode = os.stat(target).st_mode
+    except (OSError, ValueError):  # missing, or a name no file can have: found out later
+        return ""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return ""
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        return "this is a pipe or socket, not a file"
+    return "this is a device, not a file"
 
 
 def _unwritable(target: Path) -> str | None:
@@ -92,7 +113,7 @@ def check_file_target(target: Path, what: str) -> None:
     """UserError if ``what`` cannot be written as the file ``target``: asked before the
     work that makes it (an analysis may take an hour), not after."""
     problem = ("this is a directory, not a file" if target.is_dir()
-               else _unwritable(target))
+               else not_regular(target) or _unwritable(target))
     if problem is not None:
         raise UserError([Diagnostic(str(target), 0, 0, f"cannot write {what} here: {problem}")])
 
@@ -128,6 +149,10 @@ class Staging:
             raise UserError([Diagnostic(str(self.root), 0, 0,
                                         "cannot write the kit here: this is a file, not a "
                                         "directory")])
+        special = not_regular(root / MANIFEST)  # found now, not after the files moved in
+        if special:
+            raise UserError([Diagnostic(str(root / MANIFEST), 0, 0,
+                                        f"cannot write the build's manifest: {special}")])
         if not root.exists():
             self._created = root
         root.mkdir(parents=True, exist_ok=True)
@@ -187,14 +212,18 @@ class Staging:
 def read_manifest(root: Path) -> dict[str, list[str]]:
     """What earlier builds wrote into ``root``, part by part (empty if nothing, or if the
     manifest is not one of ours)."""
+    from micropul_print.yamlsource import read_input_bytes
+
+    # A pipe, a device or a link to one is not read (it hung, or filled the memory).
+    raw, _problem = read_input_bytes(root / MANIFEST, MANIFEST_MAX_BYTES)
     try:
-        data = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(raw or b"")
+    except (ValueError, RecursionError):  # not ours, or nested past the parser's depth
         return {}
     parts = data.get("parts") if isinstance(data, dict) else None
     if not isinstance(parts, dict):
         return {}
-    return {str(part): [f for f in files if isinstance(f, str)]
+    return {str(part): [f for f in files if isinstance(f, str) and f and "\0" not in f]
             for part, files in parts.items() if isinstance(files, list)}
 
 

@@ -338,7 +338,7 @@ def read_yaml(
     key keeps its first value), so callers can go on collecting their own problems.
     """
     file = str(path)
-    data, problem = _read_bytes(Path(path), max_bytes)
+    data, problem = read_input_bytes(Path(path), max_bytes)
     if data is None:
         return None, [Diagnostic(file, 0, 0, problem)]
     return parse_yaml(data, file, max_nodes=max_nodes)
@@ -369,7 +369,9 @@ def _not_a_file(mode: int) -> str:
     return "is a device, not a file"
 
 
-def _read_bytes(path: Path, max_bytes: int) -> tuple[bytes | None, str]:
+def read_input_bytes(path: Path, max_bytes: int = MAX_BYTES) -> tuple[bytes | None, str]:
+    """The bytes of the regular file ``path``, or None and why not (missing, a folder, a
+    pipe or device, larger than ``max_bytes``): every input file is read through here."""
     try:
         problem = _not_a_file(os.stat(path).st_mode)  # before opening: opening can hang
         if problem:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -107,6 +109,18 @@ def test_output_that_cannot_be_written_is_one_line_and_status_1(tmp_path: Path) 
     assert result.stderr == "micropul-print: cannot write the output: No space left on device\n"
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["build", "--help"]])
+def test_help_into_a_full_disk_is_reported_not_lost(argv: list[str]) -> None:
+    """argparse drops a failed write of its help and exits 0."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "micropul_print", *argv],
+                                stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+    assert (result.returncode, result.stderr) == (
+        1, "micropul-print: cannot write the output: No space left on device\n")
+
+
 def test_a_bug_is_one_line_and_status_70(monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     from micropul_print.commands import catalogue
@@ -179,3 +193,35 @@ def test_python_dash_m_runs_the_console_command(tmp_path: Path) -> None:
         capture_output=True, text=True, check=True, cwd=tmp_path)
     assert result.stdout.split()[-2:] == ["0", "True"]
     assert (tmp_path / "mine").is_dir()
+
+
+@pytest.mark.parametrize(("argv", "what"), [
+    (["play", "--bots", "random", "--record"], "the game record"),
+    (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--jobs", "1",
+      "--json"], "the report's JSON"),
+    (["rulebook", "--lang", "nl", "--template"], "the catalogue"),
+])
+def test_a_pipe_given_as_an_output_file_is_refused_not_replaced(
+        argv: list[str], what: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert main([*argv, str(fifo)]) == 1
+    assert capsys.readouterr().err == (
+        f"{fifo}: error: cannot write {what} here: this is a pipe or socket, not a file\n")
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+@pytest.mark.parametrize("argv", [["catalogue"], ["play", "--bots", "random"]])
+def test_a_name_with_a_bidi_override_is_escaped_on_stdout_too(
+        argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A catalogue name may hold U+202E; printed raw, it reordered the terminal's line."""
+    from micropul_print.catalogue.loader import shipped_catalogue
+
+    text = shipped_catalogue("micropul").read_text(encoding="utf-8")
+    catalogue = tmp_path / "bidi.yaml"
+    catalogue.write_text(text.replace("\nname: Micropul\n", '\nname: "Mine\\u202eX"\n', 1),
+                         encoding="utf-8")
+    assert main([*argv, str(catalogue)]) == 0
+    out = capsys.readouterr().out
+    assert "\u202e" not in out and "Mine\\u202eX" in out

@@ -63,6 +63,8 @@ EXPECTED = {
     "not_utf8": ["{path}:2:1: error: not UTF-8 text"],
     "byte_order_mark": ["{path}:1:1: error: a byte order mark starts the file: save it as "
                         "UTF-8 without one, as TOML asks"],
+    "nested_too_deep": ["{path}:2:108: error: not valid TOML: arrays or tables nested "
+                        "deeper than 100"],
     "several_problems": [
         "{path}:3:9: error: bleed: bleed must be between 0 and 10 mm",
         "{path}:4:1: error: unknown option 'quoted key' in [build]; [build] takes {build}",
@@ -93,7 +95,18 @@ def test_a_missing_configuration_file_is_a_one_line_error(
     missing = tmp_path / "nowhere.toml"
     assert cli.main(["build", "--config", str(missing)]) == 1
     assert capsys.readouterr().err == (f"{missing}: error: cannot read the configuration "
-                                       "file: No such file or directory\n")
+                                       "file: file not found\n")
+
+
+@pytest.mark.parametrize("command", [["build"], ["check"], ["calibrate", "--offset", "1,1"]])
+def test_a_pipe_given_as_the_configuration_is_refused_without_waiting(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Opening a FIFO waits for a writer: the command hung until it was killed."""
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    assert cli.main([*command, "--config", str(fifo)]) == 1
+    assert capsys.readouterr().err == (f"{fifo}: error: cannot read the configuration "
+                                       "file: is a pipe or socket, not a file\n")
 
 
 def show(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, tuple[str, str]]:

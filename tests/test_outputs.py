@@ -4,6 +4,8 @@ build's files of the same part removed when this build no longer makes them."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -135,3 +137,48 @@ def test_where_a_file_or_a_directory_cannot_be_written_is_told_beforehand(
     check_file_target(tmp_path / "new" / "deeper" / "x.json", "the thing")
     check_directory_target(tmp_path / "folder", "the thing")
     check_directory_target(tmp_path / "new" / "dir", "the thing")
+
+
+def test_an_atomic_write_never_replaces_a_pipe_or_device(tmp_path: Path) -> None:
+    """Renaming over a FIFO or a device would replace it with a regular file (as root,
+    /dev/null itself): the write is refused and the special file stays."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError) as caught:
+        write_atomic(fifo, b"data")
+    assert (caught.value.filename, caught.value.strerror) == (
+        str(fifo), "this is a pipe or socket, not a file")
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
+    assert _problem(check_file_target, fifo) == (
+        f"{fifo}: error: cannot write the thing here: this is a pipe or socket, not a file")
+    assert _problem(check_file_target, Path("/dev/null")) == (
+        "/dev/null: error: cannot write the thing here: this is a device, not a file")
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("nested_past_the_parser_s_depth", "[" * 100_000),
+    ("a_nul_in_a_name", json.dumps({"parts": {"game/tiles": ["a\0b", "", "kept.svg"]}})),
+])
+def test_a_spoilt_manifest_is_read_as_far_as_it_is_usable(
+        name: str, text: str, tmp_path: Path) -> None:
+    """Both ended in an internal error (RecursionError, 'embedded null byte')."""
+    (tmp_path / MANIFEST).write_text(text, encoding="utf-8")
+    expected = {"game/tiles": ["kept.svg"]} if "parts" in text else {}
+    assert read_manifest(tmp_path) == expected
+    staging = Staging(tmp_path)
+    with staging as output:
+        staging.commit({"game/tiles": [output.write_bytes("a.svg", b"a")]})
+    assert read_manifest(tmp_path) == {"game/tiles": ["a.svg"]}
+
+
+def test_a_pipe_as_the_manifest_is_refused_before_anything_is_staged(tmp_path: Path) -> None:
+    """Reading it hung the build; a device linked there filled the memory."""
+    os.mkfifo(tmp_path / MANIFEST)
+    assert read_manifest(tmp_path) == {}
+    with pytest.raises(UserError) as caught, Staging(tmp_path):
+        pass
+    assert [str(d) for d in caught.value.diagnostics] == [
+        f"{tmp_path / MANIFEST}: error: cannot write the build's manifest: this is a pipe "
+        "or socket, not a file"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST]

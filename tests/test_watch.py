@@ -133,6 +133,17 @@ def test_a_variant_unreadable_when_watching_begins_is_the_file_watched(
     assert rebuilds(watched, options) == [Rebuild("cellulae", frozenset({"svg"}))]
 
 
+def test_sigterm_while_watching_is_143_not_ctrl_c_s_130(variant: Path) -> None:
+    """watchfiles turns any signal's exception into KeyboardInterrupt: SIGTERM said
+    "interrupted" and exited 130."""
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    watcher.wait_for(lambda name, line: line.startswith("watching "))
+    watcher.process.send_signal(signal.SIGTERM)
+    assert watcher.process.wait(timeout=LIMIT) == 143
+    assert watcher.wait_for(lambda name, line: name == "stderr" and "micropul-print:" in line) \
+        == "micropul-print: stopped (SIGTERM)"
+
+
 def test_what_each_input_rebuilds() -> None:
     options = KitOptions(games=("micropul", "cellulae"))
     everything = frozenset(options.parts)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from micropul_print import registry
-from micropul_print.errors import Diagnostic, UserError, quoted, usable
+from micropul_print.errors import Diagnostic, Severity, UserError, quoted, usable
 from micropul_print.gameapi import Catalogue, Game
 from micropul_print.yamlsource import (
     YamlMapping,
@@ -104,9 +104,12 @@ def _read(root: YamlNode, source: str, out: list[Diagnostic]) -> Catalogue | Non
         missing = missing_letters(name)
         if missing:  # the name is printed on every sheet, in Lato
             letters = ", ".join(f"{quoted(char)} (U+{ord(char):04X})" for char in missing)
+            # A warning: the catalogue is still good for everything but the footers
+            # (--strict makes it an error, as every warning).
             out.append(name_node.diagnostic(
                 f"'name' has {letters}, which the font of the sheets, Lato, lacks: the PDF "
-                f"would leave {'them' if len(missing) > 1 else 'it'} out"))
+                f"would leave {'them' if len(missing) > 1 else 'it'} out",
+                Severity.WARNING))
     count_node = root.get("tile_count")
     tile_count = None if count_node is None else expect_int(count_node, "'tile_count'", out)
     tiles_node = root.get("tiles")

@@ -192,7 +192,7 @@ def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
             raise UsageError(f"{catalogue.name} has no variant {variant!r} "
                              f"(it has: {', '.join(variants)})")
     for count in args.players or ():
-        if not count.isdigit() or int(count) not in players:
+        if count not in map(str, players):  # compared as text: '²' and '1_0' are no counts
             raise UsageError(f"{game.title} takes {', '.join(map(str, players))} players, "
                              f"not {count}")
     return analyse.plan(catalogue.game, catalogue, args.bots, args.games, args.seed,

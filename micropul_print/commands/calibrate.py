@@ -70,8 +70,14 @@ def write_build_settings(target: Path, values: dict[str, tuple[float, float]]) -
 
     from micropul_print.errors import Diagnostic, UserError
     from micropul_print.outputs import write_atomic
+    from micropul_print.yamlsource import read_input_bytes
 
-    text = target.read_text(encoding="utf-8") if target.exists() else ""
+    text = ""
+    if target.exists():  # a pipe or device is refused, never awaited
+        data, problem = read_input_bytes(target)
+        if data is None:
+            raise UserError([Diagnostic(str(target), 0, 0, f"cannot read: {problem}")])
+        text = data.decode("utf-8", errors="replace")
     document = tomlkit.parse(text)
     table = document.get("build")
     if table is None:

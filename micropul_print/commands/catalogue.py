@@ -9,7 +9,7 @@ import sys
 
 from micropul_print import registry
 from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
-from micropul_print.errors import UserError, errors_in
+from micropul_print.errors import UserError, errors_in, printable_lines
 
 HELP = "validate a tile catalogue and list its tiles (or print its JSON)"
 
@@ -46,5 +46,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(catalogue.to_json(), indent=2) + "\n")
     else:
-        sys.stdout.write(registry.get(catalogue.game).describe(catalogue))
+        sys.stdout.write(printable_lines(registry.get(catalogue.game).describe(catalogue)))
     return 0

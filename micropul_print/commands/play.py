@@ -32,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from micropul_print.commands.analyse import _load
+    from micropul_print.errors import printable
     from micropul_print.gameapi import UsageError
     from micropul_print.lab.record import play
     from micropul_print.outputs import check_file_target, write_atomic
@@ -58,8 +59,9 @@ def run(args: argparse.Namespace) -> int:
     winners = [seat + 1 for seat, r in enumerate(returns) if r == max(returns)]
     verdict = ("a tie" if len(winners) > 1 else f"player {winners[0]} wins"
                if len(returns) > 1 else "won" if returns[0] else "lost")
-    print(f"{game.title}, {catalogue.name}, variant {record.variant}, seed {record.seed}: "
-          f"{seats}; {verdict} ({state.end_reason()}) after {state.turn()} turns")
+    print(printable(f"{game.title}, {catalogue.name}, variant {record.variant}, seed "
+                    f"{record.seed}: {seats}; {verdict} ({state.end_reason()}) after "
+                    f"{state.turn()} turns"))
     if args.record is not None:
         write_atomic(Path(args.record), record.to_json_text().encode("utf-8"))
     return 0

@@ -7,7 +7,6 @@ report of missing and stale texts (--untranslated), translations of one's own
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -227,6 +226,7 @@ def _template(args: argparse.Namespace) -> int:
     """Write a new catalogue of the book's texts to translate, or bring one up to date."""
     from micropul_print.errors import Diagnostic, UserError
     from micropul_print.gameapi import UsageError
+    from micropul_print.outputs import check_file_target, write_atomic
     from micropul_print.rulebook import rulebook_for
     from micropul_print.rulebook.translations import catalogue_for
 
@@ -245,19 +245,15 @@ def _template(args: argparse.Namespace) -> int:
     if target.is_dir():
         raise UsageError(f"argument --template: {args.template!r} is a folder; give a file "
                          "name such as nl.po")
+    check_file_target(target, "the catalogue")  # a device or pipe: before reading it
     lang = _template_language(target, langs[0] if langs else None)
     data = catalogue_for(rulebook_for(game), registry.get(game).title, lang,
                          existing=target if target.exists() else None)
-    partial = target.with_name(f".{target.name}.partial")
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial.write_bytes(data)
-        os.replace(partial, target)  # a reader never sees half a catalogue
+        write_atomic(target, data)  # a reader never sees half a catalogue
     except OSError as exc:  # an unwritable place: the user's to fix, not a crash
         raise UserError([Diagnostic(str(target), 0, 0,
                                     f"cannot write: {exc.strerror or exc}")]) from None
-    finally:
-        partial.unlink(missing_ok=True)
     if not args.quiet:
         count = data.count(b"\nmsgctxt ")
         print(f"rulebook: {target}: {count} texts of the {game} book", file=sys.stderr)

@@ -23,6 +23,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import PoFileError, read_po, unescape, write_po
 
 from micropul_print.errors import Diagnostic
+from micropul_print.yamlsource import read_input_bytes
 
 # Lines are wrapped as gettext's own tools wrap them; the texts are joined back whole.
 WIDTH = 76
@@ -50,7 +51,8 @@ class PoEntry:
 def read_header(path: Path) -> tuple[list[str], str | None]:
     """The comment lines on top of a catalogue (without "# ") and its Language, to
     keep them when the catalogue is written again."""
-    text = path.read_text(encoding="utf-8-sig")
+    data, _problem = read_input_bytes(path)
+    text = (data or b"").decode("utf-8-sig", errors="replace")  # read_catalogue judged it
     lines = []
     for line in _lines(text):
         if not line.startswith("#") or line[1:2] in {",", ":", ".", "|", "~"}:
@@ -68,10 +70,9 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
     line): a file that is not a catalogue, an entry without a key (msgctxt) or with
     gettext plural forms, a key given twice."""
     where = str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return [], [Diagnostic(where, 0, 0, f"cannot read: {exc.strerror or exc}")]
+    data, problem = read_input_bytes(path)  # a pipe or device is refused, not awaited
+    if data is None:
+        return [], [Diagnostic(where, 0, 0, problem)]
     # A byte order mark, as some editors write one, is no part of the first line.
     data = data.removeprefix(codecs.BOM_UTF8)
     try:

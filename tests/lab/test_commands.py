@@ -91,6 +91,8 @@ def test_analyse_json_to_stdout_and_the_solitaire_par_table(
     (["--bots", "random,minimax"], "unknown bot 'minimax'"),
     (["--game", "cellulae", "--variants", "6"], "Cellulae has no variant '6' (it has: 5, 7, 9)"),
     (["--game", "cellulae", "--players", "1"], "Cellulae takes 2 players, not 1"),
+    (["--players", "²"], "micropul-print analyse: error: Micropul takes 2, 1 players, not ²\n"),
+    (["--players", "02"], "micropul-print analyse: error: Micropul takes 2, 1 players, not 02\n"),
     (["--bots", "random,greedy", "--anchor", "lookahead"],
      "micropul-print analyse: error: --anchor 'lookahead' is not one of the bots "
      "(they are: random, greedy)\n"),

@@ -4,6 +4,7 @@ texts (--untranslated), and a build that refuses a half-translated book."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -270,3 +271,16 @@ def test_a_catalogue_outside_its_game_s_folder_is_pointed_to(
         "micropul-print rulebook: error: argument --lang: unknown language 'nl' for the "
         f"cellulae rulebook; choose from {known} (a catalogue of yours is read from "
         f"{mine / 'cellulae' / 'nl.po'})")
+
+
+@pytest.mark.parametrize("argv", [["--check"], ["--untranslated", "nl"]])
+def test_a_pipe_among_ones_translations_is_refused_without_waiting(
+        argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening a FIFO waits for a writer: reading it as a .po file hung."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine" / "cellulae").mkdir(parents=True)
+    os.mkfifo(tmp_path / "mine" / "cellulae" / "nl.po")
+    code = main(["rulebook", "--game", "cellulae", "--locales", "mine", *argv])
+    assert (code, capsys.readouterr().err) == (
+        1, "mine/cellulae/nl.po: error: is a pipe or socket, not a file\n")
