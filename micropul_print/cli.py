@@ -22,7 +22,6 @@ unless MICROPUL_PRINT_TRACEBACK=1.
 from __future__ import annotations
 
 import argparse
-import difflib
 import errno
 import gc
 import importlib
@@ -96,6 +95,8 @@ def _hint(message: str) -> str:
         if not unknown or not unknown.group(1).startswith("-"):
             return ""
         word, candidates = unknown.group(1).split("=")[0], sorted(Parser.known_options)
+    import difflib  # only for a mistake
+
     close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

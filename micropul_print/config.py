@@ -20,17 +20,18 @@ from __future__ import annotations
 import argparse
 import codecs
 import copy
-import difflib
 import re
-import tomllib
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from micropul_print.errors import Diagnostic, UserError, printable
 from micropul_print.yamlsource import read_input_bytes
+
+if TYPE_CHECKING:
+    import tomllib
 
 CONFIG_NAME = "micropul-print.toml"
 MAX_CONFIG_DEPTH = 100  # a configuration nests an array or two; tomllib overflows at ~300
@@ -213,6 +214,8 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
                 ) -> dict[str, dict[str, tuple[Any, int]]]:
     """Every table of the file as {command: {key: (value, line)}}, values converted as
     the command line converts them; UserError naming every problem at its place."""
+    import tomllib  # here: a run without a configuration file need not import it
+
     source = str(path)
     data, problem = read_input_bytes(path, MAX_CONFIG_BYTES)  # a pipe or device: refused
     if data is None:
@@ -322,6 +325,8 @@ def _kind(value: Any) -> str:
 
 
 def _did_you_mean(word: str, candidates: list[str], brackets: bool = False) -> str:
+    import difflib  # only for a mistake
+
     close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
     if not close:
         return ""
@@ -469,6 +474,8 @@ class _Locator:
             end = self.string_end()
             raw = text[self.i:end]
             self.i = end
+            import tomllib  # read_config imported it
+
             key: str = next(iter(tomllib.loads(f"{raw} = 0")))
             return key
         match = self.BARE.match(text, self.i)

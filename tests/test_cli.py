@@ -40,6 +40,9 @@ def test_a_build_without_rulebooks_loads_no_rulebook(tmp_path: Path) -> None:
         f"'--quiet', '--out', {str(tmp_path)!r}])")
     assert "micropul_print.rulebook" not in loaded and "babel" not in loaded
     assert (tmp_path / "sheets" / "micropul-tiles-a4.pdf").is_file()
+    # Nor a TOML parser without a configuration file, nor fontTools' font parser (the
+    # glyph table has every character of the sheets), nor difflib without a mistake.
+    assert {"tomllib", "fontTools.ttLib", "difflib"}.isdisjoint(loaded)
 
 
 def test_no_command_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
