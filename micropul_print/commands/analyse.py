@@ -63,7 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="FILE", help="write the report's JSON to FILE "
                         "(- for stdout, instead of the text summary)")
     parser.add_argument("--report", metavar="DIR", help="write DIR/report.html (one "
-                        "self-contained page, needs the [lab] extra) and DIR/report.json")
+                        "self-contained page, needs the [lab] extra) and DIR/report.json; "
+                        "a name ending in .html is the page itself, its JSON beside it")
     parser.add_argument("--strict", action="store_true",
                         help="treat warnings of the catalogues as errors")
 
@@ -141,7 +142,10 @@ def run(args: argparse.Namespace) -> int:
                              "pip install 'micropul-print[cluster]'") from None
     if args.report is not None:
         report.require_plotting()
-        check_directory_target(Path(args.report), "the report")
+        folder, page, data = report.report_files(Path(args.report))
+        check_directory_target(folder, "the report")
+        for name in (page, data):
+            check_file_target(folder / name, "the report")
     if args.json not in (None, "-"):
         check_file_target(Path(args.json), "the report's JSON")
     try:
@@ -173,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json is not None:
         report.write_json(document, args.json)
     if args.report is not None:
-        report.write_report_dir(document, Path(args.report))
+        report.write_report(document, Path(args.report))
     if not document["complete"]:
         print("micropul-print: interrupted: the report covers the games played so far",
               file=sys.stderr)

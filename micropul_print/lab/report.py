@@ -66,10 +66,22 @@ def write_json(document: JSON, target: str) -> None:
     write_atomic(Path(target), dumps(document).encode("utf-8"))
 
 
-def write_report_dir(document: JSON, directory: Path) -> list[Path]:
-    output = OutputDir(directory)
-    return [output.write_bytes("report.json", dumps(document).encode("utf-8")),
-            output.write_bytes("report.html", render_html(document).encode("utf-8"))]
+def report_files(target: Path) -> tuple[Path, str, str]:
+    """Where ``--report TARGET`` writes: (folder, page's name, JSON's name). A folder
+    gets report.html and report.json; a name ending in .html (or .htm) that is not a
+    folder is the page itself, and its JSON goes beside it (report.html: report.json),
+    as a user who types ``--report report.html`` expects."""
+    if target.suffix.lower() in (".html", ".htm") and not target.is_dir():
+        return target.parent, target.name, target.with_suffix(".json").name
+    return target, "report.html", "report.json"
+
+
+def write_report(document: JSON, target: Path) -> list[Path]:
+    """The JSON, then the page, where :func:`report_files` says."""
+    folder, page, data = report_files(target)
+    output = OutputDir(folder)
+    return [output.write_bytes(data, dumps(document).encode("utf-8")),
+            output.write_bytes(page, render_html(document).encode("utf-8"))]
 
 
 # -- text --------------------------------------------------------------------------------------

@@ -366,3 +366,35 @@ def test_against_a_catalogue_of_another_game_names_against(
     assert capsys.readouterr().err == (
         f"{other}:{line}:7: error: --against needs a micropul catalogue, this is a cellulae "
         "one\n")
+
+
+@pytest.mark.parametrize(("given", "page", "data"), [
+    ("out", "out/report.html", "out/report.json"),
+    ("report.html", "report.html", "report.json"),
+    ("out/Mine.HTM", "out/Mine.HTM", "out/Mine.json"),
+])
+def test_report_takes_a_folder_or_the_page_s_own_name(
+        given: str, page: str, data: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """--report report.html made a folder named report.html: a name ending in .html is
+    the page itself, its JSON beside it."""
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    assert main(["analyse", "--game", "cellulae", "--variants", "5", "--games", "1",
+                 "--bots", "random", "--jobs", "1", "--report", given]) == 0
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")
+                     if p.is_file())
+    assert written == sorted([page, data])
+    assert (tmp_path / page).read_text("utf-8").startswith("<!DOCTYPE html>")
+    json.loads((tmp_path / data).read_text("utf-8"))
+
+
+def test_a_folder_named_like_a_page_stays_a_folder(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lab.html").mkdir()
+    assert main(["analyse", "--game", "cellulae", "--variants", "5", "--games", "1",
+                 "--bots", "random", "--jobs", "1", "--report", "lab.html"]) == 0
+    assert sorted(p.name for p in (tmp_path / "lab.html").iterdir()) == [
+        "report.html", "report.json"]
