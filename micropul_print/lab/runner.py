@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable, Generator
 from typing import Any
 
+from micropul_print import registry
 from micropul_print.gameapi import UsageError
 from micropul_print.lab.analyse import Batch, GameSummary, Plan, run_batch
 from micropul_print.workers import forking_workers, init_worker
@@ -104,7 +105,11 @@ _PENDING: list[tuple[Plan, Any]] = []
 def _work(index: int) -> tuple[int, list[GameSummary]]:
     the_plan, catalogue = _PENDING[0]
     batch = the_plan.batches[index]
-    return index, run_batch(the_plan.game, catalogue, the_plan.parts[batch.part], batch)
+    try:
+        return index, run_batch(the_plan.game, catalogue, the_plan.parts[batch.part], batch)
+    except Exception as exc:  # a bug, raised in the parent, which must know whose
+        registry.blame(exc)
+        raise
 
 
 def _in_workers(the_plan: Plan, catalogue: Any,

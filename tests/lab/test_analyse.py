@@ -191,3 +191,29 @@ def test_workers_that_played_everything_end_on_their_own(
     results, complete = run_plan(plan, catalogue, jobs=2)
     assert complete and sum(len(games) for games in results.values()) == 2 * len(plan.parts)
     assert alive_at_terminate == []
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_bug_in_a_plugins_game_is_blamed_on_the_plugin_even_from_a_worker(
+        jobs: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker's traceback stays in the worker: the plugin is noted on the exception."""
+    import sys
+    import types
+    from importlib.metadata import EntryPoint
+
+    from micropul_print.lab import runner
+
+    module = types.ModuleType("buggy_lab_plugin")
+    exec(compile("def run_batch(game, catalogue, part, batch):\n    return [1 // 0]\n",
+                 "buggy_lab_plugin.py", "exec"), module.__dict__)
+    monkeypatch.setitem(sys.modules, "buggy_lab_plugin", module)
+    found = {**registry._entry_points(),
+             "buggy": EntryPoint("buggy", "buggy_lab_plugin:GAME", registry.GROUP)}
+    monkeypatch.setattr(registry, "_entry_points", lambda: found)
+    monkeypatch.setattr(runner, "run_batch", module.run_batch)
+    catalogue = _catalogue("cellulae")
+    plan = analyse.plan("cellulae", catalogue, ["random", "greedy"], 2, 0, variants=["5"])
+    assert len(plan.batches) >= 2  # so that, with jobs=2, workers play
+    with pytest.raises(ZeroDivisionError) as bug:
+        run_plan(plan, catalogue, jobs=jobs)
+    assert registry.plugin_blamed(bug.value) == "buggy"
