@@ -48,8 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--untranslated", nargs="?", const="", type=_langs_or_all,
                         metavar="LL[,LL...]",
                         help="list the missing and stale texts of each translation (of "
-                             "these languages; of --game's book, or of every book); exit 1 "
-                             "if a shipped one has any; write nothing")
+                             "these languages, else --lang's; of --game's book, or of every "
+                             "book); exit 1 if a shipped one has any; write nothing")
     parser.add_argument("--template", metavar="FILE",
                         help="write FILE, a gettext catalogue of the book's texts to "
                              "translate (its language: --lang LL); if FILE exists, bring it "
@@ -176,6 +176,8 @@ def _untranslated(args: argparse.Namespace) -> int:
 
     if args.locales is not None and not Path(args.locales).is_dir():
         raise UsageError(f"argument --locales: no folder {args.locales!r}")
+    if not args.untranslated and args.lang:  # --untranslated --lang pl: as --untranslated pl
+        args.untranslated = list(args.lang)
     games = [args.game] if args.game else games_with_rulebooks()
     books = {game: (rulebook_for(game), _user_folder(args, game)) for game in games}
     known = {game: book.languages(folder) for game, (book, folder) in books.items()}

@@ -197,6 +197,19 @@ def test_a_gap_in_a_shipped_translation_fails_the_report(
         "cellulae de (Deutsch): every text translated and current\n")
 
 
+def test_untranslated_takes_its_languages_from_lang_too(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--untranslated --lang pl reported every language: --lang was left unread."""
+    assert main(["rulebook", "--game", "cellulae", "--untranslated", "--lang", "pl,de"]) == 0
+    assert capsys.readouterr().out == (
+        "cellulae pl (Polski): every text translated and current\n"
+        "cellulae de (Deutsch): every text translated and current\n")
+    # Its own languages win.
+    assert main(["rulebook", "--game", "cellulae", "--untranslated", "fr",
+                 "--lang", "pl"]) == 0
+    assert capsys.readouterr().out.startswith("cellulae fr (")
+
+
 def test_a_build_of_a_language_one_game_lacks_writes_nothing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
