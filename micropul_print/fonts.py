@@ -50,17 +50,21 @@ CAP_HEIGHT = 0.7165
 def missing_letters(text: str) -> list[str]:
     """The characters of ``text`` (line ends aside) that some Lato face lacks, each
     once, in order: a PDF would leave them out without a word."""
-    from bisect import bisect_right
+    covered = _covered_characters()
+    if covered.issuperset(text):  # the usual answer, found without a Python loop
+        return []
+    return [char for char in dict.fromkeys(text) if char not in covered]
 
+
+@lru_cache(maxsize=1)
+def _covered_characters() -> frozenset[str]:
+    """Every character of the generated table's COVERED ranges, and the line end (no
+    glyph, and none needed), made once: the rulebook check asks about each of its texts
+    in every language."""
     from micropul_print.lato_glyphs import COVERED
 
-    firsts = [first for first, _last in COVERED]
-    missing = []
-    for char in dict.fromkeys(text):
-        index = bisect_right(firsts, ord(char)) - 1
-        if char != "\n" and (index < 0 or ord(char) > COVERED[index][1]):
-            missing.append(char)
-    return missing
+    return frozenset(["\n", *(chr(code) for first, last in COVERED
+                                 for code in range(first, last + 1))])
 
 
 def font_path(weight: Weight) -> Path:
