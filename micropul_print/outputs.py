@@ -83,17 +83,17 @@ def write_atomic(target: Path, data: bytes) -> None:
 
 
 def not_regular(target: Path) -> str:
-    """Why ``target``, which exists, is no file to write over ("" for a regular file or
-    a missing one): a device, a pipe or a socket."""
+    """Why ``target``, which exists, is no file to write over ("" for a regular file, a
+    folder or a missing one): a device, a pipe or a socket, as the inputs' reader
+    tells them apart."""
+    from micropul_print.yamlsource import not_a_file
+
     try:
         mode = os.stat(target).st_mode
     except (OSError, ValueError):  # missing, or a name no file can have: found out later
         return ""
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return ""
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-        return "this is a pipe or socket, not a file"
-    return "this is a device, not a file"
+    why = "" if stat.S_ISDIR(mode) else not_a_file(mode)
+    return f"this {why}" if why else ""
 
 
 def _unwritable(target: Path) -> str | None:

@@ -357,7 +357,7 @@ def read_document(
     return (None if errors_in(diagnostics) else value), diagnostics
 
 
-def _not_a_file(mode: int) -> str:
+def not_a_file(mode: int) -> str:
     """Why a file of ``mode`` is not read ("" for a regular file): a directory, a pipe
     (opening one waits for a writer), a socket or a device (reading one may never end)."""
     if stat.S_ISREG(mode):
@@ -373,12 +373,12 @@ def read_input_bytes(path: Path, max_bytes: int = MAX_BYTES) -> tuple[bytes | No
     """The bytes of the regular file ``path``, or None and why not (missing, a folder, a
     pipe or device, larger than ``max_bytes``): every input file is read through here."""
     try:
-        problem = _not_a_file(os.stat(path).st_mode)  # before opening: opening can hang
+        problem = not_a_file(os.stat(path).st_mode)  # before opening: opening can hang
         if problem:
             return None, problem
         with path.open("rb") as handle:
             status = os.fstat(handle.fileno())  # the file opened, should it have changed
-            problem = _not_a_file(status.st_mode)
+            problem = not_a_file(status.st_mode)
             if problem:
                 return None, problem
             size = status.st_size
