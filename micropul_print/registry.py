@@ -24,24 +24,29 @@ _MEMBERS = tuple(name for name in vars(Game) if not name.startswith("_"))
 
 
 @functools.cache
-def _entry_points() -> dict[str, EntryPoint]:
+def _scan() -> tuple[dict[str, EntryPoint], dict[str, tuple[EntryPoint, ...]]]:
+    """The group's entry points, read once (it means reading every installed
+    distribution's metadata): see :func:`_entry_points` and :func:`_rivals`."""
     found: dict[str, EntryPoint] = {}
+    claims: dict[str, list[EntryPoint]] = {}
     for entry in entry_points(group=GROUP):
         # The first distribution on the path wins, as Python's own import does.
         found.setdefault(entry.name, entry)
-    return found
-
-
-@functools.cache
-def _rivals() -> dict[str, tuple[EntryPoint, ...]]:
-    """Names that entry points of different objects claim: neither may stand in for the
-    other unnoticed (a plugin named like a shipped game would replace it)."""
-    claims: dict[str, list[EntryPoint]] = {}
-    for entry in entry_points(group=GROUP):
         same = claims.setdefault(entry.name, [])
         if all(other.value != entry.value for other in same):  # one package found twice
             same.append(entry)
-    return {name: tuple(found) for name, found in claims.items() if len(found) > 1}
+    return found, {name: tuple(rivals) for name, rivals in claims.items() if len(rivals) > 1}
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    """Each registered name's entry point."""
+    return _scan()[0]
+
+
+def _rivals() -> dict[str, tuple[EntryPoint, ...]]:
+    """Names that entry points of different objects claim: neither may stand in for the
+    other unnoticed (a plugin named like a shipped game would replace it)."""
+    return _scan()[1]
 
 
 def _origin(entry: EntryPoint) -> str:

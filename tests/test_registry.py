@@ -18,7 +18,7 @@ SHIPPED = [EntryPoint("micropul", "micropul_print.games.micropul:GAME", registry
 
 
 def _clear() -> None:
-    for cached in (registry._entry_points, registry._rivals, registry._load):
+    for cached in (registry._scan, registry._load):
         cached.cache_clear()
 
 
