@@ -63,3 +63,25 @@ def test_a_file_with_nonstandard_breaks_is_left_to_pyphen(
     assert list(breaks.iterate("ababa")) == [("aba", "ba"), ("a", "baba")]
     assert list(breaks.iterate("ababa")) == list(
         pyphen.Pyphen(filename=plain, left=1, right=1).iterate("ababa"))
+
+
+def test_a_tricky_file_reads_as_pyphen_reads_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Windows line ends, padded lines, comments and directives with digits, letters
+    # written twice (the later line only zeros, or no digit at all, or a comment that
+    # strips to the same letters), a line of only zeros, and Latin-1 letters.
+    text = ("ISO8859-1\r\n% 2 comment 1\r\nLEFTHYPHENMIN 2\r\n 1ba \r\n\tb1c\t\r\n"
+            "a1b\r\na0b\r\nc2d\r\ncd\r\n2ä1ö\r\n\r\n0x0y0\r\nx1y\r\n1x2y\r\n%1\r\n")
+    path = tmp_path / "hyph_zz.dic"
+    path.write_bytes(text.encode("latin-1"))
+    monkeypatch.setitem(pyphen.LANGUAGES, "zz_test", path)
+    breaks = hyphenation.dictionary("zz_test", 1, 1)
+    assert isinstance(breaks, hyphenation.Dictionary)
+    ours = {letters: breaks.patterns._values(letters) for letters in breaks.patterns._lines}
+    theirs = pyphen.HyphDict(path).patterns
+    assert {letters: values for letters, values in ours.items() if values is not None} == {
+        letters: (start, tuple(values)) for letters, (start, values) in theirs.items()}
+    assert set(theirs) == {"ba", "bc", "ab", "cd", "äö", "xy"}
+    for word in ("abcd", "xyxy", "bäöc", "cdab"):
+        assert list(breaks.iterate(word)) == list(
+            pyphen.Pyphen(filename=path, left=1, right=1).iterate(word)), word
