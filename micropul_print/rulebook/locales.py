@@ -29,7 +29,7 @@ import babel.plural
 from micropul_print.errors import Diagnostic, Severity, UserError, errors_in, printable
 from micropul_print.fonts import missing_letters
 from micropul_print.rulebook.po import read_catalogue
-from micropul_print.yamlsource import YamlMapping, YamlScalar, read_yaml
+from micropul_print.yamlsource import YamlMapping, YamlScalar, read_input_bytes, read_yaml
 
 REFERENCE_LANGUAGE = "en"
 REFERENCE_FILE = f"{REFERENCE_LANGUAGE}.yaml"
@@ -361,10 +361,46 @@ def _join(categories: frozenset[str]) -> str:
     return ", ".join(known + sorted(categories - set(known)))
 
 
+# Languages loaded and checked in this process, by (language, directory, extra), with
+# the bytes of the reference and of the language's file they were read from: a build
+# checks every language before it writes anything, and each of its rulebook jobs
+# (forked workers: they inherit this) would otherwise read and check its own again.
+# An edited file has other bytes, and is read again.
+_CHECKED: dict[tuple[str, Path, Path | None], tuple[bytes, bytes, Locale]] = {}
+
+
+def _contents(files: Mapping[str, Path], langs: Sequence[str]) -> dict[str, bytes] | None:
+    """The bytes of the reference's and of ``langs``' files; None if one cannot be read
+    (loading them then says why). Read as every input is: a pipe is never opened."""
+    contents: dict[str, bytes] = {}
+    for lang in (REFERENCE_LANGUAGE, *langs):
+        data = read_input_bytes(files[lang])[0] if lang in files else None
+        if data is None:
+            return None
+        contents[lang] = data
+    return contents
+
+
 def load_locales(langs: Sequence[str], directory: Path,
                  extra: Path | None = None) -> list[Locale]:
     """Load and check the given languages (and the reference); raise one UserError
     listing every problem of every file."""
+    contents = _contents(language_files(directory, extra), langs)
+    if contents is not None:
+        cached = [_CHECKED.get((lang, directory, extra)) for lang in langs]
+        reference = contents[REFERENCE_LANGUAGE]
+        if all(entry is not None and entry[:2] == (reference, contents[lang])
+               for lang, entry in zip(langs, cached, strict=True)):
+            return [entry[2] for entry in cached if entry is not None]
+    locales = _load_locales(langs, directory, extra)
+    if contents is not None:
+        for locale in locales:
+            _CHECKED[locale.lang, directory, extra] = (
+                contents[REFERENCE_LANGUAGE], contents[locale.lang], locale)
+    return locales
+
+
+def _load_locales(langs: Sequence[str], directory: Path, extra: Path | None) -> list[Locale]:
     problems: list[Diagnostic] = []
     loaded: dict[str, Locale] = {}
     for lang in dict.fromkeys([REFERENCE_LANGUAGE, *langs]):

@@ -11,11 +11,12 @@ import pytest
 
 from micropul_print.errors import UserError
 from micropul_print.games.micropul.rulebook import MICROPUL
-from micropul_print.rulebook import games_with_rulebooks, rulebook_for
+from micropul_print.rulebook import games_with_rulebooks, locales, rulebook_for
 from micropul_print.rulebook.locales import (
     REFERENCE_LANGUAGE,
     SHIPPED_PLURAL_RULES,
     SHIPPED_WHOLE_NUMBER_CATEGORIES,
+    Locale,
     available_languages,
     check_all_locales,
     check_locale,
@@ -309,3 +310,31 @@ def test_a_language_outside_the_table_has_its_categories_found_by_its_rule() -> 
     assert rule is not None
     assert "ru" not in SHIPPED_WHOLE_NUMBER_CATEGORIES
     assert plural_categories("ru")[0] == {"one", "few", "many"}
+
+
+def test_languages_checked_once_are_not_read_again_until_a_file_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A build checks every language, then each rulebook job asks for its own again.
+    shutil.copy(TRANSLATIONS / "good.po", tmp_path / "de.po")
+    shutil.copy(TRANSLATIONS / "en.yaml", tmp_path / "en.yaml")
+    first = load_locales(["de"], tmp_path)
+    reads: list[str] = []
+    real_load_locale = locales.load_locale
+
+    def counting(lang: str, directory: Path, extra: Path | None = None) -> Locale:
+        reads.append(lang)
+        return real_load_locale(lang, directory, extra)
+
+    monkeypatch.setattr(locales, "load_locale", counting)
+    assert load_locales(["de"], tmp_path) == first and not reads
+    # The same size, the same instant as far as the file system can tell: other bytes.
+    po = tmp_path / "de.po"
+    po.write_text(po.read_text(encoding="utf-8").replace(
+        "Eine geschlossene Gruppe.", "Eine geschlossene Gruppa."), encoding="utf-8")
+    again = load_locales(["de"], tmp_path)
+    assert reads == ["en", "de"]
+    assert again[0].texts["figures.group"] == "Eine geschlossene Gruppa."
+    english = tmp_path / "en.yaml"  # the reference changed: every translation is checked
+    english.write_text(english.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    load_locales(["de"], tmp_path)
+    assert reads == ["en", "de", "en", "de"]
