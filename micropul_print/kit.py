@@ -433,8 +433,8 @@ def format_summary(report: KitReport) -> str:
     for path in report.files:
         with contextlib.suppress(OSError):  # a file removed since: count what is left
             total += path.stat().st_size
-    parts = ", ".join(f"{count} {part}" for part, count in sorted(report.counts.items()))
-    lines = [f"wrote {len(report.files)} files ({parts or 'nothing'}), "
+    parts = ", ".join(_counted(count, part) for part, count in sorted(report.counts.items()))
+    lines = [f"wrote {_counted(len(report.files), 'files')} ({parts or 'nothing'}), "
              f"{_size(total)}, into {report.root} in {report.seconds:.2f} s"]
     lines += [f"note: {note}" for note in report.notes]
     lines += print_instructions(report)
@@ -451,21 +451,21 @@ def print_instructions(report: KitReport) -> list[str]:
     read from the file itself; and at which scale (100 %, whatever --scale was)."""
     sheets = _readable(path for scope, paths in report.made.items()
                        if scope.endswith("/sheets") for path in paths)
-    # Booklets, the rulebook PDFs made to be printed double-sided (they say so): how to
-    # print them matters as much (the short edge), and a plain rulebook needs no advice.
-    booklets = [(path, data) for path, data in _readable(
+    # The rulebooks and booklets, made to be printed double-sided (they say so): how to
+    # print them matters as much (a booklet turns on the short edge).
+    books = [(path, data) for path, data in _readable(
         path for scope, paths in report.made.items() if scope.endswith("/rulebooks")
         for path in paths) if re.search(rb"/Duplex /DuplexFlip", data)]
-    if not sheets and not booklets:
+    if not sheets and not books:
         return []
     scale = report.options.scale
     lines = ['to print, at 100 % ("Actual size"; never "Fit to page" or "Shrink to fit"):']
     for path, data in sheets:
         lines.append(f"  {path.relative_to(report.root).as_posix()}: "
                      f"{_how_to_print(data, report.options.flip)}")
-    # The booklets of a book in every language print alike: a line per folder and advice.
+    # The books of every language print alike: a line per folder and advice.
     grouped: dict[tuple[str, str], list[str]] = {}
-    for path, data in booklets:
+    for path, data in books:
         folder = path.parent.relative_to(report.root).as_posix()
         advice = _how_to_print(data, report.options.flip)
         grouped.setdefault((folder, advice), []).append(path.name)
@@ -531,6 +531,12 @@ def _paper(pdf: bytes) -> str:
         if abs(layout.paper_width - height) < 0.5 and abs(layout.paper_height - width) < 0.5:
             return f"{layout.label}, landscape"  # a booklet's sheet: two pages side by side
     return f"{width:.0f} x {height:.0f} mm paper"
+
+
+def _counted(count: int, plural: str) -> str:
+    """"1 sheet", "2 sheets": ``plural`` is a part's name ("tile files"), in the plural
+    when it ends in s."""
+    return f"{count} {plural[:-1] if count == 1 and plural.endswith('s') else plural}"
 
 
 def _size(n: int) -> str:

@@ -83,7 +83,7 @@ def test_progress_names_each_sheet_and_summary_counts_files(tmp_path: Path) -> N
     assert messages == [f"writing {tmp_path.resolve()}/sheets/micropul-tiles-letter.pdf"]
     report = build_kit(tmp_path, KitOptions(parts=frozenset({"sheets"}), papers=("a4",)))
     summary = format_summary(report)
-    assert summary.startswith("wrote 1 files (1 sheets), ")
+    assert summary.startswith("wrote 1 file (1 sheet), ")
     assert "KiB" in summary
 
 

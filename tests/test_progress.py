@@ -84,18 +84,26 @@ def test_a_pipe_gets_one_line_per_part_and_what_to_print(tmp_path: Path) -> None
         "  cellulae/sheets/cellulae-board-5-a4.pdf: A4, single-sided, 1 sheet",
         "  cellulae/sheets/cellulae-board-7-a4.pdf: A4, single-sided, 2 sheets",
         "  cellulae/sheets/cellulae-board-9-a4.pdf: A4, single-sided, 4 sheets",
-        # The booklets say how they are printed: whatever --duplex, on the short edge.
+        # The books say how they are printed, whatever --duplex: a book's portrait pages
+        # on the long edge, a booklet's landscape sheets on the short edge.
+        "  rules/micropul-rules-en-a4.pdf: A4, double-sided, flip on the long edge, 2 sheets",
         "  rules/micropul-rules-en-booklet-a4.pdf: A4, landscape, double-sided, flip on the "
         "short edge, 2 sheets",
+        "  cellulae/rules/cellulae-rules-en-a4.pdf: A4, double-sided, flip on the long edge, "
+        "2 sheets",
         "  cellulae/rules/cellulae-rules-en-booklet-a4.pdf: A4, landscape, double-sided, "
         "flip on the short edge, 2 sheets"]
 
 
-def test_the_booklets_of_every_language_are_one_line_per_paper(tmp_path: Path) -> None:
+def test_the_books_of_every_language_are_one_line_per_paper(tmp_path: Path) -> None:
     report = build_kit(tmp_path, KitOptions(parts=frozenset({"rulebooks"}),
                                             langs=("en", "pl", "de")))
     assert format_summary(report).splitlines()[1:] == [
         'to print, at 100 % ("Actual size"; never "Fit to page" or "Shrink to fit"):',
+        "  rules/micropul-rules-*-a4.pdf: A4, double-sided, flip on the long edge, "
+        "2 sheets each (3 files)",
+        "  rules/micropul-rules-*-letter.pdf: Letter, double-sided, flip on the long edge, "
+        "2 sheets each (3 files)",
         "  rules/micropul-rules-*-booklet-a4.pdf: A4, landscape, double-sided, flip on the "
         "short edge, 2 sheets each (3 files)",
         "  rules/micropul-rules-*-booklet-letter.pdf: Letter, landscape, double-sided, flip "

@@ -458,6 +458,12 @@ class Laid:
         canvas.setSubject(texts.subject)
         canvas.setCreator(CREATOR)
         canvas.setProducer(CREATOR)
+        if self.canvasmaker is None:  # a book's pages (a booklet's canvas says its own)
+            # Printed at actual size (the pages are centred on the paper, not fitted to
+            # it), double-sided as its mirrored margins expect: portrait pages turn on
+            # the long edge, whatever printer the tile sheets' --duplex describes.
+            canvas.setViewerPreference("PrintScaling", "None")
+            canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge")
         dx, dy = centred(self.page_size, paper)
         for number, record in enumerate(self.records, start=1):
             canvas.saveState()

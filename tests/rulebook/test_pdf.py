@@ -97,6 +97,16 @@ def test_fixed_metadata(english: dict[str, bytes]) -> None:
     assert fields["/CreationDate"] == fields["/ModDate"] == "D:20000101000000+00'00'"
 
 
+def test_printed_double_sided_on_the_long_edge_at_actual_size(
+        english: dict[str, bytes]) -> None:
+    # The pages are centred on the paper: fitted to it, they would shrink.
+    for pdf in english.values():
+        root: Any = PdfReader(io.BytesIO(pdf)).trailer["/Root"]
+        preferences = root["/ViewerPreferences"]
+        assert preferences["/PrintScaling"] == "/None"
+        assert preferences["/Duplex"] == "/DuplexFlipLongEdge"
+
+
 def test_same_bytes_every_time(english: dict[str, bytes], tmp_path: Path) -> None:
     (path,) = build_rulebooks(load_catalogue(), load_theme("classic"), OutputDir(tmp_path),
                               langs=["en"], paper="a4")
