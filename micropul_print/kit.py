@@ -19,6 +19,7 @@ display.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import os
 import re
@@ -280,7 +281,8 @@ _PENDING: list[KitJob] = []
 # What a job sends back: its paths, its progress messages, its problems (a worker
 # cannot raise UserError across processes with its diagnostics intact), and its time.
 _Outcome = tuple[list[Path], list[str], tuple[Diagnostic, ...], float]
-# Where forked workers tell (job index, "started" or "said", message) as it happens.
+# Where forked workers tell (job index, "started" or "said", message) as it happens, and
+# the pool's result thread (job index, "done", "") when a job's result is back.
 _EVENTS: Any = None
 
 
@@ -372,7 +374,20 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
         # then the longest first, so that no long job starts last.
         order = sorted(range(len(jobs)),
                        key=lambda i: (jobs[i].part != TILE_FILES, -jobs[i].cost))
-        pending = {index: pool.apply_async(_run_job, (index,)) for index in order}
+        events = _EVENTS
+
+        def arrived(_outcome: object, index: int) -> None:
+            # Run by the pool's result thread in this process when a job's result (or
+            # its error) has come back: the wait below wakes at once, not at its next
+            # poll (the last job's would otherwise add up to a poll to every build).
+            with contextlib.suppress(ValueError, OSError):  # the build is over
+                events.put((index, "done", ""))
+
+        pending = {index: pool.apply_async(_run_job, (index,),
+                                           callback=functools.partial(arrived, index=index),
+                                           error_callback=functools.partial(arrived,
+                                                                            index=index))
+                   for index in order}
         pool.close()
         outcomes: dict[int, _Outcome] = {}
         next_index = 0  # the next job whose messages and result are taken, in job order
@@ -383,9 +398,11 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
                     continue
                 if kind == "started":
                     told.started(index)
-                else:
+                elif kind == "said":
                     told.said(index, message)
-                continue
+                if kind != "done":
+                    continue
+                pending[index].wait()  # the callback runs just before the result is set
             except queues.Empty:
                 pass
             for index in [i for i in order if i not in outcomes and pending[i].ready()]:
