@@ -67,31 +67,43 @@ class FoldPlan(NamedTuple):
 def plan_gutterfold(layout: SheetLayout, cards: Sequence[Card], card_width: float,
                     card_height: float, title: str, *, tokens: Sequence[Card] = (),
                     options: SheetOptions = DEFAULT_OPTIONS) -> FoldPlan:
-    """Lay ``cards`` (and then ``tokens`` in the free slots, or on pages of their own)
-    on gutter-fold pages of ``layout``, which must be a gutter-fold layout (fold_gap
-    set). Only ``options.bleed`` applies: there is no flip, offset or calibration page
-    (each page checks its own fold), and no registration marks (cut files are made from
-    duplex sheets)."""
+    """Lay ``cards`` (and then ``tokens`` in the free slots, in a row under the grid of
+    the last pages, or on pages of their own) on gutter-fold pages of ``layout``, which
+    must be a gutter-fold layout (fold_gap set). Only ``options.bleed`` applies: there
+    is no flip, offset or calibration page (each page checks its own fold), and no
+    registration marks (cut files are made from duplex sheets)."""
     if layout.fold_gap is None:
         raise ValueError(f"layout {layout.name!r} is not a gutter-fold layout (no fold gap)")
     check_drawings(cards, tokens, card_width, card_height, options.bleed)
     width, height = layout.paper_width, layout.paper_height
     fold = width / 2
     band = layout.margin + layout.footer_band
-    front_grid = plan_grid(layout, card_width, card_height, options.bleed,
-                           area=Box(layout.margin, band, fold - layout.fold_gap,
-                                    height - band))
-    back_grid = front_grid._replace(left=width - front_grid.left - front_grid.width)
+    area = Box(layout.margin, band, fold - layout.fold_gap, height - band)
+    front_grid = plan_grid(layout, card_width, card_height, options.bleed, area=area)
     per_page = front_grid.capacity
     contents: list[list[tuple[Card, bool]]] = [
         [(card, False) for card in cards[start:start + per_page]]
         for start in range(0, len(cards), per_page)]
+    # Tokens in a row under the grid, per page (by contents' index), with their cards.
+    under: dict[int, list[tuple[Placement, Card]]] = {}
     if tokens:
         if contents and per_page - len(contents[-1]) >= len(tokens):
             contents[-1] += [(token, True) for token in tokens]
+        elif (raised := _token_row(layout, front_grid, area, tokens, len(contents))) \
+                is not None:
+            # Under the grid of the last pages, raised to the top of its area: a page
+            # of their own would take a sheet for a few tokens (Micropul's stones on
+            # Letter, whose 8 rows of tiles leave 21 mm but no room for a 9th).
+            front_grid, centre_y = raised
+            columns = front_grid.columns
+            first = len(contents) - -(-len(tokens) // columns)
+            for n, stone in enumerate(tokens):
+                front = _in_row(front_grid, stone.front, n % columns, centre_y, stone.round)
+                under.setdefault(first + n // columns, []).append((front, stone))
         else:  # on pages of their own (more than one where the bleed leaves few slots)
             contents += [[(token, True) for token in tokens[start:start + per_page]]
                          for start in range(0, len(tokens), per_page)]
+    back_grid = front_grid._replace(left=width - front_grid.left - front_grid.width)
     sheet_options = options._replace(calibration=False, back_offset=(0.0, 0.0),
                                      registration=False)
     pages: list[Page] = []
@@ -109,13 +121,57 @@ def plan_gutterfold(layout: SheetLayout, cards: Sequence[Card], card_width: floa
             placements.append(front)
             if piece.back is not None:
                 backs.append(mirrored(front, piece.back, width))
+        cuts: list[Box | None] = [slot_box(front_grid, c, r) for c, r in used]
+        for front, token_card in under.get(number - 1, ()):
+            placements.append(front)
+            cuts.append(front.cut)
+            if token_card.back is not None:
+                backs.append(mirrored(front, token_card.back, width))
+                cuts.append(backs[-1].cut)
         back_used = {(front_grid.columns - 1 - column, row) for column, row in used}
         marks = _page_marks(layout, front_grid, back_grid, used, back_used, label, fold)
-        trim = union([*(slot_box(front_grid, c, r) for c, r in used),
+        trim = union([*(cut for cut in cuts if cut is not None),
                       *(slot_box(back_grid, c, r) for c, r in back_used)])
         pages.append(Page("front", label, (*placements, *backs), marks, trim))
     plan = SheetPlan(layout, front_grid, sheet_options, tuple(pages), double_sided=False)
     return FoldPlan(plan, fold, front_grid, back_grid)
+
+
+# Between a token under the grid and the crop marks' ends or the footer band, mm.
+TOKEN_CLEARANCE = 1.0
+
+
+def _token_row(layout: SheetLayout, grid: Grid, area: Box, tokens: Sequence[Card],
+               pages: int) -> tuple[Grid, float] | None:
+    """Room for ``tokens`` in a row under the grid of the last of ``pages`` pages: the
+    grid raised to the top of ``area`` and the row's centre line (y), a token centred
+    in each column (clear of the column's crop marks, which run down its cut lines);
+    None where the tokens do not fit there (too tall, or more than a row per page)."""
+    if not pages or -(-len(tokens) // grid.columns) > pages:
+        return None
+    size = max(face.height for token in tokens for face in (token.front, token.back)
+               if face is not None)
+    if max(face.width for token in tokens for face in (token.front, token.back)
+           if face is not None) > grid.card_width:
+        return None
+    marks = layout.crop_marks
+    raised = grid._replace(top=area.y0 + grid.bleed + marks.offset + marks.min_length)
+    low = raised.top + raised.height + raised.bleed + marks.offset + TOKEN_CLEARANCE
+    high = area.y1 - TOKEN_CLEARANCE
+    if high - low < size:
+        return None
+    return raised, (low + high) / 2
+
+
+def _in_row(grid: Grid, drawing: Drawing, column: int, centre_y: float,
+            round_cut: bool) -> Placement:
+    """``drawing`` (a token with the grid's bleed) centred under column ``column`` on
+    the line ``centre_y``."""
+    x = grid.left + column * grid.pitch_x + (grid.card_width - drawing.width) / 2
+    y = centre_y - drawing.height / 2
+    b = grid.bleed
+    return Placement(drawing, x, y, Box(x + b, y + b, x + drawing.width - b,
+                                        y + drawing.height - b), round_cut)
 
 
 def mirrored(front: Placement, back: Drawing, page_width: float) -> Placement:

@@ -65,7 +65,7 @@ def test_every_back_mirrors_its_front_across_the_fold_in_the_pdf(game: str, pape
 
 @pytest.mark.parametrize(("game", "paper", "pages"), [
     ("micropul", "a4", 2),  # 27 a page: 48 tiles and 6 stones
-    ("micropul", "letter", 3),  # 24 a page
+    ("micropul", "letter", 2),  # 24 a page, and the stones in a row under them
     ("cellulae", "a4", 3),
     ("cellulae", "letter", 4)])
 def test_pages_per_game_and_paper(game: str, paper: str, pages: int) -> None:
@@ -73,6 +73,38 @@ def test_pages_per_game_and_paper(game: str, paper: str, pages: int) -> None:
     assert len(folded.plan.pages) == pages
     assert [p.label for p in folded.plan.pages][:1] == [
         f"{_pieces.name} — gutter fold, page 1/{pages}"]
+
+
+def test_the_stones_go_under_the_tiles_rather_than_on_a_sheet_of_their_own() -> None:
+    """Eight rows of tiles fill a Letter page and leave about 21 mm, no room for a ninth:
+    the six stones go in a row under the tiles of the last pages, three on each, one
+    under each column (clear of the crop marks down its cut lines), above the footer
+    band; the grid rises to the top of its area to make the room."""
+    _pieces, folded = fold_plan("micropul", "letter", 0.0)
+    assert len(folded.plan.pages) <= len(fold_plan("micropul", "a4", 0.0)[1].plan.pages)
+    layout, grid = folded.plan.layout, folded.front_grid
+    marks = layout.crop_marks
+    assert grid.top == pytest.approx(layout.margin + layout.footer_band + marks.offset
+                                     + marks.min_length)
+    for page in folded.plan.pages:
+        stones = [p for p in page.placements if p.round]
+        fronts = sorted((p for p in stones if p.x < folded.fold_x), key=lambda p: p.x)
+        assert len(fronts) == 3 and len(stones) == 6, page.label
+        for column, stone in enumerate(fronts):
+            assert stone.cut is not None
+            left = grid.left + column * grid.pitch_x
+            assert stone.cut.x0 - left == pytest.approx(left + grid.card_width - stone.cut.x1)
+            assert stone.cut.x0 - left > 5.0  # the column's cut lines are 8 mm away
+            assert stone.cut.y0 > grid.top + grid.height + marks.offset
+            assert stone.cut.y1 < layout.paper_height - layout.margin - layout.footer_band
+        cut, trim = fronts[0].cut, page.trim  # the stones are cut out like the tiles
+        assert cut is not None and trim is not None and trim.y1 == pytest.approx(cut.y1)
+
+
+def test_the_pages_stay_centred_where_the_stones_fit_in_free_slots() -> None:
+    _pieces, folded = fold_plan("micropul", "a4", 0.0)
+    grid, layout = folded.front_grid, folded.plan.layout
+    assert grid.top + grid.height / 2 == pytest.approx(layout.paper_height / 2)
 
 
 def test_gutter_fold_pdfs_are_single_sided_at_actual_size() -> None:
