@@ -92,14 +92,14 @@ def plan_gutterfold(layout: SheetLayout, cards: Sequence[Card], card_width: floa
         elif (raised := _token_row(layout, front_grid, area, tokens, len(contents))) \
                 is not None:
             # Under the grid of the last pages, raised to the top of its area: a page
-            # of their own would take a sheet for a few tokens (Micropul's stones on
-            # Letter, whose 8 rows of tiles leave 21 mm but no room for a 9th).
+            # of their own would take a sheet for a few tokens (on Letter, 8 rows of
+            # 30 mm cards leave 21 mm: no room for a 9th, but room for small tokens).
             front_grid, centre_y = raised
             columns = front_grid.columns
             first = len(contents) - -(-len(tokens) // columns)
-            for n, stone in enumerate(tokens):
-                front = _in_row(front_grid, stone.front, n % columns, centre_y, stone.round)
-                under.setdefault(first + n // columns, []).append((front, stone))
+            for n, extra in enumerate(tokens):
+                front = _in_row(front_grid, extra.front, n % columns, centre_y, extra.round)
+                under.setdefault(first + n // columns, []).append((front, extra))
         else:  # on pages of their own (more than one where the bleed leaves few slots)
             contents += [[(token, True) for token in tokens[start:start + per_page]]
                          for start in range(0, len(tokens), per_page)]
