@@ -326,6 +326,15 @@ def test_tiles_of_a_game_without_numbers_is_a_usage_error(
     assert not (tmp_path / "o").exists()
 
 
+def test_tiles_with_every_game_reprints_the_games_that_number_theirs(tmp_path: Path) -> None:
+    """--game all (make, with tiles = ... in the configuration) took --tiles as meant for
+    Cellulae too and refused the build, telling to leave --tiles out "for this game"."""
+    assert main(["build", "--game", "all", "--only", "sheets", "--paper", "a4",
+                 "--tiles", "7", "--out", str(tmp_path), "--quiet"]) == 0
+    reprints = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*reprint*"))
+    assert reprints == ["sheets/micropul-reprint-a4.pdf"]
+
+
 CUT_FILES_WITHOUT_DUPLEX = (
     "micropul-print build: error: argument --cut-files: the cut files go with the duplex "
     "sheets, which --layout gutter-fold leaves out: use --layout all for both kinds of "
