@@ -194,8 +194,8 @@ class KitOptions(NamedTuple):
     # (SVG) is written for each of their front pages holding pieces.
     cut_files: bool = False
     # Reprint: the sheets part also writes sheets of these card numbers only, in each of
-    # ``sheet_layouts`` (a game whose cards have no numbers raises UsageError); None: no
-    # reprint.
+    # ``sheet_layouts`` (a game whose cards have no numbers raises UsageError when it is
+    # the only game built, and reprints nothing beside other games); None: no reprint.
     tiles: tuple[int, ...] | None = None
     # The sheets part also writes a file for a print shop: each different piece alone on
     # a page with 3 mm bleed, front then back, TrimBox and BleedBox set.

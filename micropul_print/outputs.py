@@ -112,10 +112,15 @@ def _unwritable(target: Path) -> str | None:
 def check_file_target(target: Path, what: str) -> None:
     """UserError if ``what`` cannot be written as the file ``target``: asked before the
     work that makes it (an analysis may take an hour), not after."""
-    problem = ("this is a directory, not a file" if target.is_dir()
-               else not_regular(target) or _unwritable(target))
+    problem = _file_problem(target)
     if problem is not None:
         raise UserError([Diagnostic(str(target), 0, 0, f"cannot write {what} here: {problem}")])
+
+
+def _file_problem(target: Path) -> str | None:
+    """Why no file can be written at ``target``, or None."""
+    return ("this is a directory, not a file" if target.is_dir()
+            else not_regular(target) or _unwritable(target))
 
 
 def check_directory_target(target: Path, what: str) -> None:
@@ -182,6 +187,15 @@ class Staging:
         root, staging = output.root, output.staging
         made_files = {part: sorted({output.path(p).relative_to(root).as_posix()
                                     for p in paths}) for part, paths in made.items()}
+        # Every target first, so that a folder (or a file where a folder must go) in the
+        # way of one file moves none: the kit was left half replaced, and the error named
+        # the staging folder.
+        blocked = [Diagnostic(str(target), 0, 0,
+                              f"cannot write this file of the kit here: {problem}")
+                   for files in made_files.values() for relative in files
+                   if (problem := _file_problem(target := output.path(relative))) is not None]
+        if blocked:
+            raise UserError(blocked)
         for files in made_files.values():
             for relative in files:
                 target = output.path(relative)  # again: a link may have appeared meanwhile

@@ -182,3 +182,24 @@ def test_a_pipe_as_the_manifest_is_refused_before_anything_is_staged(tmp_path: P
         f"{tmp_path / MANIFEST}: error: cannot write the build's manifest: this is a pipe "
         "or socket, not a file"]
     assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST]
+
+
+def test_a_folder_in_the_way_of_one_file_moves_none_of_them(tmp_path: Path) -> None:
+    """All or nothing at the commit too: a folder where a file goes, or a file where a
+    folder goes, is found before any file moves, and named at its place in the output
+    directory (the error named the staging folder, after half the files had moved)."""
+    out = tmp_path / "out"
+    staging = Staging(out)
+    with pytest.raises(UserError) as caught, staging as output:
+        (out / "sheets" / "b.pdf").mkdir(parents=True)
+        (out / "tiles").write_text("x")
+        made = [output.write_bytes(name, b"new")
+                for name in ("sheets/a.pdf", "sheets/b.pdf", "tiles/c.svg")]
+        staging.commit({"game/sheets": made[:2], "game/tiles": made[2:]})
+    assert [str(d) for d in caught.value.diagnostics] == [
+        f"{out / 'sheets' / 'b.pdf'}: error: cannot write this file of the kit here: this "
+        "is a directory, not a file",
+        f"{out / 'tiles' / 'c.svg'}: error: cannot write this file of the kit here: "
+        f"{out / 'tiles'} is a file, not a directory"]
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [
+        "sheets", "sheets/b.pdf", "tiles"]

@@ -185,6 +185,15 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
 
     games = (None if args.game is None else tuple(registry.game_names()) if args.game == "all"
              else (args.game,))
+    sheet_layouts = every_or_one(args.layout, SHEET_LAYOUTS)
+    if args.cut_files and "duplex" not in sheet_layouts and "sheets" in args.only:
+        # The marks and cut files belong to the duplex sheets: without this, --cut-files
+        # was silently dropped.
+        from micropul_print.gameapi import UsageError
+
+        raise UsageError("argument --cut-files: the cut files go with the duplex sheets, "
+                         "which --layout gutter-fold leaves out: use --layout all for both "
+                         "kinds of sheet, or leave --cut-files out")
     return KitOptions(
         catalogue=Path(args.catalogue) if args.catalogue else None,
         games=games,
@@ -202,7 +211,7 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
         cut_files=args.cut_files,
         tiles=args.tiles,
         print_shop=args.print_shop,
-        sheet_layouts=every_or_one(args.layout, SHEET_LAYOUTS),
+        sheet_layouts=sheet_layouts,
         strict=args.strict,
     )
 

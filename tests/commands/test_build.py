@@ -326,6 +326,44 @@ def test_tiles_of_a_game_without_numbers_is_a_usage_error(
     assert not (tmp_path / "o").exists()
 
 
+def test_tiles_with_every_game_reprints_the_games_that_number_theirs(tmp_path: Path) -> None:
+    """--game all (make, with tiles = ... in the configuration) took --tiles as meant for
+    Cellulae too and refused the build, telling to leave --tiles out "for this game"."""
+    assert main(["build", "--game", "all", "--only", "sheets", "--paper", "a4",
+                 "--tiles", "7", "--out", str(tmp_path), "--quiet"]) == 0
+    reprints = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*reprint*"))
+    assert reprints == ["sheets/micropul-reprint-a4.pdf"]
+
+
+CUT_FILES_WITHOUT_DUPLEX = (
+    "micropul-print build: error: argument --cut-files: the cut files go with the duplex "
+    "sheets, which --layout gutter-fold leaves out: use --layout all for both kinds of "
+    "sheet, or leave --cut-files out\n")
+
+
+def test_cut_files_with_gutter_fold_alone_is_a_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Gutter-fold sheets alone have no duplex sheets to register: --cut-files wrote
+    nothing and said nothing."""
+    assert main(["build", "--only", "sheets", "--layout", "gutter-fold", "--cut-files",
+                 "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err == CUT_FILES_WITHOUT_DUPLEX
+    assert not (tmp_path / "o").exists()
+
+
+def test_cut_files_with_gutter_fold_alone_from_the_configuration_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "micropul-print.toml"
+    config.write_text('[build]\nlayout = "gutter-fold"\ncut-files = true\n', encoding="utf-8")
+    assert main(["build", "--config", str(config), "--only", "sheets",
+                 "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err == CUT_FILES_WITHOUT_DUPLEX
+    assert not (tmp_path / "o").exists()
+    # With the duplex sheets beside the gutter-fold ones, the cut files are made.
+    assert main(["build", "--config", str(config), "--only", "sheets", "--layout", "all",
+                 "--paper", "a4", "--out", str(tmp_path / "o"), "--quiet"]) == 0
+    assert (tmp_path / "o" / "sheets" / "micropul-cut-a4.svg").is_file()
+
 def test_every_pdf_of_the_sheets_asks_for_the_flip_of_duplex_short(tmp_path: Path) -> None:
     """Viewer preferences of every sheet file: actual size, and double-sided with the
     --duplex flip (the print-shop file said long edge whatever --duplex was), or

@@ -140,7 +140,10 @@ def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
     imports = ("micropul_print.games.cellulae.kit", "micropul_print.games.cellulae.faces")
     tile_imports = ("micropul_print.backends.svg", "micropul_print.backends.png")
     pdf_imports = ("micropul_print.backends.pdf", "micropul_print.sheets.pdf")
-    if options.tiles is not None and "sheets" in options.parts:
+    # With --game all the numbers are the other games' to reprint; Cellulae's alone, they
+    # cannot be any of its tiles.
+    alone = options.games is None or len(options.games) < 2
+    if options.tiles is not None and "sheets" in options.parts and alone:
         from micropul_print.gameapi import UsageError
 
         raise UsageError(f"argument --tiles: the {catalogue.name} tiles have no numbers "
