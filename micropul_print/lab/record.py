@@ -10,6 +10,7 @@ in seat order, and each move in the game's own move JSON (``GameState.move_to_js
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -38,6 +39,15 @@ FORMAT = "micropul-print game record"
 VERSION = 1
 KEYS = ("format", "version", "game", "catalogue", "seed", "variant", "players", "bots",
         "moves", "result")
+
+
+def catalogue_digest(catalogue: Any) -> str:
+    """``sha256:`` and the hex digest of the catalogue's JSON (``catalogue --json``,
+    keys sorted): the same for a copy of the file anywhere, with other comments or its
+    tiles in another order; another for a tile changed, added or removed."""
+    text = json.dumps(catalogue.to_json(), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,13 @@ import html
 import io
 import json
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from micropul_print.gameapi import JSON, UsageError
 from micropul_print.lab import analyse
 from micropul_print.lab.analyse import Plan
+from micropul_print.lab.record import catalogue_digest
 from micropul_print.lab.runner import Results
 from micropul_print.outputs import OutputDir, write_atomic
 
@@ -25,7 +26,11 @@ SCHEMA = Path(__file__).with_name("report.schema.json")
 
 
 def _catalogue(catalogue: Any) -> JSON:
-    return {"name": catalogue.name, "source": catalogue.source}
+    """The catalogue's name, its file's name and its digest. Not the file's folder: a
+    report names no path of the machine it was made on (the shipped catalogue's lies
+    wherever the package was installed), and is the same wherever the file is."""
+    return {"name": catalogue.name, "source": PurePath(catalogue.source).name,
+            "digest": catalogue_digest(catalogue)}
 
 
 def build_report(plans: Sequence[tuple[Any, Plan]], outcomes: Sequence[tuple[Results, bool]],

@@ -66,6 +66,33 @@ def test_analyse_writes_a_valid_report_and_the_same_bytes_every_time(
     assert "://" not in page  # not even the addresses of matplotlib's SVG metadata
 
 
+def test_a_report_names_no_folder_and_is_the_same_wherever_its_catalogue_lies(
+        tmp_path: Path) -> None:
+    # The shipped catalogue lies wherever the package was installed, and a variant
+    # wherever its designer keeps it: the report is the same from any folder and machine.
+    shipped = registry_catalogue("micropul")
+    text = shipped.read_text("utf-8")
+    for folder in ("a", "b/c"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "variant.yaml").write_text(
+            "# moved, with a comment of its own\n" + text, "utf-8")
+    common = ["analyse", "--games", "1", "--bots", "random", "--players", "1", "--jobs", "1"]
+    first = run(tmp_path / "a", *common, "variant.yaml", "--json", "-")
+    second = run(tmp_path / "b", *common, str(tmp_path / "b/c/variant.yaml"), "--json", "-")
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    assert first.stdout == second.stdout
+    assert str(tmp_path) not in first.stdout and str(tmp_path) not in second.stdout
+    catalogue = json.loads(first.stdout)["catalogue"]
+    assert catalogue["source"] == "variant.yaml"
+    shipped_run = run(tmp_path, *common, "--json", "-")
+    assert str(shipped.parent) not in shipped_run.stdout
+    from_shipped = json.loads(shipped_run.stdout)["catalogue"]
+    assert from_shipped == {**catalogue, "source": "micropul.yaml"}
+    (tmp_path / "a" / "variant.yaml").write_text(text.replace("W .", "B .", 1), "utf-8")
+    changed = run(tmp_path / "a", *common, "variant.yaml", "--json", "-")
+    assert json.loads(changed.stdout)["catalogue"]["digest"] != catalogue["digest"]
+
+
 def registry_catalogue(game: str) -> Path:
     from micropul_print import registry
 
