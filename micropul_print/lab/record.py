@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +39,9 @@ if TYPE_CHECKING:
 FORMAT = "micropul-print game record"
 VERSION = 1
 KEYS = ("format", "version", "game", "catalogue", "seed", "variant", "players", "bots",
-        "moves", "result")
+        "moves", "result", "catalogue_digest")
+REQUIRED = KEYS[:-2]
+DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 
 
 def catalogue_digest(catalogue: Any) -> str:
@@ -59,6 +62,8 @@ class GameRecord:
     bots: tuple[str, ...]  # one per seat; their number is the number of players
     moves: tuple[JSON, ...]
     result: JSON  # scores, returns, end, turns ({} when a record leaves it out)
+    # catalogue_digest(catalogue) of the catalogue played; None in a record without it
+    catalogue_digest: str | None = None
 
     @property
     def players(self) -> int:
@@ -67,9 +72,12 @@ class GameRecord:
     def to_json_text(self) -> str:
         """The record as JSON text, one move per line (so that a message can name a
         move's line)."""
-        head = {"format": FORMAT, "version": VERSION, "game": self.game,
-                "catalogue": self.catalogue, "seed": self.seed, "variant": self.variant,
-                "players": self.players, "bots": list(self.bots)}
+        head: JSON = {"format": FORMAT, "version": VERSION, "game": self.game,
+                      "catalogue": self.catalogue}
+        if self.catalogue_digest is not None:
+            head["catalogue_digest"] = self.catalogue_digest
+        head |= {"seed": self.seed, "variant": self.variant, "players": self.players,
+                 "bots": list(self.bots)}
         lines = ["{"]
         lines += [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},"
                   for key, value in head.items()]
@@ -102,7 +110,7 @@ def play(game_name: str, catalogue: Any, bots: Sequence[str], seed: int,
         state.play(move)
     record = GameRecord(game_name, catalogue.name, seed, chosen,
                         tuple(player.name for player in players), tuple(moves),
-                        _result(state))
+                        _result(state), catalogue_digest(catalogue))
     return record, state
 
 
@@ -149,7 +157,7 @@ def read_record(path: str | Path) -> ReadRecord:
         at = root.get("format") or root
         raise UserError([*diagnostics, at.diagnostic(f"not a game record: 'format' must be "
                                                      f"{FORMAT!r}")])
-    diagnostics += check_keys(root, "the game record", KEYS[:-1], ("result",))
+    diagnostics += check_keys(root, "the game record", REQUIRED, KEYS[len(REQUIRED):])
     if values.get("version") != VERSION:
         at = root.get("version") or root
         diagnostics.append(at.diagnostic(f"game record version {values.get('version')!r} "
@@ -173,6 +181,12 @@ def read_record(path: str | Path) -> ReadRecord:
     bots = expect("bots", list, "a list of bots, one per seat")
     moves = expect("moves", list, "a list of moves")
     result = expect("result", dict, "an object")
+    digest = expect("catalogue_digest", str, "'sha256:' and 64 hex digits")
+    if digest is not None and not DIGEST.fullmatch(digest):
+        node = root.get("catalogue_digest")
+        assert node is not None
+        diagnostics.append(node.diagnostic("'catalogue_digest' must be 'sha256:' and 64 hex "
+                                           "digits"))
     if bots is not None and (not all(isinstance(b, str) for b in bots)
                              or (players is not None and len(bots) != players)):
         node = root.get("bots")
@@ -185,7 +199,7 @@ def read_record(path: str | Path) -> ReadRecord:
     moves_node = root.get("moves")
     assert isinstance(moves_node, YamlSequence)
     record = GameRecord(game, catalogue, seed, variant, tuple(bots), tuple(moves),
-                        result or {})
+                        result or {}, digest)
     return ReadRecord(record, moves_node.items, root.get("result"), file, tuple(diagnostics),
                       {key.raw: node for key, node in root.entries})
 
@@ -196,6 +210,12 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
     record says, is a UserError at its place in the record."""
     record = read.record
     game = registry.get(record.game)
+    digest = catalogue_digest(catalogue)
+    if record.catalogue_digest is not None and record.catalogue_digest != digest:
+        raise UserError([read.at("catalogue_digest", (
+            f"the game was played with another version of the catalogue "
+            f"{record.catalogue!r}: the tiles of {catalogue.source} differ from its "
+            f"tiles: give the file it was played with, with --catalogue"))])
     if record.players not in game.player_counts:
         counts = " or ".join(map(str, game.player_counts))
         raise UserError([read.at("players", f"{game.title} is played by {counts} players, "

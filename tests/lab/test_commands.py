@@ -348,6 +348,42 @@ def test_a_tampered_record_is_an_error_at_its_place(
     assert len(err.splitlines()) == 1
 
 
+def test_a_record_knows_its_catalogue_wherever_it_lies_and_tells_a_changed_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shipped = registry_catalogue("micropul").read_text("utf-8")
+    (tmp_path / "variant.yaml").write_text(shipped, "utf-8")
+    record = tmp_path / "game.json"
+    assert main(["play", str(tmp_path / "variant.yaml"), "--bots", "greedy,random",
+                 "--seed", "5", "--record", str(record)]) == 0
+    text = record.read_text("utf-8")
+    line = _line_of(text, '"catalogue_digest": "sha256:')
+    assert line == 6
+    # Moved, with a comment of its own: the same tiles, the same catalogue.
+    (tmp_path / "moved").mkdir()
+    (tmp_path / "moved" / "copy.yaml").write_text("# a copy\n" + shipped, "utf-8")
+    assert main(["replay", str(record), "--catalogue", str(tmp_path / "moved/copy.yaml")]) == 0
+    assert main(["replay", str(record)]) == 0  # the shipped one is that catalogue too
+    # One tile changed, the name kept: said at the digest, not at a move it makes illegal.
+    changed = tmp_path / "changed.yaml"
+    changed.write_text(shipped.replace("W .", "B .", 1), "utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(record), "--catalogue", str(changed)]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"{record}:{line}:23: error: the game was played with another version of the "
+        f"catalogue 'Micropul': the tiles of {changed} differ from its tiles: give the file "
+        "it was played with, with --catalogue")
+    # A record without a digest (written before it had one) is replayed as it was.
+    older = tmp_path / "older.json"
+    older.write_text("".join(line for line in text.splitlines(keepends=True)
+                             if "catalogue_digest" not in line), "utf-8")
+    assert main(["replay", str(older)]) == 0
+    broken = tmp_path / "broken.json"
+    broken.write_text(text.replace('"sha256:', '"md5:', 1), "utf-8")
+    assert main(["replay", str(broken)]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"{broken}:6:23: error: 'catalogue_digest' must be 'sha256:' and 64 hex digits")
+
+
 def test_a_truncated_record_is_an_error_at_its_end(
         record_text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "game.json"
