@@ -201,6 +201,38 @@ def test_play_then_replay_every_turn(tmp_path: Path) -> None:
     assert len(PdfReader(tmp_path / "turns" / "replay.pdf").pages) == moves + 1
 
 
+def test_a_replay_into_a_folder_leaves_only_its_own_turns(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    turns = tmp_path / "turns"
+    lengths = []
+    for name, bots in (("long.json", "greedy,greedy"), ("short.json", "random,random")):
+        assert main(["play", "--bots", bots, "--seed", "0", "--record",
+                     str(tmp_path / name)]) == 0
+        lengths.append(len(json.loads((tmp_path / name).read_text("utf-8"))["moves"]))
+    assert lengths[0] > lengths[1]
+    assert main(["replay", str(tmp_path / "long.json"), "--out", str(turns)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(tmp_path / "short.json"), "--out", str(turns)]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"wrote {lengths[1] + 1} SVG pictures and replay.pdf into {turns}; removed "
+        f"{lengths[0] - lengths[1]} pictures of an earlier replay")
+    # Not the long game's later turns beside the short one's: a reader would take them
+    # for one game.
+    assert sorted(p.name for p in turns.glob("*.svg")) == [
+        f"turn-{n:03d}.svg" for n in range(lengths[1] + 1)]
+    # Interrupted after the turns' pictures, before the PDF: the folder is as it was.
+    def interrupted(*_args: object) -> bytes:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("micropul_print.lab.record.pages_pdf", interrupted)
+    before = {p.name: p.read_bytes() for p in turns.iterdir()}
+    assert main(["replay", str(tmp_path / "long.json"), "--out", str(turns)]) == 130
+    assert {p.name: p.read_bytes() for p in turns.iterdir()} == before
+    assert main(["replay", str(tmp_path / "long.json"), "--out", str(tmp_path / "new")]) == 130
+    assert not (tmp_path / "new").exists()
+
+
 def test_an_illegal_move_in_a_record_is_an_error_at_its_line(tmp_path: Path) -> None:
     assert run(tmp_path, "play", "--bots", "greedy", "--seed", "1", "--record",
                "game.json").returncode == 0
