@@ -8,6 +8,7 @@ matplotlib is imported by the HTML page alone: the [lab] extra installs it.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import io
 import json
@@ -82,11 +83,21 @@ def report_files(target: Path) -> tuple[Path, str, str]:
 
 
 def write_report(document: JSON, target: Path) -> list[Path]:
-    """The JSON, then the page, where :func:`report_files` says."""
+    """The JSON, then the page, where :func:`report_files` says. The page is drawn
+    first (its charts take seconds), so that Ctrl-C meanwhile does not leave a new JSON
+    beside an old page; a folder this call made and could not fill is removed."""
     folder, page, data = report_files(target)
+    html_bytes = render_html(document).encode("utf-8")
+    made = not folder.exists()
     output = OutputDir(folder)
-    return [output.write_bytes(data, dumps(document).encode("utf-8")),
-            output.write_bytes(page, render_html(document).encode("utf-8"))]
+    try:
+        return [output.write_bytes(data, dumps(document).encode("utf-8")),
+                output.write_bytes(page, html_bytes)]
+    except BaseException:
+        if made:
+            with contextlib.suppress(OSError):  # not empty: a file that was written stays
+                folder.rmdir()
+        raise
 
 
 # -- text --------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ Edgematch, the test plugin the core has never heard of."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -91,6 +92,30 @@ def test_a_report_names_no_folder_and_is_the_same_wherever_its_catalogue_lies(
     (tmp_path / "a" / "variant.yaml").write_text(text.replace("W .", "B .", 1), "utf-8")
     changed = run(tmp_path / "a", *common, "variant.yaml", "--json", "-")
     assert json.loads(changed.stdout)["catalogue"]["digest"] != catalogue["digest"]
+
+
+def test_a_report_that_cannot_be_finished_leaves_no_half_of_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["analyse", "--games", "1", "--bots", "random", "--players", "1", "--jobs", "1"]
+
+    def interrupted(*_args: object) -> str:
+        raise KeyboardInterrupt
+
+    # Ctrl-C while the charts are drawn: no report.json without its page.
+    with monkeypatch.context() as patch:
+        patch.setattr("micropul_print.lab.report.render_html", interrupted)
+        assert main([*args, "--report", str(tmp_path / "cut")]) == 130
+    assert not (tmp_path / "cut").exists()
+
+    def full(target: Path, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    # A full disk: the figures were printed, and no empty folder is left.
+    monkeypatch.setattr("micropul_print.outputs.write_atomic", full)
+    assert main([*args, "--report", str(tmp_path / "full")]) == 1
+    assert "standard, solitaire: 1 games" in capsys.readouterr().out
+    assert not (tmp_path / "full").exists()
 
 
 def registry_catalogue(game: str) -> Path:
