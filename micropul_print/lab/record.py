@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from micropul_print import registry
+from micropul_print.commands.values import MAX_SEED
 from micropul_print.errors import Diagnostic, UserError, errors_in
 from micropul_print.gameapi import JSON, DrawsStates, GameState
 from micropul_print.lab.bots import bot_seed, make_bot
@@ -42,6 +43,7 @@ KEYS = ("format", "version", "game", "catalogue", "seed", "variant", "players", 
         "moves", "result", "catalogue_digest")
 REQUIRED = KEYS[:-2]
 DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+SEEDS = f"a whole number from 0 to {MAX_SEED}"  # the seeds play --seed takes
 
 
 def catalogue_digest(catalogue: Any) -> str:
@@ -175,7 +177,12 @@ def read_record(path: str | Path) -> ReadRecord:
 
     game = expect("game", str, "a game's name")
     catalogue = expect("catalogue", str, "the catalogue's name")
-    seed = expect("seed", int, "a whole number")
+    seed = expect("seed", int, SEEDS)
+    if seed is not None and not 0 <= seed <= MAX_SEED:  # none that play can write
+        node = root.get("seed")
+        assert node is not None
+        diagnostics.append(node.diagnostic(f"'seed' must be {SEEDS}"))
+        seed = None
     variant = expect("variant", str, "one of the game's variants")
     players = expect("players", int, "the number of players")
     bots = expect("bots", list, "a list of bots, one per seat")

@@ -387,6 +387,10 @@ def _line_of(text: str, fragment: str) -> int:
      '"greedy", "greedy"]', "{line}:14: error: Micropul is played by 2 or 1 players, not 3"),
     ('"seed": 3', '"seed": 4',
      "{first_move}:5: error: move 1 (moves[0]): illegal action Place(tile="),
+    ('"seed": 3', '"seed": -3',
+     "{line}:11: error: 'seed' must be a whole number from 0 to 9223372036854775807"),
+    ('"seed": 3', '"seed": 9223372036854775808',
+     "{line}:11: error: 'seed' must be a whole number from 0 to 9223372036854775807"),
 ])
 def test_a_tampered_record_is_an_error_at_its_place(
         old: str, new: str, message: str, record_text: str, tmp_path: Path,
