@@ -208,6 +208,36 @@ def test_an_interrupted_analysis_reports_what_was_played_and_leaves_no_worker(
     assert _in_group(process.pid) == []
 
 
+def test_sigterm_to_the_whole_group_stops_analyse_and_its_idle_worker(
+        tmp_path: Path) -> None:
+    # Solitaire: random's one batch ends at once and its worker waits for more, holding
+    # the pool's task queue lock, while the other plays the lookahead's batch. SIGTERM to
+    # the group (a service manager's stop) once killed the idle worker with the lock
+    # held, and the parent hung for ever in Pool.terminate.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "micropul_print", "analyse", "--players", "1", "--games",
+         "2", "--bots", "random,lookahead:2000", "--jobs", "2", "--json", "out.json"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    assert process.stderr is not None
+    first = process.stderr.readline()
+    assert first.startswith("analyse: standard, random alone: done"), first
+    time.sleep(0.5)  # the idle worker is back waiting for a task
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        out, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
+    assert (process.returncode, out, err) == (143, "", "micropul-print: stopped (SIGTERM)\n")
+    assert not (tmp_path / "out.json").exists()
+    deadline = time.monotonic() + 10
+    while _in_group(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _in_group(process.pid) == []
+
+
 def test_play_then_replay_every_turn(tmp_path: Path) -> None:
     result = run(tmp_path, "play", "--bots", "greedy,random", "--seed", "3", "--record",
                  "game.json")
