@@ -186,6 +186,16 @@ def _section_lines(section: JSON) -> list[str]:
     return lines
 
 
+def _nothing_compared(document: JSON) -> str:
+    """Why a run with --against compared nothing: no part played on both catalogues."""
+    def variants(sections: Sequence[JSON]) -> str:
+        return ", ".join(dict.fromkeys(str(s["variant"]) for s in sections)) or "none played"
+
+    return (f"no part was played on both catalogues (variants played: "
+            f"{variants(document['sections'])}; against: "
+            f"{variants(document['against']['sections'])})")
+
+
 def format_text(document: JSON) -> str:
     settings = document["settings"]
     catalogue = document["catalogue"]
@@ -202,6 +212,8 @@ def format_text(document: JSON) -> str:
         for section in against["sections"]:
             lines += ["  " + line for line in _section_lines(section)]
         lines.append("significant differences (against minus this one, 95 %):")
+        if not against["comparison"]:
+            lines.append(f"  none compared: {_nothing_compared(document)}")
         found = 0
         for part in against["comparison"]:
             for metric in part["metrics"]:
@@ -211,7 +223,7 @@ def format_text(document: JSON) -> str:
                                  f"{metric['metric']}: {metric['this']:g} -> "
                                  f"{metric['against']:g}, difference "
                                  f"{_show(metric['difference'], digits=3)}")
-        if not found:
+        if not found and against["comparison"]:
             lines.append("  none")
     if not document["complete"]:
         lines.append("incomplete: interrupted before every game was played")
@@ -366,7 +378,8 @@ def _section_html(section: JSON, charts: _Charts, level: str = "h2") -> list[str
     return parts
 
 
-def _comparison_html(against: JSON) -> list[str]:
+def _comparison_html(document: JSON) -> list[str]:
+    against = document["against"]
     rows = []
     for part in against["comparison"]:
         for metric in part["metrics"]:
@@ -383,7 +396,8 @@ def _comparison_html(against: JSON) -> list[str]:
             '<p class="note">Both catalogues played the same seeds; a difference is the mean '
             "of the per-game differences (against minus this one), significant when its 95 % "
             "t interval leaves out 0.</p>",
-            f"<table><tr>{head}</tr>{''.join(rows)}</table>"]
+            f"<table><tr>{head}</tr>{''.join(rows)}</table>" if rows
+            else f'<p class="note">Nothing compared: {_e(_nothing_compared(document))}.</p>']
 
 
 def render_html(document: JSON) -> str:
@@ -404,7 +418,7 @@ def render_html(document: JSON) -> str:
         parts += _section_html(section, charts)
     against = document["against"]
     if against is not None:
-        parts += _comparison_html(against)
+        parts += _comparison_html(document)
         for section in against["sections"]:
             parts += _section_html(section, charts, "h3")
     body = "\n".join(parts)

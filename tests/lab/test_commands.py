@@ -522,6 +522,26 @@ def test_against_a_catalogue_of_another_game_names_against(
         "one\n")
 
 
+def test_against_a_catalogue_with_no_board_in_common_says_nothing_was_compared(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shipped = registry_catalogue("cellulae").read_text("utf-8")
+    boards = "  - {side: 5, tiles: 25}\n  - {side: 7, tiles: 49}\n  - {side: 9, tiles: 81}\n"
+    assert boards in shipped
+    small = tmp_path / "small.yaml"
+    small.write_text(shipped.replace(boards, "  - {side: 3, tiles: 9}\n"), "utf-8")
+    assert main(["analyse", "--game", "cellulae", "--games", "1", "--bots", "random",
+                 "--jobs", "1", "--against", str(small),
+                 "--report", str(tmp_path / "report")]) == 0
+    nothing = ("no part was played on both catalogues (variants played: 5, 7, 9; against: "
+               "3)")
+    # Not "none" significant: no difference was even measured.
+    assert capsys.readouterr().out.endswith(
+        f"significant differences (against minus this one, 95 %):\n  none compared: "
+        f"{nothing}\n")
+    page = (tmp_path / "report" / "report.html").read_text("utf-8")
+    assert f"Nothing compared: {nothing}." in page
+
+
 @pytest.mark.parametrize(("given", "page", "data"), [
     ("out", "out/report.html", "out/report.json"),
     ("report.html", "report.html", "report.json"),
