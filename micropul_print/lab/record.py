@@ -254,6 +254,10 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
             message = ("the replayed game does not end as recorded: "
                        + "; ".join(f"{key} {found[key]!r}, recorded {expected[key]!r}"
                                    for key in wrong))
+            if not state.is_over() and expected.get("end") is not None:  # moves left out
+                message = (f"the game is not over after the record's {len(record.moves)} "
+                           f"moves, and the record says it ended ({expected.get('end')!r}, "
+                           f"turns {expected.get('turns')!r}): moves are missing")
             raise UserError([at.diagnostic(message) if at is not None
                              else Diagnostic(read.source, 0, 0, message)])
     return states

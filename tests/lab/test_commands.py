@@ -475,6 +475,20 @@ def test_a_record_knows_its_catalogue_wherever_it_lies_and_tells_a_changed_one(
         f"{broken}:6:23: error: 'catalogue_digest' must be 'sha256:' and 64 hex digits")
 
 
+def test_a_record_missing_its_last_moves_says_so(
+        record_text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = json.loads(record_text)
+    turns, end = record["result"]["turns"], record["result"]["end"]
+    record["moves"] = record["moves"][:10]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record, indent=2), encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    line = _line_of(path.read_text("utf-8"), '"result"')
+    assert capsys.readouterr().err == (
+        f"{path}:{line}:13: error: the game is not over after the record's 10 moves, and "
+        f"the record says it ended ({end!r}, turns {turns}): moves are missing\n")
+
+
 def test_a_truncated_record_is_an_error_at_its_end(
         record_text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "game.json"
