@@ -14,15 +14,26 @@ from typing import Any
 _MALLOC_TRIM: Any = None
 
 
+def _end_worker(_signum: int, _frame: Any) -> None:
+    """SIGTERM in a worker: unwind, then end quietly with status 143. Unwinding releases
+    the locks of the pool's queues: an idle worker waits for its next task holding the
+    task queue's read lock, and one killed outright there (SIGTERM sent to the whole
+    process group: ``kill -TERM -PGID``, a service manager) left it held for ever, so
+    that the parent's Pool.terminate, which takes that lock, never returned. A second
+    SIGTERM meanwhile (the parent stopping the pool) ends the worker outright."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    raise SystemExit(128 + signal.SIGTERM)
+
+
 def init_worker() -> None:
     """In each forked worker: leave Ctrl-C to the parent (which stops every worker), let
-    SIGTERM (how the parent stops a pool) end the worker quietly instead of running the
-    handler it inherited from the command line, and die with the parent even if it is
-    killed outright (Linux: PR_SET_PDEATHSIG); find glibc's malloc_trim for
-    give_back_memory."""
+    SIGTERM (how the parent stops a pool) end the worker quietly (_end_worker) instead
+    of running the handler it inherited from the command line, and die with the parent
+    even if it is killed outright (Linux: PR_SET_PDEATHSIG); find glibc's malloc_trim
+    for give_back_memory."""
     global _MALLOC_TRIM
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _end_worker)
     if hasattr(signal, "pthread_sigmask"):  # held while forking (forking_workers)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     if sys.platform.startswith("linux"):

@@ -56,14 +56,21 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.backends.svg import to_svg
     from micropul_print.draw.theme import load_theme
     from micropul_print.lab.record import pages_pdf, replay_drawings
-    from micropul_print.outputs import OutputDir
+    from micropul_print.outputs import Staging
 
     theme = load_theme(args.theme)
     pages = replay_drawings(read, catalogue, theme, states)
-    output = OutputDir(args.out)
     digits = max(3, len(str(len(pages) - 1)))
-    for turn, page in enumerate(pages):
-        output.write_bytes(f"turn-{turn:0{digits}d}.svg", to_svg(page))
-    output.write_bytes("replay.pdf", pages_pdf(pages, f"{game.title}: {read.source}"))
-    print(f"wrote {len(pages)} SVG pictures and replay.pdf into {output.root}", file=sys.stderr)
+    # Staged, as a build is: an interrupted replay leaves the folder as it was, and the
+    # turns of a longer game replayed there before are removed (the manifest lists them).
+    staging = Staging(args.out)
+    with staging as output:
+        written = [output.write_bytes(f"turn-{turn:0{digits}d}.svg", to_svg(page))
+                   for turn, page in enumerate(pages)]
+        written.append(output.write_bytes("replay.pdf", pages_pdf(
+            pages, f"{game.title}: {read.source}")))
+        removed = staging.commit({"replay": written})
+    stale = f"; removed {len(removed)} pictures of an earlier replay" if removed else ""
+    print(f"wrote {len(pages)} SVG pictures and replay.pdf into {output.root}{stale}",
+          file=sys.stderr)
     return 0

@@ -10,14 +10,17 @@ in seat order, and each move in the game's own move JSON (``GameState.move_to_js
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from micropul_print import registry
+from micropul_print.commands.values import MAX_SEED
 from micropul_print.errors import Diagnostic, UserError, errors_in
 from micropul_print.gameapi import JSON, DrawsStates, GameState
 from micropul_print.lab.bots import bot_seed, make_bot
@@ -37,7 +40,19 @@ if TYPE_CHECKING:
 FORMAT = "micropul-print game record"
 VERSION = 1
 KEYS = ("format", "version", "game", "catalogue", "seed", "variant", "players", "bots",
-        "moves", "result")
+        "moves", "result", "catalogue_digest")
+REQUIRED = KEYS[:-2]
+DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+SEEDS = f"a whole number from 0 to {MAX_SEED}"  # the seeds play --seed takes
+
+
+def catalogue_digest(catalogue: Any) -> str:
+    """``sha256:`` and the hex digest of the catalogue's JSON (``catalogue --json``,
+    keys sorted): the same for a copy of the file anywhere, with other comments or its
+    tiles in another order; another for a tile changed, added or removed."""
+    text = json.dumps(catalogue.to_json(), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -49,6 +64,8 @@ class GameRecord:
     bots: tuple[str, ...]  # one per seat; their number is the number of players
     moves: tuple[JSON, ...]
     result: JSON  # scores, returns, end, turns ({} when a record leaves it out)
+    # catalogue_digest(catalogue) of the catalogue played; None in a record without it
+    catalogue_digest: str | None = None
 
     @property
     def players(self) -> int:
@@ -57,9 +74,12 @@ class GameRecord:
     def to_json_text(self) -> str:
         """The record as JSON text, one move per line (so that a message can name a
         move's line)."""
-        head = {"format": FORMAT, "version": VERSION, "game": self.game,
-                "catalogue": self.catalogue, "seed": self.seed, "variant": self.variant,
-                "players": self.players, "bots": list(self.bots)}
+        head: JSON = {"format": FORMAT, "version": VERSION, "game": self.game,
+                      "catalogue": self.catalogue}
+        if self.catalogue_digest is not None:
+            head["catalogue_digest"] = self.catalogue_digest
+        head |= {"seed": self.seed, "variant": self.variant, "players": self.players,
+                 "bots": list(self.bots)}
         lines = ["{"]
         lines += [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)},"
                   for key, value in head.items()]
@@ -92,7 +112,7 @@ def play(game_name: str, catalogue: Any, bots: Sequence[str], seed: int,
         state.play(move)
     record = GameRecord(game_name, catalogue.name, seed, chosen,
                         tuple(player.name for player in players), tuple(moves),
-                        _result(state))
+                        _result(state), catalogue_digest(catalogue))
     return record, state
 
 
@@ -139,7 +159,7 @@ def read_record(path: str | Path) -> ReadRecord:
         at = root.get("format") or root
         raise UserError([*diagnostics, at.diagnostic(f"not a game record: 'format' must be "
                                                      f"{FORMAT!r}")])
-    diagnostics += check_keys(root, "the game record", KEYS[:-1], ("result",))
+    diagnostics += check_keys(root, "the game record", REQUIRED, KEYS[len(REQUIRED):])
     if values.get("version") != VERSION:
         at = root.get("version") or root
         diagnostics.append(at.diagnostic(f"game record version {values.get('version')!r} "
@@ -157,12 +177,23 @@ def read_record(path: str | Path) -> ReadRecord:
 
     game = expect("game", str, "a game's name")
     catalogue = expect("catalogue", str, "the catalogue's name")
-    seed = expect("seed", int, "a whole number")
+    seed = expect("seed", int, SEEDS)
+    if seed is not None and not 0 <= seed <= MAX_SEED:  # none that play can write
+        node = root.get("seed")
+        assert node is not None
+        diagnostics.append(node.diagnostic(f"'seed' must be {SEEDS}"))
+        seed = None
     variant = expect("variant", str, "one of the game's variants")
     players = expect("players", int, "the number of players")
     bots = expect("bots", list, "a list of bots, one per seat")
     moves = expect("moves", list, "a list of moves")
     result = expect("result", dict, "an object")
+    digest = expect("catalogue_digest", str, "'sha256:' and 64 hex digits")
+    if digest is not None and not DIGEST.fullmatch(digest):
+        node = root.get("catalogue_digest")
+        assert node is not None
+        diagnostics.append(node.diagnostic("'catalogue_digest' must be 'sha256:' and 64 hex "
+                                           "digits"))
     if bots is not None and (not all(isinstance(b, str) for b in bots)
                              or (players is not None and len(bots) != players)):
         node = root.get("bots")
@@ -175,7 +206,7 @@ def read_record(path: str | Path) -> ReadRecord:
     moves_node = root.get("moves")
     assert isinstance(moves_node, YamlSequence)
     record = GameRecord(game, catalogue, seed, variant, tuple(bots), tuple(moves),
-                        result or {})
+                        result or {}, digest)
     return ReadRecord(record, moves_node.items, root.get("result"), file, tuple(diagnostics),
                       {key.raw: node for key, node in root.entries})
 
@@ -186,6 +217,12 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
     record says, is a UserError at its place in the record."""
     record = read.record
     game = registry.get(record.game)
+    digest = catalogue_digest(catalogue)
+    if record.catalogue_digest is not None and record.catalogue_digest != digest:
+        raise UserError([read.at("catalogue_digest", (
+            f"the game was played with another version of the catalogue "
+            f"{record.catalogue!r}: the tiles of {catalogue.source} differ from its "
+            f"tiles: give the file it was played with, with --catalogue"))])
     if record.players not in game.player_counts:
         counts = " or ".join(map(str, game.player_counts))
         raise UserError([read.at("players", f"{game.title} is played by {counts} players, "
@@ -217,6 +254,10 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
             message = ("the replayed game does not end as recorded: "
                        + "; ".join(f"{key} {found[key]!r}, recorded {expected[key]!r}"
                                    for key in wrong))
+            if not state.is_over() and expected.get("end") is not None:  # moves left out
+                message = (f"the game is not over after the record's {len(record.moves)} "
+                           f"moves, and the record says it ended ({expected.get('end')!r}, "
+                           f"turns {expected.get('turns')!r}): moves are missing")
             raise UserError([at.diagnostic(message) if at is not None
                              else Diagnostic(read.source, 0, 0, message)])
     return states

@@ -8,16 +8,18 @@ matplotlib is imported by the HTML page alone: the [lab] extra installs it.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import io
 import json
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from micropul_print.gameapi import JSON, UsageError
 from micropul_print.lab import analyse
 from micropul_print.lab.analyse import Plan
+from micropul_print.lab.record import catalogue_digest
 from micropul_print.lab.runner import Results
 from micropul_print.outputs import OutputDir, write_atomic
 
@@ -25,7 +27,11 @@ SCHEMA = Path(__file__).with_name("report.schema.json")
 
 
 def _catalogue(catalogue: Any) -> JSON:
-    return {"name": catalogue.name, "source": catalogue.source}
+    """The catalogue's name, its file's name and its digest. Not the file's folder: a
+    report names no path of the machine it was made on (the shipped catalogue's lies
+    wherever the package was installed), and is the same wherever the file is."""
+    return {"name": catalogue.name, "source": PurePath(catalogue.source).name,
+            "digest": catalogue_digest(catalogue)}
 
 
 def build_report(plans: Sequence[tuple[Any, Plan]], outcomes: Sequence[tuple[Results, bool]],
@@ -77,11 +83,21 @@ def report_files(target: Path) -> tuple[Path, str, str]:
 
 
 def write_report(document: JSON, target: Path) -> list[Path]:
-    """The JSON, then the page, where :func:`report_files` says."""
+    """The JSON, then the page, where :func:`report_files` says. The page is drawn
+    first (its charts take seconds), so that Ctrl-C meanwhile does not leave a new JSON
+    beside an old page; a folder this call made and could not fill is removed."""
     folder, page, data = report_files(target)
+    html_bytes = render_html(document).encode("utf-8")
+    made = not folder.exists()
     output = OutputDir(folder)
-    return [output.write_bytes(data, dumps(document).encode("utf-8")),
-            output.write_bytes(page, render_html(document).encode("utf-8"))]
+    try:
+        return [output.write_bytes(data, dumps(document).encode("utf-8")),
+                output.write_bytes(page, html_bytes)]
+    except BaseException:
+        if made:
+            with contextlib.suppress(OSError):  # not empty: a file that was written stays
+                folder.rmdir()
+        raise
 
 
 # -- text --------------------------------------------------------------------------------------
@@ -170,6 +186,16 @@ def _section_lines(section: JSON) -> list[str]:
     return lines
 
 
+def _nothing_compared(document: JSON) -> str:
+    """Why a run with --against compared nothing: no part played on both catalogues."""
+    def variants(sections: Sequence[JSON]) -> str:
+        return ", ".join(dict.fromkeys(str(s["variant"]) for s in sections)) or "none played"
+
+    return (f"no part was played on both catalogues (variants played: "
+            f"{variants(document['sections'])}; against: "
+            f"{variants(document['against']['sections'])})")
+
+
 def format_text(document: JSON) -> str:
     settings = document["settings"]
     catalogue = document["catalogue"]
@@ -186,6 +212,8 @@ def format_text(document: JSON) -> str:
         for section in against["sections"]:
             lines += ["  " + line for line in _section_lines(section)]
         lines.append("significant differences (against minus this one, 95 %):")
+        if not against["comparison"]:
+            lines.append(f"  none compared: {_nothing_compared(document)}")
         found = 0
         for part in against["comparison"]:
             for metric in part["metrics"]:
@@ -195,7 +223,7 @@ def format_text(document: JSON) -> str:
                                  f"{metric['metric']}: {metric['this']:g} -> "
                                  f"{metric['against']:g}, difference "
                                  f"{_show(metric['difference'], digits=3)}")
-        if not found:
+        if not found and against["comparison"]:
             lines.append("  none")
     if not document["complete"]:
         lines.append("incomplete: interrupted before every game was played")
@@ -350,7 +378,8 @@ def _section_html(section: JSON, charts: _Charts, level: str = "h2") -> list[str
     return parts
 
 
-def _comparison_html(against: JSON) -> list[str]:
+def _comparison_html(document: JSON) -> list[str]:
+    against = document["against"]
     rows = []
     for part in against["comparison"]:
         for metric in part["metrics"]:
@@ -367,7 +396,8 @@ def _comparison_html(against: JSON) -> list[str]:
             '<p class="note">Both catalogues played the same seeds; a difference is the mean '
             "of the per-game differences (against minus this one), significant when its 95 % "
             "t interval leaves out 0.</p>",
-            f"<table><tr>{head}</tr>{''.join(rows)}</table>"]
+            f"<table><tr>{head}</tr>{''.join(rows)}</table>" if rows
+            else f'<p class="note">Nothing compared: {_e(_nothing_compared(document))}.</p>']
 
 
 def render_html(document: JSON) -> str:
@@ -388,7 +418,7 @@ def render_html(document: JSON) -> str:
         parts += _section_html(section, charts)
     against = document["against"]
     if against is not None:
-        parts += _comparison_html(against)
+        parts += _comparison_html(document)
         for section in against["sections"]:
             parts += _section_html(section, charts, "h3")
     body = "\n".join(parts)

@@ -3,6 +3,7 @@ Edgematch, the test plugin the core has never heard of."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -64,6 +65,57 @@ def test_analyse_writes_a_valid_report_and_the_same_bytes_every_time(
     assert re.search(r"url\((?!#)", page) is None  # only the page's own clip paths
     assert 'href="http' not in page and 'src="' not in page
     assert "://" not in page  # not even the addresses of matplotlib's SVG metadata
+
+
+def test_a_report_names_no_folder_and_is_the_same_wherever_its_catalogue_lies(
+        tmp_path: Path) -> None:
+    # The shipped catalogue lies wherever the package was installed, and a variant
+    # wherever its designer keeps it: the report is the same from any folder and machine.
+    shipped = registry_catalogue("micropul")
+    text = shipped.read_text("utf-8")
+    for folder in ("a", "b/c"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "variant.yaml").write_text(
+            "# moved, with a comment of its own\n" + text, "utf-8")
+    common = ["analyse", "--games", "1", "--bots", "random", "--players", "1", "--jobs", "1"]
+    first = run(tmp_path / "a", *common, "variant.yaml", "--json", "-")
+    second = run(tmp_path / "b", *common, str(tmp_path / "b/c/variant.yaml"), "--json", "-")
+    assert first.returncode == second.returncode == 0, first.stderr + second.stderr
+    assert first.stdout == second.stdout
+    assert str(tmp_path) not in first.stdout and str(tmp_path) not in second.stdout
+    catalogue = json.loads(first.stdout)["catalogue"]
+    assert catalogue["source"] == "variant.yaml"
+    shipped_run = run(tmp_path, *common, "--json", "-")
+    assert str(shipped.parent) not in shipped_run.stdout
+    from_shipped = json.loads(shipped_run.stdout)["catalogue"]
+    assert from_shipped == {**catalogue, "source": "micropul.yaml"}
+    (tmp_path / "a" / "variant.yaml").write_text(text.replace("W .", "B .", 1), "utf-8")
+    changed = run(tmp_path / "a", *common, "variant.yaml", "--json", "-")
+    assert json.loads(changed.stdout)["catalogue"]["digest"] != catalogue["digest"]
+
+
+def test_a_report_that_cannot_be_finished_leaves_no_half_of_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["analyse", "--games", "1", "--bots", "random", "--players", "1", "--jobs", "1"]
+
+    def interrupted(*_args: object) -> str:
+        raise KeyboardInterrupt
+
+    # Ctrl-C while the charts are drawn: no report.json without its page.
+    with monkeypatch.context() as patch:
+        patch.setattr("micropul_print.lab.report.render_html", interrupted)
+        assert main([*args, "--report", str(tmp_path / "cut")]) == 130
+    assert not (tmp_path / "cut").exists()
+
+    def full(target: Path, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    # A full disk: the figures were printed, and no empty folder is left.
+    monkeypatch.setattr("micropul_print.outputs.write_atomic", full)
+    assert main([*args, "--report", str(tmp_path / "full")]) == 1
+    assert "standard, solitaire: 1 games" in capsys.readouterr().out
+    assert not (tmp_path / "full").exists()
 
 
 def registry_catalogue(game: str) -> Path:
@@ -156,6 +208,36 @@ def test_an_interrupted_analysis_reports_what_was_played_and_leaves_no_worker(
     assert _in_group(process.pid) == []
 
 
+def test_sigterm_to_the_whole_group_stops_analyse_and_its_idle_worker(
+        tmp_path: Path) -> None:
+    # Solitaire: random's one batch ends at once and its worker waits for more, holding
+    # the pool's task queue lock, while the other plays the lookahead's batch. SIGTERM to
+    # the group (a service manager's stop) once killed the idle worker with the lock
+    # held, and the parent hung for ever in Pool.terminate.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "micropul_print", "analyse", "--players", "1", "--games",
+         "2", "--bots", "random,lookahead:2000", "--jobs", "2", "--json", "out.json"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    assert process.stderr is not None
+    first = process.stderr.readline()
+    assert first.startswith("analyse: standard, random alone: done"), first
+    time.sleep(0.5)  # the idle worker is back waiting for a task
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        out, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
+    assert (process.returncode, out, err) == (143, "", "micropul-print: stopped (SIGTERM)\n")
+    assert not (tmp_path / "out.json").exists()
+    deadline = time.monotonic() + 10
+    while _in_group(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _in_group(process.pid) == []
+
+
 def test_play_then_replay_every_turn(tmp_path: Path) -> None:
     result = run(tmp_path, "play", "--bots", "greedy,random", "--seed", "3", "--record",
                  "game.json")
@@ -172,6 +254,38 @@ def test_play_then_replay_every_turn(tmp_path: Path) -> None:
     svgs = sorted(p.name for p in (tmp_path / "turns").glob("*.svg"))
     assert svgs[0] == "turn-000.svg" and len(svgs) == moves + 1
     assert len(PdfReader(tmp_path / "turns" / "replay.pdf").pages) == moves + 1
+
+
+def test_a_replay_into_a_folder_leaves_only_its_own_turns(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    turns = tmp_path / "turns"
+    lengths = []
+    for name, bots in (("long.json", "greedy,greedy"), ("short.json", "random,random")):
+        assert main(["play", "--bots", bots, "--seed", "0", "--record",
+                     str(tmp_path / name)]) == 0
+        lengths.append(len(json.loads((tmp_path / name).read_text("utf-8"))["moves"]))
+    assert lengths[0] > lengths[1]
+    assert main(["replay", str(tmp_path / "long.json"), "--out", str(turns)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(tmp_path / "short.json"), "--out", str(turns)]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"wrote {lengths[1] + 1} SVG pictures and replay.pdf into {turns}; removed "
+        f"{lengths[0] - lengths[1]} pictures of an earlier replay")
+    # Not the long game's later turns beside the short one's: a reader would take them
+    # for one game.
+    assert sorted(p.name for p in turns.glob("*.svg")) == [
+        f"turn-{n:03d}.svg" for n in range(lengths[1] + 1)]
+    # Interrupted after the turns' pictures, before the PDF: the folder is as it was.
+    def interrupted(*_args: object) -> bytes:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("micropul_print.lab.record.pages_pdf", interrupted)
+    before = {p.name: p.read_bytes() for p in turns.iterdir()}
+    assert main(["replay", str(tmp_path / "long.json"), "--out", str(turns)]) == 130
+    assert {p.name: p.read_bytes() for p in turns.iterdir()} == before
+    assert main(["replay", str(tmp_path / "long.json"), "--out", str(tmp_path / "new")]) == 130
+    assert not (tmp_path / "new").exists()
 
 
 def test_an_illegal_move_in_a_record_is_an_error_at_its_line(tmp_path: Path) -> None:
@@ -303,6 +417,10 @@ def _line_of(text: str, fragment: str) -> int:
      '"greedy", "greedy"]', "{line}:14: error: Micropul is played by 2 or 1 players, not 3"),
     ('"seed": 3', '"seed": 4',
      "{first_move}:5: error: move 1 (moves[0]): illegal action Place(tile="),
+    ('"seed": 3', '"seed": -3',
+     "{line}:11: error: 'seed' must be a whole number from 0 to 9223372036854775807"),
+    ('"seed": 3', '"seed": 9223372036854775808',
+     "{line}:11: error: 'seed' must be a whole number from 0 to 9223372036854775807"),
 ])
 def test_a_tampered_record_is_an_error_at_its_place(
         old: str, new: str, message: str, record_text: str, tmp_path: Path,
@@ -319,6 +437,56 @@ def test_a_tampered_record_is_an_error_at_its_place(
     err = capsys.readouterr().err
     assert err.startswith(expected), err
     assert len(err.splitlines()) == 1
+
+
+def test_a_record_knows_its_catalogue_wherever_it_lies_and_tells_a_changed_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shipped = registry_catalogue("micropul").read_text("utf-8")
+    (tmp_path / "variant.yaml").write_text(shipped, "utf-8")
+    record = tmp_path / "game.json"
+    assert main(["play", str(tmp_path / "variant.yaml"), "--bots", "greedy,random",
+                 "--seed", "5", "--record", str(record)]) == 0
+    text = record.read_text("utf-8")
+    line = _line_of(text, '"catalogue_digest": "sha256:')
+    assert line == 6
+    # Moved, with a comment of its own: the same tiles, the same catalogue.
+    (tmp_path / "moved").mkdir()
+    (tmp_path / "moved" / "copy.yaml").write_text("# a copy\n" + shipped, "utf-8")
+    assert main(["replay", str(record), "--catalogue", str(tmp_path / "moved/copy.yaml")]) == 0
+    assert main(["replay", str(record)]) == 0  # the shipped one is that catalogue too
+    # One tile changed, the name kept: said at the digest, not at a move it makes illegal.
+    changed = tmp_path / "changed.yaml"
+    changed.write_text(shipped.replace("W .", "B .", 1), "utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(record), "--catalogue", str(changed)]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"{record}:{line}:23: error: the game was played with another version of the "
+        f"catalogue 'Micropul': the tiles of {changed} differ from its tiles: give the file "
+        "it was played with, with --catalogue")
+    # A record without a digest (written before it had one) is replayed as it was.
+    older = tmp_path / "older.json"
+    older.write_text("".join(line for line in text.splitlines(keepends=True)
+                             if "catalogue_digest" not in line), "utf-8")
+    assert main(["replay", str(older)]) == 0
+    broken = tmp_path / "broken.json"
+    broken.write_text(text.replace('"sha256:', '"md5:', 1), "utf-8")
+    assert main(["replay", str(broken)]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"{broken}:6:23: error: 'catalogue_digest' must be 'sha256:' and 64 hex digits")
+
+
+def test_a_record_missing_its_last_moves_says_so(
+        record_text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = json.loads(record_text)
+    turns, end = record["result"]["turns"], record["result"]["end"]
+    record["moves"] = record["moves"][:10]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record, indent=2), encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    line = _line_of(path.read_text("utf-8"), '"result"')
+    assert capsys.readouterr().err == (
+        f"{path}:{line}:13: error: the game is not over after the record's 10 moves, and "
+        f"the record says it ended ({end!r}, turns {turns}): moves are missing\n")
 
 
 def test_a_truncated_record_is_an_error_at_its_end(
@@ -366,6 +534,26 @@ def test_against_a_catalogue_of_another_game_names_against(
     assert capsys.readouterr().err == (
         f"{other}:{line}:7: error: --against needs a micropul catalogue, this is a cellulae "
         "one\n")
+
+
+def test_against_a_catalogue_with_no_board_in_common_says_nothing_was_compared(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shipped = registry_catalogue("cellulae").read_text("utf-8")
+    boards = "  - {side: 5, tiles: 25}\n  - {side: 7, tiles: 49}\n  - {side: 9, tiles: 81}\n"
+    assert boards in shipped
+    small = tmp_path / "small.yaml"
+    small.write_text(shipped.replace(boards, "  - {side: 3, tiles: 9}\n"), "utf-8")
+    assert main(["analyse", "--game", "cellulae", "--games", "1", "--bots", "random",
+                 "--jobs", "1", "--against", str(small),
+                 "--report", str(tmp_path / "report")]) == 0
+    nothing = ("no part was played on both catalogues (variants played: 5, 7, 9; against: "
+               "3)")
+    # Not "none" significant: no difference was even measured.
+    assert capsys.readouterr().out.endswith(
+        f"significant differences (against minus this one, 95 %):\n  none compared: "
+        f"{nothing}\n")
+    page = (tmp_path / "report" / "report.html").read_text("utf-8")
+    assert f"Nothing compared: {nothing}." in page
 
 
 @pytest.mark.parametrize(("given", "page", "data"), [
