@@ -38,6 +38,7 @@ from micropul_print.sheets.pages import (
     check_drawings,
     grid_marks,
     place,
+    placed_at,
     slot_box,
     with_footer,
 )
@@ -149,10 +150,10 @@ def _token_row(layout: SheetLayout, grid: Grid, area: Box, tokens: Sequence[Card
     None where the tokens do not fit there (too tall, or more than a row per page)."""
     if not pages or -(-len(tokens) // grid.columns) > pages:
         return None
-    size = max(face.height for token in tokens for face in (token.front, token.back)
-               if face is not None)
-    if max(face.width for token in tokens for face in (token.front, token.back)
-           if face is not None) > grid.card_width:
+    faces = [face for token in tokens for face in (token.front, token.back)
+             if face is not None]
+    size = max(face.height for face in faces)
+    if max(face.width for face in faces) > grid.card_width:
         return None
     marks = layout.crop_marks
     raised = grid._replace(top=area.y0 + grid.bleed + marks.offset + marks.min_length)
@@ -168,10 +169,7 @@ def _in_row(grid: Grid, drawing: Drawing, column: int, centre_y: float,
     """``drawing`` (a token with the grid's bleed) centred under column ``column`` on
     the line ``centre_y``."""
     x = grid.left + column * grid.pitch_x + (grid.card_width - drawing.width) / 2
-    y = centre_y - drawing.height / 2
-    b = grid.bleed
-    return Placement(drawing, x, y, Box(x + b, y + b, x + drawing.width - b,
-                                        y + drawing.height - b), round_cut)
+    return placed_at(drawing, x, centre_y - drawing.height / 2, grid.bleed, round_cut)
 
 
 def mirrored(front: Placement, back: Drawing, page_width: float) -> Placement:

@@ -260,8 +260,14 @@ def place(grid: Grid, drawing: Drawing, column: int, row: int, *, centred: bool 
     if centred:  # a token sits in the middle of its slot
         x += (grid.card_width + 2 * grid.bleed - drawing.width) / 2
         y += (grid.card_height + 2 * grid.bleed - drawing.height) / 2
-    b = grid.bleed
-    cut = Box(x + b, y + b, x + drawing.width - b, y + drawing.height - b)
+    return placed_at(drawing, x, y, grid.bleed, round_cut)
+
+
+def placed_at(drawing: Drawing, x: float, y: float, bleed: float,
+              round_cut: bool = False) -> Placement:
+    """``drawing`` (a piece with ``bleed`` on every side) with its top-left at (x, y),
+    cut along its edges less the bleed."""
+    cut = Box(x + bleed, y + bleed, x + drawing.width - bleed, y + drawing.height - bleed)
     return Placement(drawing, x, y, cut, round_cut)
 
 
