@@ -7,11 +7,24 @@ import contextlib
 import os
 import signal
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
 # glibc's malloc_trim, found by each worker (init_worker); None elsewhere.
 _MALLOC_TRIM: Any = None
+
+# Set in a worker once its SIGTERM handler has run (_end_worker).
+_ENDING = False
+
+# How long a worker's watchdog lets a SIGTERM's handler run before it delivers the
+# signal again (_watch_for_sigterm).
+_RETRY_SECONDS = 0.2
+
+
+class _WorkerEnding(SystemExit):
+    """The SystemExit a SIGTERM raises in a worker (_end_worker)."""
 
 
 def _end_worker(_signum: int, _frame: Any) -> None:
@@ -21,8 +34,57 @@ def _end_worker(_signum: int, _frame: Any) -> None:
     process group: ``kill -TERM -PGID``, a service manager) left it held for ever, so
     that the parent's Pool.terminate, which takes that lock, never returned. A second
     SIGTERM meanwhile (the parent stopping the pool) ends the worker outright."""
+    global _ENDING
+    _ENDING = True
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    raise SystemExit(128 + signal.SIGTERM)
+    raise _WorkerEnding(128 + signal.SIGTERM)
+
+
+def _ending_lost(unraisable: Any) -> None:
+    """sys.unraisablehook in a worker. Python runs a signal handler wherever the worker
+    is, and a handler that runs inside a callback whose exceptions Python only reports
+    (a weak reference's, as the import system uses while init_worker imports ctypes; a
+    __del__) loses its exception: the worker went on to wait for a task, with the parent
+    holding the queue's lock, and the parent waited for it for ever (a CI hang). A
+    SIGTERM whose unwinding was lost so ends the worker at once, and silently."""
+    if isinstance(unraisable.exc_value, _WorkerEnding):
+        os._exit(128 + signal.SIGTERM)
+    sys.__unraisablehook__(unraisable)
+
+
+def _watch_for_sigterm(wakeups: int, main_thread: int) -> None:
+    """A worker's watchdog thread. Python runs a handler only between two steps of the
+    main thread: a SIGTERM that arrives after the last such step and before the worker
+    blocks (waiting for the queue's lock or for a task) leaves the handler pending for
+    ever, and the parent, in Pool.terminate, waits for the worker for ever (a CI hang).
+    The C-level handler writes each signal's number to ``wakeups`` (set_wakeup_fd)
+    whether or not Python's runs; until _end_worker has run, the watchdog delivers
+    SIGTERM to the main thread again, which interrupts the wait."""
+    while True:
+        try:
+            got = os.read(wakeups, 64)
+        except OSError:
+            return
+        if not got:
+            return
+        if signal.SIGTERM not in got:
+            continue
+        while not _ENDING:
+            time.sleep(_RETRY_SECONDS)
+            if not _ENDING:
+                signal.pthread_kill(main_thread, signal.SIGTERM)
+        return
+
+
+def _start_watchdog() -> None:
+    """Route the C-level handler's wake-ups to a watchdog thread (_watch_for_sigterm).
+    The fd inherited from the parent, if any, is the parent's: a worker must not write
+    its signals there."""
+    wakeups, wakeup_writer = os.pipe()
+    os.set_blocking(wakeup_writer, False)
+    signal.set_wakeup_fd(wakeup_writer, warn_on_full_buffer=False)
+    threading.Thread(target=_watch_for_sigterm, args=(wakeups, threading.get_ident()),
+                     name="sigterm-watchdog", daemon=True).start()
 
 
 def init_worker() -> None:
@@ -33,6 +95,8 @@ def init_worker() -> None:
     for give_back_memory."""
     global _MALLOC_TRIM
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.unraisablehook = _ending_lost
+    _start_watchdog()
     signal.signal(signal.SIGTERM, _end_worker)
     if hasattr(signal, "pthread_sigmask"):  # held while forking (forking_workers)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
