@@ -239,6 +239,12 @@ class CheckReport:
     ok: bool = True
 
 
+def seeds_of(first: int, games: int) -> str:
+    """The seeds of ``games`` games from ``first``, for a report ("seed 7", "seeds
+    0..199"); ``games`` is at least 1."""
+    return f"seed {first}" if games == 1 else f"seeds {first}..{first + games - 1}"
+
+
 @runtime_checkable
 class Game(Protocol):
     """A game plugin: everything the core needs to read, check, analyse, print and

@@ -91,3 +91,22 @@ def test_imports_no_drawing_library() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(("game", "expected"), [
+    ("micropul", ["no two-player games simulated", "no solitaire games simulated"]),
+    ("cellulae", [f"no games simulated on {side} x {side}" for side in (5, 7, 9)]),
+])
+def test_no_games_says_none_were_simulated(
+        game: str, expected: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--game", game, "--games", "0"]) == 0
+    out = capsys.readouterr().out
+    assert [line for line in out.splitlines() if "simulated" in line] == expected
+    assert "seeds" not in out and "games/s" not in out
+
+
+def test_one_game_names_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--games", "1", "--seed", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "1 two-player game (random policy, seed 7): " in out
+    assert "1 solitaire game (random policy, seed 7): " in out

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from micropul_print.errors import Diagnostic, Severity, errors_in, printable, quoted
-from micropul_print.gameapi import CheckReport
+from micropul_print.gameapi import CheckReport, seeds_of
 from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
 from micropul_print.games.cellulae.rules import (
     BLACK,
@@ -202,13 +202,13 @@ def set_lines(catalogue: CellulaeCatalogue) -> tuple[list[str], list[Diagnostic]
 
 
 def format_simulation(sim: CellulaeSimulation) -> list[str]:
+    if not sim.games:
+        return [f"no games simulated on {sim.side} x {sim.side}"]
     lines = [
-        f"{sim.games} games on {sim.side} x {sim.side} (random policy, seeds "
-        f"{sim.seed}..{sim.seed + sim.games - 1}): {sim.seconds:.2f} s, "
+        f"{sim.games} {'game' if sim.games == 1 else 'games'} on {sim.side} x {sim.side} "
+        f"(random policy, {seeds_of(sim.seed, sim.games)}): {sim.seconds:.2f} s, "
         f"{sim.games_per_second:.0f} games/s"
     ]
-    if not sim.games:
-        return lines
     lines.append(
         f"  turns: mean {statistics.fmean(sim.turns):.1f}, "
         f"min {min(sim.turns)}, max {max(sim.turns)}"

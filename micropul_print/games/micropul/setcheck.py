@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from micropul_print.errors import Diagnostic, Severity, printable, quoted
+from micropul_print.gameapi import seeds_of
 from micropul_print.games.micropul.model import (
     BLACK,
     CATALYSTS,
@@ -595,12 +596,13 @@ def _failed(facts: SetFacts) -> int:
 
 def format_simulation(sim: Simulation) -> list[str]:
     mode = "two-player" if sim.players == 2 else "solitaire"
+    if not sim.games:
+        return [f"no {mode} games simulated"]
     lines = [
-        f"{sim.games} {mode} games (random policy, seeds {sim.seed}..{sim.seed + sim.games - 1}): "
+        f"{sim.games} {mode} {'game' if sim.games == 1 else 'games'} (random policy, "
+        f"{seeds_of(sim.seed, sim.games)}): "
         f"{sim.seconds:.2f} s, {sim.games_per_second:.0f} games/s"
     ]
-    if not sim.games:
-        return lines
     lines.append(
         f"  turns: mean {statistics.fmean(sim.turns):.1f}, "
         f"min {min(sim.turns)}, max {max(sim.turns)}"
