@@ -134,7 +134,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tiles", type=_tile_numbers, default=None, metavar="N[,N-M...]",
                         help="also write sheets of these tiles only, to replace lost "
                              "or damaged ones: sheets/<game>-reprint-<paper>.pdf (and "
-                             "-reprint-gutterfold-<paper>.pdf with --layout gutter-fold; "
+                             "-reprint-gutterfold-<paper>.pdf with --layout gutter-fold, "
+                             "-reprint-print-shop.pdf with --print-shop; "
                              "the numbers of the catalogue's tiles, e.g. 7,12,31 or 7-9)")
     parser.add_argument("--print-shop", action="store_true",
                         help="also write sheets/<game>-tiles-print-shop.pdf for a print shop: "

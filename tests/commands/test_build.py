@@ -326,6 +326,28 @@ def test_tiles_of_a_game_without_numbers_is_a_usage_error(
     assert not (tmp_path / "o").exists()
 
 
+def test_print_shop_with_tiles_writes_a_print_shop_reprint_of_those_tiles_only(
+        tmp_path: Path) -> None:
+    """--print-shop --tiles wrote the 48 tiles only: a shop reprinting two lost tiles
+    would have been sent all of them."""
+    assert main(["build", "--only", "sheets", "--paper", "a4", "--print-shop",
+                 "--tiles", "12,7", "--out", str(tmp_path), "--quiet"]) == 0
+    assert files_under(tmp_path) == {
+        "sheets/micropul-tiles-a4.pdf", "sheets/micropul-reprint-a4.pdf",
+        "sheets/micropul-tiles-print-shop.pdf", "sheets/micropul-reprint-print-shop.pdf"}
+    full = PdfReader(tmp_path / "sheets/micropul-tiles-print-shop.pdf")
+    reprint = PdfReader(tmp_path / "sheets/micropul-reprint-print-shop.pdf")
+    assert len(full.pages) == 96
+    # Tile 12's front and back, then tile 7's, in the order asked, as in the full file.
+    assert [page.extract_text().strip() for page in reprint.pages] == ["12", "", "7", ""]
+    assert [full.pages[i].extract_text().strip() for i in (22, 12)] == ["12", "7"]
+    assert reprint.metadata is not None
+    assert reprint.metadata.title == "Micropul — tiles 12, 7, for a print shop"
+    mm = 72 / 25.4
+    for page in reprint.pages:
+        assert [round(float(v) / mm, 3) for v in page.trimbox] == [3.0, 3.0, 33.0, 33.0]
+
+
 def test_tiles_with_every_game_reprints_the_games_that_number_theirs(tmp_path: Path) -> None:
     """--game all (make, with tiles = ... in the configuration) took --tiles as meant for
     Cellulae too and refused the build, telling to leave --tiles out "for this game"."""

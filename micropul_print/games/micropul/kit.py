@@ -7,7 +7,8 @@ stones, and the rulebooks. Files (a contract, listed in docs/output-layout.md):
     sheets/micropul-cut-<paper>.svg and -page<N>.svg (with --cut-files)
     sheets/micropul-reprint-<paper>.pdf (with --tiles; -reprint-gutterfold-<paper>.pdf
         with --layout gutter-fold)
-    sheets/micropul-tiles-print-shop.pdf (with --print-shop)
+    sheets/micropul-tiles-print-shop.pdf (with --print-shop; and
+    -reprint-print-shop.pdf with --tiles)
     rules/micropul-rules-<lang>-<paper>.pdf, rules/micropul-rules-<lang>-booklet-<paper>.pdf
 """
 
@@ -76,6 +77,11 @@ def kit_jobs(catalogue: Catalogue, theme: Theme, output: OutputDir,
         jobs.append(KitJob("sheets", lambda say: [write_print_shop(art, output, options.flip,
                                                                    progress=say)],
                            cost=1, imports=_PDF_IMPORTS, label="print shop"))
+        if options.tiles is not None:  # as the sheets: the full file and the reprint
+            wanted = options.tiles
+            jobs.append(KitJob("sheets", lambda say: [write_print_shop(
+                art, output, options.flip, wanted=wanted, progress=say)],
+                cost=1, imports=_PDF_IMPORTS, label="reprint print shop"))
     if "rulebooks" in options.parts and langs:
         # The rulebooks follow the sheets' papers. In parallel, a job per language and
         # kind (each lays its book out once and draws it on every paper; the texts and
@@ -338,30 +344,45 @@ def print_shop_file_name(game: str) -> str:
     return f"{game}-tiles-print-shop.pdf"
 
 
+def reprint_print_shop_file_name(game: str) -> str:
+    return f"{game}-reprint-print-shop.pdf"
+
+
 def write_print_shop(art: TileArt, output: OutputDir, flip: Flip = "long", *,
+                     wanted: Sequence[int] | None = None,
                      progress: Progress | None = None) -> Path:
     """Write ``sheets/<game>-tiles-print-shop.pdf``: each tile alone on a page with the
     shop's bleed, then its back (sheets/printshop.py); the stones are cut from the
-    sheets. Returns its path."""
+    sheets. With ``wanted`` (``--tiles``), ``sheets/<game>-reprint-print-shop.pdf``:
+    the tiles so numbered only, in that order. Returns its path."""
     from micropul_print.sheets.pdf import DocumentInfo
     from micropul_print.sheets.printshop import (
         SHOP_BLEED,
         plan_print_shop,
         render_print_shop_pdf,
     )
+    from micropul_print.sheets.reprint import choose, reprint_title
 
     catalogue = art.catalogue
-    relative = Path("sheets") / print_shop_file_name(catalogue.game)
+    name = (print_shop_file_name if wanted is None else reprint_print_shop_file_name)
+    relative = Path("sheets") / name(catalogue.game)
     if progress:
         progress(f"writing {output.path(relative)}")
     cards, _stones = tile_pieces(art, SHOP_BLEED)
+    numbers = [tile.id for tile in catalogue.tiles]
+    title = f"{catalogue.name} — tiles for a print shop"
+    if wanted is not None:
+        cards = choose(cards, numbers, wanted, source=catalogue.source,
+                       at=catalogue.tiles_at)
+        numbers = list(wanted)
+        title = f"{reprint_title(catalogue.name, wanted)}, for a print shop"
     size = faces.TILE_SIZE_MM
-    plan = plan_print_shop(cards, size, size,
-                           names=[f"tile {tile.id}" for tile in catalogue.tiles])
+    plan = plan_print_shop(cards, size, size, names=[f"tile {n}" for n in numbers])
     info = DocumentInfo(
-        title=f"{catalogue.name} — tiles for a print shop",
+        title=title,
         author=AUTHOR,
-        subject=f"{len(catalogue.tiles)} tiles of {catalogue.name}, {size:g} mm with "
-                f"{SHOP_BLEED:g} mm bleed, one face a page, each front followed by its back",
+        subject=f"{len(cards)} tile{'s' if len(cards) != 1 else ''} of {catalogue.name}, "
+                f"{size:g} mm with {SHOP_BLEED:g} mm bleed, one face a page, each front "
+                "followed by its back",
     )
     return output.write_bytes(relative, render_print_shop_pdf(plan, info, flip))
