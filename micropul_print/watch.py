@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from micropul_print import registry
 from micropul_print.errors import UserError
+from micropul_print.gameapi import UsageError
 
 if TYPE_CHECKING:
     from micropul_print.kit import KitOptions, KitReport
@@ -98,11 +99,15 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
             if any(item.kind == "configuration" for item in changed):
                 before = options
                 try:
-                    args = _reloaded(args)
-                    options = options_of(args)
+                    fresh = _reloaded(args)
+                    fresh_options = options_of(fresh)
                 except UserError as exc:
                     _problems(exc)
                     continue
+                except UsageError as exc:  # settings that conflict: the file's to fix
+                    _usage_problem(exc, names)
+                    continue
+                args, options = fresh, fresh_options
                 work = config_rebuilds(before, options)
                 reload = True
             else:
@@ -290,6 +295,20 @@ def _attempt(action: Callable[[], KitReport]) -> KitReport | None:
     except UserError as exc:
         _problems(exc)
         return None
+    except UsageError as exc:  # a value only the build could judge (a game's own)
+        _usage_problem(exc)
+        return None
+
+
+def _usage_problem(exc: UsageError, changed: str | None = None) -> None:
+    """A usage error, as the command line says it; for a changed configuration, that
+    its settings before the change stay in force until it is fixed."""
+    from micropul_print.errors import printable
+
+    print(f"micropul-print build: error: {printable(str(exc))}", file=sys.stderr, flush=True)
+    if changed is not None:
+        print(f"{changed} changed: not rebuilt; the settings before the change still "
+              "apply", file=sys.stderr, flush=True)
 
 
 def _problems(exc: UserError) -> None:

@@ -116,6 +116,34 @@ def test_a_broken_catalogue_is_reported_never_built_over_by_the_shipped_one(
         assert watcher.process.wait(timeout=LIMIT) == 130
 
 
+def test_settings_that_conflict_are_reported_and_watching_goes_on(variant: Path) -> None:
+    """A saved configuration whose settings conflict (cut files without the duplex
+    sheets) ended the watch with status 2; it is reported, the settings before it stay,
+    and the next good save rebuilds."""
+    config = variant / "micropul-print.toml"
+    text = config.read_text()
+    watcher = Watcher(variant, "--only", "sheets", "--paper", "a4", "--quiet")
+    try:
+        watcher.wait_for(lambda name, line: line.startswith("watching "))
+        conflict = text.replace('# layout = "duplex"', 'layout = "gutter-fold"').replace(
+            "# cut-files = false", "cut-files = true")
+        assert conflict.count("gutter-fold") == 1 and conflict.count("cut-files = true") == 1
+        config.write_text(conflict)
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line.startswith("micropul-print build: error: argument --cut-files: the cut "
+                               "files go with the duplex sheets")
+        line = watcher.wait_for(lambda name, line: "changed" in line)
+        assert line == ("micropul-print.toml changed: not rebuilt; the settings before the "
+                        "change still apply")
+        assert watcher.process.poll() is None
+        config.write_text(text.replace('# duplex = "long"', 'duplex = "short"'))
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line.startswith("micropul-print.toml changed: rebuilt micropul sheets (")
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
+
+
 def test_a_variant_unreadable_when_watching_begins_is_the_file_watched(
         tmp_path: Path) -> None:
     from micropul_print.cli import main
