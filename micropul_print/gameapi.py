@@ -90,7 +90,9 @@ class GameState(Protocol):
     | None``: moves of the player to move with the same class lead to positions that
     differ only where no rule looks (a marker put on one square or another of a region
     that the rules only ever see whole), so the bots value one move per class; None: a
-    move of its own.
+    move of its own. And ``score_range``, a pair (lowest, highest; ``inf`` for no
+    ceiling): what :meth:`scores` can be, which the analysis cuts the intervals of mean
+    scores to.
     """
 
     @property

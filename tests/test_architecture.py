@@ -113,6 +113,11 @@ def test_every_game_has_the_common_engine_shape(name: str) -> None:
             assert _random_game(twin, seed).scores() == state.scores()
             returns = state.returns()
             assert len(returns) == state.players and all(r in (0.0, 0.5, 1.0) for r in returns)
+            # A game that states what a score can be (the lab's intervals) keeps to it.
+            score_range = getattr(state, "score_range", None)
+            if score_range is not None:
+                low, high = score_range
+                assert all(low <= score <= high for score in state.scores())
             with pytest.raises(ValueError):
                 state.move_from_json({"nonsense": 1})
 

@@ -229,7 +229,8 @@ def _common(games: Sequence[GameSummary], seed: int) -> JSON:
     }
 
 
-def _pieces(pieces: Sequence[str], games: Sequence[GameSummary]) -> list[JSON]:
+def _pieces(pieces: Sequence[str], games: Sequence[GameSummary],
+            scored: tuple[float, float] | None = None) -> list[JSON]:
     """Per piece: how often it is played, when, what the move gained its player, and how
     that player fared (points: 1 a win, 0.5 a tie; and final score)."""
     if not pieces:
@@ -252,8 +253,8 @@ def _pieces(pieces: Sequence[str], games: Sequence[GameSummary]) -> list[JSON]:
             "gain": stats.t_interval([gain for _t, _s, gain, _g in moves]).to_json(),
             "points": stats.wilson(math.fsum(g.returns[s] for _t, s, _gain, g in moves),
                                    len(moves)).to_json(),
-            "final_score": stats.t_interval([g.scores[s] for _t, s, _gain, g in moves]
-                                            ).to_json(),
+            "final_score": stats.t_interval([g.scores[s] for _t, s, _gain, g in moves],
+                                            bounds=scored).to_json(),
         })
     return rows
 
@@ -295,8 +296,20 @@ def choose_anchor(bots: Sequence[str], anchor: str | None) -> str:
     return anchor
 
 
+def score_range(state: Any) -> tuple[float, float] | None:
+    """What a score can be (a state's optional ``score_range``; a score made of points
+    or pieces is never negative), to cut the intervals of mean scores to: a few games'
+    interval otherwise reads as a negative score. None: the game does not say."""
+    found = getattr(state, "score_range", None)
+    if found is None:
+        return None
+    low, high = found
+    return float(low), float(high)
+
+
 def _two_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary]],
-                bots: Sequence[str], pieces: Sequence[str], seed: int, anchor: str) -> JSON:
+                bots: Sequence[str], pieces: Sequence[str], seed: int, anchor: str,
+                scored: tuple[float, float] | None = None) -> JSON:
     games = [g for index in results for g in results[index]]
     n = len(games)
     section = _common(games, seed)
@@ -307,7 +320,8 @@ def _two_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummar
     section["ties"] = stats.wilson(ties, n).to_json()
     section["seats"] = [{"seat": seat + 1, "wins": stats.wilson(wins[seat], n).to_json(),
                          "points": stats.wilson(seat_points[seat], n).to_json(),
-                         "scores": _distribution([g.scores[seat] for g in games], seed)}
+                         "scores": _distribution([g.scores[seat] for g in games], seed,
+                                                 bounds=scored)}
                         for seat in range(2)]
     section["lead_changes"] = stats.t_interval([float(g.lead_changes) for g in games],
                                                bounds=stats.COUNT).to_json()
@@ -345,12 +359,13 @@ def _two_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummar
     section["matrix"] = {"bots": list(bots), "points": matrix}
     section["anchor"] = anchor
     section["ladder"] = _ladder(bots, between, anchor)
-    section["pieces"] = _pieces(pieces, games)
+    section["pieces"] = _pieces(pieces, games, scored)
     return section
 
 
 def _solitaire(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary]],
-               pieces: Sequence[str], seed: int) -> JSON:
+               pieces: Sequence[str], seed: int,
+               scored: tuple[float, float] | None = None) -> JSON:
     games = [g for index in results for g in results[index]]
     section = _common(games, seed)
     section["bots"] = []
@@ -361,14 +376,14 @@ def _solitaire(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary
             "games": len(part_games),
             "won": stats.wilson(math.fsum(g.returns[0] for g in part_games),
                                 len(part_games)).to_json(),
-            "scores": _distribution(scores, seed),
+            "scores": _distribution(scores, seed, bounds=scored),
             "par": [{"percentile": q, "score": interval.to_json()} for q, interval in
                     zip(PAR_PERCENTILES, stats.percentile_intervals(scores, PAR_PERCENTILES,
                                                                     seed), strict=True)],
             "length": _distribution([float(g.turns) for g in part_games], seed,
                                     bounds=stats.COUNT),
         })
-    section["pieces"] = _pieces(pieces, games)
+    section["pieces"] = _pieces(pieces, games, scored)
     return section
 
 
@@ -392,8 +407,11 @@ def summarise(the_plan: Plan, catalogue: Any, bots: Sequence[str],
         state = game.new_state(catalogue, players=players, seed=the_plan.seed,
                                variant=variant)
         pieces = state.pieces() if isinstance(state, PieceState) else ()
-        body = (_two_player(the_plan.parts, chosen, bots, pieces, the_plan.seed, reference)
-                if players == 2 else _solitaire(the_plan.parts, chosen, pieces, the_plan.seed))
+        scored = score_range(state)
+        body = (_two_player(the_plan.parts, chosen, bots, pieces, the_plan.seed, reference,
+                            scored)
+                if players == 2 else _solitaire(the_plan.parts, chosen, pieces, the_plan.seed,
+                                                scored))
         sections.append({"variant": variant, "players": players, **body})
     return sections
 

@@ -56,7 +56,7 @@ def test_the_results_are_the_same_in_workers_and_in_this_process() -> None:
     assert sections == analyse.summarise(plan, catalogue, ["random", "greedy"], forked)
 
 
-def _game(seed: int, returns: tuple[float, float], scores: tuple[float, float] = (1.0, 0.0),
+def _game(seed: int, returns: tuple[float, ...], scores: tuple[float, ...] = (1.0, 0.0),
           pieces: tuple[tuple[str, int, int, float], ...] = ()) -> GameSummary:
     return GameSummary(seed, scores, returns, "done", 10, (3, 3), 1, 0.5, 0.25, pieces)
 
@@ -217,3 +217,35 @@ def test_a_bug_in_a_plugins_game_is_blamed_on_the_plugin_even_from_a_worker(
     with pytest.raises(ZeroDivisionError) as bug:
         run_plan(plan, catalogue, jobs=jobs)
     assert registry.plugin_blamed(bug.value) == "buggy"
+
+
+@pytest.mark.parametrize("game", ["micropul", "cellulae"])
+def test_score_intervals_stay_within_what_a_score_can_be(game: str) -> None:
+    """Three games scoring 0, 0 and 20 gave a mean score of 6.7 between -22 and 35: a
+    score is never negative, and a Cellulae colour never covers more than the board
+    (25 squares on the 5 x 5)."""
+    catalogue = _catalogue(game)
+    the_plan = analyse.plan(game, catalogue, ["random"], 3, 0, players=[2])
+    variant = the_plan.parts[0].variant
+    state = registry.get(game).new_state(catalogue, players=2, variant=variant)
+    bounds = analyse.score_range(state)
+    assert bounds is not None
+    low, high = bounds
+    assert low == 0.0 and high == (float("inf") if game == "micropul" else 25.0)
+    results = {0: [_game(0, (1.0, 0.0), (0.0, 20.0)), _game(1, (0.0, 1.0), (0.0, 0.0)),
+                   _game(2, (0.0, 1.0), (20.0, 20.0))]}
+    section, = analyse.summarise(the_plan, catalogue, ["random"], results)
+    # The t interval's half width: t(2) 4.303 times the standard error 11.547 / sqrt(3).
+    for seat, mean in ((0, 20 / 3), (1, 40 / 3)):
+        interval = section["seats"][seat]["scores"]["mean"]
+        assert interval["value"] == pytest.approx(mean, abs=1e-6)
+        assert interval["low"] == 0.0  # -22.0 and -15.4 before
+        assert interval["high"] == pytest.approx(min(high, mean + 28.69), abs=0.01)
+
+
+def test_a_game_that_does_not_say_what_a_score_can_be_keeps_the_whole_interval() -> None:
+    assert analyse.score_range(object()) is None
+    section = analyse._solitaire((Part("v", ("a",)),),
+                                 {0: [_game(0, (1.0,), (0.0,)), _game(1, (0.0,), (0.0,)),
+                                      _game(2, (0.0,), (30.0,))]}, [], 0)
+    assert section["bots"][0]["scores"]["mean"]["low"] < 0

@@ -30,6 +30,8 @@ class CellulaeState:
 
     def __init__(self, board: Board) -> None:
         self.board = board
+        # A colour's tiles on the board (the lab's intervals).
+        self.score_range = (0.0, float(board.side * board.side))
 
     @classmethod
     def new(cls, catalogue: CellulaeCatalogue, *, side: int | None = None,

@@ -44,6 +44,9 @@ class MicropulState:
             seed: int | None = None) -> MicropulState:
         return cls(Game(catalogue, players, seed))
 
+    # Points of closed groups and tiles held: never negative (the lab's intervals).
+    score_range = (0.0, float("inf"))
+
     @property
     def players(self) -> int:
         return self.game.players
