@@ -30,8 +30,12 @@ class CellulaeState:
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        # A colour's tiles on the board (the lab's intervals).
-        self.score_range = (0.0, float(board.side * board.side))
+
+    @property
+    def score_range(self) -> tuple[float, float]:
+        """A colour's tiles on the board (the lab's intervals): derived, not kept, so
+        that the bots' many copies pay nothing for it."""
+        return 0.0, float(self.board.side * self.board.side)
 
     @classmethod
     def new(cls, catalogue: CellulaeCatalogue, *, side: int | None = None,
