@@ -81,7 +81,12 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {printable(message)}{_hint(message)}\n")
+        self.exit(EXIT_USAGE, f"{usage_error(self.prog, message)}{_hint(message)}\n")
+
+
+def usage_error(command: str, message: str) -> str:
+    """A usage error as every command says it: "micropul-print build: error: ..."."""
+    return f"{command}: error: {printable(message)}"
 
 
 def _hint(message: str) -> str:
@@ -225,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INVALID
     except UsageError as exc:  # a value only the command's run could judge
         command = f"{PROG} {words[0]}" if words else PROG
-        print(f"{command}: error: {printable(str(exc))}", file=sys.stderr)
+        print(usage_error(command, str(exc)), file=sys.stderr)
         return EXIT_USAGE
     except (KeyboardInterrupt, Terminated) as stop:
         if isinstance(stop, Terminated) or _sigterm_seen:

@@ -303,9 +303,9 @@ def _attempt(action: Callable[[], KitReport]) -> KitReport | None:
 def _usage_problem(exc: UsageError, changed: str | None = None) -> None:
     """A usage error, as the command line says it; for a changed configuration, that
     its settings before the change stay in force until it is fixed."""
-    from micropul_print.errors import printable
+    from micropul_print.cli import PROG, usage_error
 
-    print(f"micropul-print build: error: {printable(str(exc))}", file=sys.stderr, flush=True)
+    print(usage_error(f"{PROG} build", str(exc)), file=sys.stderr, flush=True)
     if changed is not None:
         print(f"{changed} changed: not rebuilt; the settings before the change still "
               "apply", file=sys.stderr, flush=True)
