@@ -51,6 +51,7 @@ _SCALAR_TAGS = ("str", "int", "float", "bool", "null")
 _STANDARD_TAGS = "!!str, !!int, !!float, !!bool, !!null, !!map and !!seq"
 
 _Parser: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
+_LIBYAML_TOO_DEEP = "exceeded maximum nesting depth"
 try:
     _Parser = yaml.CSafeLoader
 except AttributeError:  # PyYAML built without libyaml: same events, slower
@@ -421,7 +422,14 @@ def parse_yaml(
     else:
         text = data
     text = text.removeprefix("\ufeff")
-    return _Composer(file, max_nodes).compose(text)
+    composer = _Composer(file, max_nodes)
+    found = composer.compose(text, _Parser)
+    if composer.libyaml_too_deep:
+        # libyaml 0.2.6 (PyYAML 6.0.4's wheels) refuses flow nesting past 1,000 levels
+        # while it scans ahead, before this composer sees the 101st level: the Python
+        # parser (same events, no limit of its own) finds where MAX_DEPTH is passed.
+        found = _Composer(file, max_nodes).compose(text, yaml.SafeLoader)
+    return found
 
 
 # Byte-order marks of the encodings YAML allows besides UTF-8 (UTF-32 first: its
@@ -483,6 +491,7 @@ class _Composer:
         self.expanded = 0
         self.documents = 0
         self.root: YamlNode | None = None
+        self.libyaml_too_deep = False
 
     def where(self, mark: _Mark | None) -> Where:
         if mark is None:
@@ -493,17 +502,21 @@ class _Composer:
         self.diagnostics.append(where.diagnostic(message))
         self.spoiled = self.spoiled or spoils
 
-    def compose(self, text: str) -> tuple[YamlNode | None, list[Diagnostic]]:
+    def compose(
+        self, text: str, parser: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
+    ) -> tuple[YamlNode | None, list[Diagnostic]]:
         bad = _NOT_YAML.search(text)
         if bad is not None:  # the parsers would refuse it without saying where
             self.error(_where_in(self.file, text, bad.start()), _bad_character(bad.group()))
             return None, self.diagnostics
         try:
-            for event in yaml.parse(text, Loader=_Parser):
+            for event in yaml.parse(text, Loader=parser):
                 self.handle(event)
         except _Fatal:
             pass
         except yaml.MarkedYAMLError as exc:
+            if parser is not yaml.SafeLoader and _LIBYAML_TOO_DEEP in (exc.problem or ""):
+                self.libyaml_too_deep = True
             self.error(self.where(exc.problem_mark or exc.context_mark), _syntax_message(exc))
         except yaml.YAMLError as exc:  # unmarked; the check above leaves none we know of
             reason = getattr(exc, "reason", None) or str(exc).split("\n")[0]
