@@ -24,7 +24,15 @@ _RETRY_SECONDS = 0.2
 
 
 class _WorkerEnding(SystemExit):
-    """The SystemExit a SIGTERM raises in a worker (_end_worker)."""
+    """The SystemExit a SIGTERM raises in a worker (_end_worker). Its status is always
+    143, whatever it is made with: reportlab re-raises an exception from inside a
+    paragraph or a flowable as a new one of the same class, its message annotated
+    (``annotateException``), and a SystemExit whose code is a text ends the process
+    with status 1 after printing that text (reportlab's "raised by class ... wrap").
+    """
+
+    def __init__(self, *_annotations: object) -> None:
+        super().__init__(128 + signal.SIGTERM)
 
 
 def _end_worker(_signum: int, _frame: Any) -> None:
@@ -37,7 +45,7 @@ def _end_worker(_signum: int, _frame: Any) -> None:
     global _ENDING
     _ENDING = True
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    raise _WorkerEnding(128 + signal.SIGTERM)
+    raise _WorkerEnding
 
 
 def _ending_lost(unraisable: Any) -> None:

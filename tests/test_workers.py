@@ -72,3 +72,35 @@ def test_a_sigterm_whose_handler_could_not_run_still_ends_the_worker() -> None:
     done = subprocess.run([sys.executable, "-c", _SIGTERM_BESIDE_A_BLOCKED_WORKER],
                           cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert (done.returncode, done.stdout, done.stderr) == (143, "", "")
+
+
+# A worker that a SIGTERM reaches inside reportlab's layout, which re-raises the
+# worker's SystemExit as a new one with its message annotated (annotateException):
+# Ctrl-C sent to a whole build's process group printed "raised by class Float(...) wrap
+# ... 143" and "paragraph text '<para>...</para>' caused exception 143".
+_SIGTERM_INSIDE_REPORTLAB = textwrap.dedent("""
+    import multiprocessing, os, signal, time
+    from reportlab.lib.utils import annotateException
+    from micropul_print.workers import forking_workers, init_worker
+
+    def lay_out() -> None:
+        init_worker()
+        try:  # as reportlab's ParaParser.parse and _Container.wrap do
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(10)
+        except BaseException:
+            annotateException("\\nparagraph text '<para>x</para>' caused exception")
+        print("never")
+
+    with forking_workers():
+        worker = multiprocessing.get_context("fork").Process(target=lay_out)
+        worker.start()
+    worker.join()
+    print(worker.exitcode)
+""")
+
+
+def test_a_sigterm_inside_reportlab_ends_the_worker_silently_with_143() -> None:
+    done = subprocess.run([sys.executable, "-c", _SIGTERM_INSIDE_REPORTLAB],
+                          cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "143", "")
