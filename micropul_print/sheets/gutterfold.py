@@ -30,6 +30,7 @@ from micropul_print.draw.primitives import Drawing, Group, Line, Polygon, Primit
 from micropul_print.sheets.layout import Grid, SheetLayout, plan_grid
 from micropul_print.sheets.pages import (
     DEFAULT_OPTIONS,
+    FOOTER_CLEARANCE,
     Card,
     Page,
     Placement,
@@ -191,11 +192,15 @@ def _page_marks(layout: SheetLayout, front_grid: Grid, back_grid: Grid,
     gap = layout.fold_gap or 0.0
     front_frame = Box(layout.margin, layout.margin, fold - gap, height - layout.margin)
     back_frame = Box(fold + gap, layout.margin, width - layout.margin, height - layout.margin)
+    # Each half's footer line keeps clear of the lower fold target.
+    beside_target = TARGET_RADIUS + FOOTER_CLEARANCE
+    front_bounds = (layout.margin, fold - beside_target)
+    back_bounds = (fold + beside_target, width - layout.margin)
     items: list[Primitive] = []
     items += grid_marks(layout, front_grid, used, footer=label, footer_x=fold / 2,
-                        frame=front_frame)
+                        footer_bounds=front_bounds, frame=front_frame)
     items += grid_marks(layout, back_grid, back_used, footer=HINT, footer_x=(fold + width) / 2,
-                        frame=back_frame, cut_lines=False)
+                        footer_bounds=back_bounds, frame=back_frame, cut_lines=False)
     # The fold targets sit on the fold line in the bands above and below the grid (the
     # footer lines are beside the fold, so the lower band reaches the margin).
     art_top = front_grid.top - front_grid.bleed - layout.crop_marks.offset
@@ -209,8 +214,8 @@ def _page_marks(layout: SheetLayout, front_grid: Grid, back_grid: Grid,
     (top_y, top_r), (bottom_y, bottom_r) = targets
     items += _fold_line(fold, top_y + top_r + 1.0, bottom_y - bottom_r - 1.0)
     drawing = Drawing(width, height, tuple(items))
-    drawing = with_footer(drawing, layout, label, fold / 2)
-    return with_footer(drawing, layout, HINT, (fold + width) / 2)
+    drawing = with_footer(drawing, layout, label, fold / 2, front_bounds)
+    return with_footer(drawing, layout, HINT, (fold + width) / 2, back_bounds)
 
 
 def fold_target(x: float, y: float, radius: float) -> list[Primitive]:

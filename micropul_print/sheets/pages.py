@@ -307,25 +307,55 @@ def _clear_slots(grid: Grid, layout: SheetLayout, front_art: Drawing, back_art: 
 # --- marks ----------------------------------------------------------------------------
 
 
-def footer_box(layout: SheetLayout, label: str, x: float | None = None) -> Box:
-    """Where the footer line prints, centred on ``x`` (default: the page's middle), as
-    with_footer sets it."""
-    baseline = _footer_baseline(layout)
-    width = text_width(label, layout.footer_size)
+# A footer line too long for its room is set smaller, down to this share of the
+# layout's size, then shortened in the middle ("…"): a name or a reprint's list of
+# numbers never runs off the paper or into the marks.
+SMALLEST_FOOTER = 0.7
+ELLIPSIS = "\u2026"
+
+
+def fitted_footer(layout: SheetLayout, label: str, x: float | None = None,
+                  bounds: tuple[float, float] | None = None) -> tuple[float, str, float]:
+    """The footer line centred on ``x`` (default: the page's middle) within ``bounds``
+    (left and right, mm; default: the margins): its centre, its text and its size."""
     x = layout.paper_width / 2 if x is None else x
-    return Box(x - width / 2, baseline - layout.footer_size, x + width / 2,
-               baseline + 0.22 * layout.footer_size)
+    left, right = bounds or (layout.margin, layout.paper_width - layout.margin)
+    room = max(0.0, 2 * min(x - left, right - x))
+    size = layout.footer_size
+    width = text_width(label, size)
+    if width <= room:
+        return x, label, size
+    size = max(size * room / width, layout.footer_size * SMALLEST_FOOTER)
+    text = label
+    kept = len(label)
+    while kept > 0 and text_width(text, size) > room:
+        kept -= 1
+        head, tail = (kept + 1) // 2, kept // 2
+        text = label[:head].rstrip() + ELLIPSIS + label[len(label) - tail :].lstrip()
+    return x, text, size
+
+
+def footer_box(layout: SheetLayout, label: str, x: float | None = None,
+               bounds: tuple[float, float] | None = None) -> Box:
+    """Where the footer line prints, centred on ``x`` (default: the page's middle)
+    within ``bounds``, as with_footer sets it."""
+    baseline = _footer_baseline(layout)
+    x, text, size = fitted_footer(layout, label, x, bounds)
+    width = text_width(text, size)
+    return Box(x - width / 2, baseline - size, x + width / 2, baseline + 0.22 * size)
 
 
 def grid_marks(layout: SheetLayout, grid: Grid, used: Collection[tuple[int, int]], *,
                footer: str = "", footer_x: float | None = None,
+               footer_bounds: tuple[float, float] | None = None,
                keep_out: Sequence[Box] = (), frame: Box | None = None,
                cut_lines: bool = True) -> list[Primitive]:
     """Crop marks on the cut lines of the rows and columns holding pieces (slots
     ``used``), from just outside the grid's art out to ``frame`` (the paper inside its
     margin): across no empty slot, and above the ``footer`` line (centred on
-    ``footer_x``) where they would cross it; none touching a ``keep_out`` zone. Without
-    bleed (and with ``cut_lines``), thin lines along the edges of the slots in use."""
+    ``footer_x`` within ``footer_bounds``) where they would cross it; none touching a
+    ``keep_out`` zone. Without bleed (and with ``cut_lines``), thin lines along the edges
+    of the slots in use."""
     marks = layout.crop_marks
     frame = frame or Box(layout.margin, layout.margin, layout.paper_width - layout.margin,
                          layout.paper_height - layout.margin)
@@ -336,7 +366,8 @@ def grid_marks(layout: SheetLayout, grid: Grid, used: Collection[tuple[int, int]
     left, top = grid.left, grid.top
     right, bottom = grid.left + grid.width, grid.top + grid.height
     stop_above = layout.paper_height - layout.margin - layout.footer_band
-    avoid = footer_box(layout, footer, footer_x).grown(FOOTER_CLEARANCE) if footer else None
+    avoid = (footer_box(layout, footer, footer_x, footer_bounds).grown(FOOTER_CLEARANCE)
+             if footer else None)
     columns = sorted({column for column, _row in used})
     rows = sorted({row for _column, row in used})
     xs = sorted({round(x, 9) for column in columns
@@ -400,11 +431,12 @@ def _footer_baseline(layout: SheetLayout) -> float:
 
 
 def with_footer(drawing: Drawing, layout: SheetLayout, label: str,
-                 x: float | None = None) -> Drawing:
+                 x: float | None = None, bounds: tuple[float, float] | None = None) -> Drawing:
     """``drawing`` plus the footer line, in the band above the bottom margin, centred
-    on ``x`` (default: the page's middle)."""
-    footer = Text(layout.paper_width / 2 if x is None else x, _footer_baseline(layout), label,
-                  layout.footer_size, fill=FOOTER_COLOUR, anchor="middle")
+    on ``x`` (default: the page's middle), fitted within ``bounds`` (fitted_footer)."""
+    x, text, size = fitted_footer(layout, label, x, bounds)
+    footer = Text(x, _footer_baseline(layout), text, size, fill=FOOTER_COLOUR,
+                  anchor="middle")
     return Drawing(drawing.width, drawing.height, (*drawing.items, footer))
 
 

@@ -98,9 +98,16 @@ def choose(cards: Sequence[Card], numbers: Sequence[int], wanted: Sequence[int],
 
 
 def reprint_title(title: str, wanted: Sequence[int], what: str = "tile") -> str:
-    """The sheets' name for a reprint: "<set name> — tiles 7, 12, 31"."""
+    """The sheets' name for a reprint: "<set name> — tiles 7, 12, 31", three or more
+    consecutive numbers as a range ("tiles 1–20, 33"), in the order wanted."""
     plural = what if len(wanted) == 1 else f"{what}s"
-    return f"{title} — {plural} {', '.join(str(n) for n in wanted)}"
+    parts: list[str] = []
+    for low, high in _runs(wanted):
+        if high - low >= 2:
+            parts.append(f"{low}\u2013{high}")
+        else:
+            parts += [str(n) for n in range(low, high + 1)]
+    return f"{title} — {plural} {', '.join(parts)}"
 
 
 def plan_reprint(layout: SheetLayout, cards: Sequence[Card], numbers: Sequence[int],

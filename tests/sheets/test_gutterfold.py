@@ -10,8 +10,14 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from micropul_print.draw.primitives import Drawing, Polygon, Rect
-from micropul_print.sheets.gutterfold import FoldPlan, fold_target, plan_gutterfold
+from micropul_print.draw.primitives import Drawing, Polygon, Rect, Text
+from micropul_print.fonts import text_width
+from micropul_print.sheets.gutterfold import (
+    TARGET_RADIUS,
+    FoldPlan,
+    fold_target,
+    plan_gutterfold,
+)
 from micropul_print.sheets.layout import FOLD_LAYOUT_NAMES, load_layout
 from micropul_print.sheets.pages import Card, SheetOptions
 from micropul_print.sheets.pdf import DocumentInfo, render_pdf
@@ -183,3 +189,24 @@ def test_tiles_with_gutter_fold_reprints_them_to_fold(tmp_path: Path) -> None:
     assert len(fronts) == len(backs) == 3
     for front, back in zip(fronts, backs, strict=True):
         assert back == pytest.approx(front, abs=0.01 * PT_PER_MM)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_each_half_footer_stays_on_its_half_clear_of_the_fold_target(paper: str) -> None:
+    """A reprint of 24 scattered tiles named them all in the front half's footer, which
+    ran off the paper on the left and into the fold target on the right."""
+    pieces = micropul_set(0.0)
+    title = "Micropul — tiles " + ", ".join(str(n) for n in range(1, 49, 2))
+    folded = plan_gutterfold(load_layout(f"gutterfold-{paper}"), pieces.cards[:24],
+                             pieces.size, pieces.size, title)
+    layout = folded.plan.layout
+    fold = folded.fold_x
+    for page in folded.plan.pages:
+        texts = [t for t in page.marks.items if isinstance(t, Text)
+                 and t.y > layout.paper_height - layout.margin - layout.footer_band]
+        assert len(texts) == 2
+        for text in texts:
+            width = text_width(text.text, text.size)
+            left, right = text.x - width / 2, text.x + width / 2
+            assert layout.margin <= left and right <= layout.paper_width - layout.margin
+            assert right <= fold - TARGET_RADIUS or left >= fold + TARGET_RADIUS

@@ -85,3 +85,8 @@ def test_a_reprint_holds_the_chosen_tiles_with_their_backs_behind(flip: Flip) ->
 def test_reprint_titles() -> None:
     assert reprint_title("Micropul", [7]) == "Micropul — tile 7"
     assert reprint_title("Micropul", [7, 12]) == "Micropul — tiles 7, 12"
+    # Three or more in a row are a range (a footer listing 1 to 48 ran off the paper).
+    assert reprint_title("Micropul", [*range(1, 21), 33]) == "Micropul — tiles 1\u201320, 33"
+    assert reprint_title("Micropul", [7, 8, 12, 11, 10]) == "Micropul — tiles 7, 8, 12, 11, 10"
+    assert reprint_title("Micropul", [1, 2, 3, 5, 8, 9, 10, 11]) == (
+        "Micropul — tiles 1\u20133, 5, 8\u201311")

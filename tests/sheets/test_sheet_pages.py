@@ -3,15 +3,18 @@ from __future__ import annotations
 import pytest
 
 from micropul_print.draw.bounds import Box, item_bounds
-from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Rect
+from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Rect, Text
+from micropul_print.fonts import text_width
 from micropul_print.sheets.duplex import Flip, back_point
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pages import (
     FOOTER_CLEARANCE,
+    SMALLEST_FOOTER,
     Card,
     Page,
     SheetOptions,
     SheetPlan,
+    fitted_footer,
     footer_box,
     plan_sheets,
     slot_box,
@@ -268,3 +271,54 @@ def test_calibration_rulers_meet_in_a_single_corner_line() -> None:
     # The bars join: the horizontal one starts at the outer edge of the downward one.
     assert min(x for x, _y in across.points) == pytest.approx(min(x for x, _y in down.points))
     assert min(y for _x, y in down.points) == pytest.approx(62.0)
+
+
+# --- footers that fit --------------------------------------------------------------
+
+
+def _texts(drawing: Drawing) -> list[Text]:
+    return [item for item in drawing.items if isinstance(item, Text)]
+
+
+def _extent(text: Text) -> tuple[float, float]:
+    width = text_width(text.text, text.size)
+    return text.x - width / 2, text.x + width / 2
+
+
+@pytest.mark.parametrize("label", [
+    "Game — tiles " + ", ".join(str(n) for n in range(1, 49, 2)),
+    "Game — tiles " + ", ".join(str(n) for n in range(100, 9999, 2)),
+    "A catalogue whose name is far too long for any footer line " * 6,
+])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_footer_too_long_for_the_page_is_fitted_inside_the_margins(label: str,
+                                                                     paper: str) -> None:
+    """A reprint of scattered tiles (or a long set name) made a footer line wider than
+    the page: it started 60 mm left of the paper. It is set smaller, then shortened."""
+    layout = load_layout(paper)
+    plan = plan_sheets(layout, make_cards(3), 30.0, 30.0, label)
+    for page in plan.pages:
+        (footer,) = [t for t in _texts(page.marks) if t.text.startswith(label[:8])]
+        left, right = _extent(footer)
+        assert layout.margin - 1e-9 <= left and right <= layout.paper_width - layout.margin + 1e-9
+        assert footer.size >= layout.footer_size * SMALLEST_FOOTER - 1e-9
+        too_wide = text_width(page.label, layout.footer_size) > (
+            layout.paper_width - 2 * layout.margin)
+        assert (footer.size < layout.footer_size) == too_wide
+        box = footer_box(layout, page.label)
+        assert (box.x0, box.x1) == pytest.approx((left, right))
+
+
+def test_a_footer_that_fits_is_left_as_it_is() -> None:
+    layout = load_layout("a4")
+    assert fitted_footer(layout, "Game — fronts, page 1/1") == (
+        layout.paper_width / 2, "Game — fronts, page 1/1", layout.footer_size)
+
+
+def test_a_footer_shortened_keeps_both_ends() -> None:
+    layout = load_layout("a4")
+    label = "Start " + "x" * 2000 + " end"
+    x, text, size = fitted_footer(layout, label, 50.0, (20.0, 80.0))
+    assert x == 50.0 and size == pytest.approx(layout.footer_size * SMALLEST_FOOTER)
+    assert text.startswith("Start ") and text.endswith(" end") and "\u2026" in text
+    assert text_width(text, size) <= 60.0
