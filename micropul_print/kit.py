@@ -286,6 +286,17 @@ _Outcome = tuple[list[Path], list[str], tuple[Diagnostic, ...], float]
 _EVENTS: Any = None
 
 
+def _init_kit_worker() -> None:
+    """init_worker, and the events queue's feeder thread left unjoined at exit: a
+    worker that SIGTERM stops while the parent no longer reads (it is stopping the
+    pool) waited for ever to flush its news, and the parent for it (a build stopped by
+    Ctrl-C to its process group hung about one time in ten). Its news is only live
+    progress: every job's messages come back with its result."""
+    init_worker()
+    if _EVENTS is not None:
+        _EVENTS.cancel_join_thread()
+
+
 def _run_job(index: int) -> _Outcome:
     messages: list[str] = []
     queue = _EVENTS
@@ -367,7 +378,7 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
     # their collector's way, its pages are not copied into each worker by a collection.
     gc.freeze()
     with forking_workers():
-        pool = context.Pool(workers, initializer=init_worker)
+        pool = context.Pool(workers, initializer=_init_kit_worker)
     try:
         # The tile files first (a game's one job that cannot be split, and the one that
         # needs the most memory: run by a fresh worker, not one grown by other jobs),

@@ -21,6 +21,10 @@ _ENDING = False
 # How long a worker's watchdog lets a SIGTERM's handler run before it delivers the
 # signal again (_watch_for_sigterm).
 _RETRY_SECONDS = 0.2
+# How long a worker may take to end once its SIGTERM's handler has run: unwinding takes
+# milliseconds; what outlasts this is stuck in an exit step (multiprocessing's
+# finalizers join threads) and is ended outright (_watch_for_sigterm).
+ENDING_GRACE_SECONDS = 2.0
 
 
 class _WorkerEnding(SystemExit):
@@ -81,7 +85,12 @@ def _watch_for_sigterm(wakeups: int, main_thread: int) -> None:
             time.sleep(_RETRY_SECONDS)
             if not _ENDING:
                 signal.pthread_kill(main_thread, signal.SIGTERM)
-        return
+        # The handler ran: the worker unwinds, releasing the pool's locks, then goes
+        # through multiprocessing's exit steps, which can wait for ever (a queue's
+        # feeder thread joined while it waits for a pipe no one reads, or in a
+        # condition a signal interrupted): the parent then waited for it for ever.
+        time.sleep(ENDING_GRACE_SECONDS)
+        os._exit(128 + signal.SIGTERM)
 
 
 def _start_watchdog() -> None:

@@ -104,3 +104,36 @@ def test_a_sigterm_inside_reportlab_ends_the_worker_silently_with_143() -> None:
     done = subprocess.run([sys.executable, "-c", _SIGTERM_INSIDE_REPORTLAB],
                           cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "143", "")
+
+
+# A worker stuck in multiprocessing's exit steps after its SIGTERM: a finalizer that
+# never returns, as a queue's feeder thread joined while it waits for a pipe that no
+# one reads. The watchdog ends it ENDING_GRACE_SECONDS after the handler ran.
+_STUCK_IN_AN_EXIT_STEP = textwrap.dedent("""
+    import multiprocessing, os, signal, threading, time
+    from multiprocessing.util import Finalize
+    from micropul_print.workers import forking_workers, init_worker
+
+    class Stuck:
+        pass
+
+    def work() -> None:
+        init_worker()
+        stuck = Stuck()
+        Finalize(stuck, threading.Event().wait, exitpriority=-5)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(60)
+
+    with forking_workers():
+        worker = multiprocessing.get_context("fork").Process(target=work)
+        worker.start()
+    began = time.monotonic()
+    worker.join(30)
+    print(worker.exitcode, time.monotonic() - began < 20)
+""")
+
+
+def test_a_worker_stuck_in_an_exit_step_after_sigterm_still_ends() -> None:
+    done = subprocess.run([sys.executable, "-c", _STUCK_IN_AN_EXIT_STEP],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.strip(), done.stderr) == (0, "143 True", "")
