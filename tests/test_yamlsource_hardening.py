@@ -66,16 +66,20 @@ EXPECTED = {
         'characters) (a number of 5000 digits; at most 30 are allowed)',
     ],
     "cellulae_tile_size_infinite": [
-        "{path}:5:15: error: 'tile_size_mm' must be a length in millimetres above 0 and "
-        "at most 200, got '.inf'",
+        "{path}:5:15: error: 'tile_size_mm' must be a length in millimetres from 5 to 150, "
+        "got '.inf'",
+    ],
+    "cellulae_tile_size_too_small": [
+        "{path}:5:15: error: 'tile_size_mm' must be a length in millimetres from 5 to 150, "
+        "got '0.0001'",
     ],
     "cellulae_tile_size_nan": [
-        "{path}:5:15: error: 'tile_size_mm' must be a length in millimetres above 0 and "
-        "at most 200, got '.nan'",
+        "{path}:5:15: error: 'tile_size_mm' must be a length in millimetres from 5 to 150, "
+        "got '.nan'",
     ],
     "cellulae_tile_size_overflow": [
-        "{path}:5:15: error: 'tile_size_mm' must be a length in millimetres above 0 and "
-        "at most 200, got '1e400' (beyond ±9007199254740991 (2^53 - 1), the largest size "
+        "{path}:5:15: error: 'tile_size_mm' must be a length in millimetres from 5 to 150, "
+        "got '1e400' (beyond ±9007199254740991 (2^53 - 1), the largest size "
         'allowed)',
     ],
     "control_character": [

@@ -167,14 +167,21 @@ def read_cellulae(header: CatalogueHeader, out: list[Diagnostic]) -> CellulaeCat
 _LOCATED = ("name", "author", "tile_size_mm", "boards", "tile_count")
 
 
+TILE_SIZE_MM = (5.0, 150.0)  # the printed tile sizes a catalogue may ask for
+
+
 def _tile_size(node: YamlNode | None, out: list[Diagnostic]) -> float | None:
     if node is None:
         return None
     value = number_value(node)
-    if value is None or not 0 < value <= 200:  # .nan and .inf fail the comparison
+    # .nan and .inf fail the comparison. Below 5 mm nobody can pick a tile up, and a
+    # page of 0.0001 mm tiles took gigabytes to plan; above 150 mm a tile with the
+    # largest bleed no longer fits inside an A4 or Letter sheet's margins.
+    if value is None or not TILE_SIZE_MM[0] <= value <= TILE_SIZE_MM[1]:
+        low, high = TILE_SIZE_MM
         out.append(
             node.diagnostic(
-                f"'tile_size_mm' must be a length in millimetres above 0 and at most 200, "
+                f"'tile_size_mm' must be a length in millimetres from {low:g} to {high:g}, "
                 f"got {describe(node)}{explain(node)}"
             )
         )

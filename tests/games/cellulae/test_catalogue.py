@@ -18,12 +18,12 @@ BAD = Path(__file__).resolve().parents[2] / "data" / "bad" / "cellulae"
 
 EXPECTED = {
     "bad_tile_size": [
-        "{path}:4:15: error: 'tile_size_mm' must be a length in millimetres above 0 and at "
-        "most 200, got '-30'",
+        "{path}:4:15: error: 'tile_size_mm' must be a length in millimetres from 5 to 150, "
+        "got '-30'",
     ],
     "tile_size_not_a_number": [
-        "{path}:4:15: error: 'tile_size_mm' must be a length in millimetres above 0 and at "
-        "most 200, got 'thirty'",
+        "{path}:4:15: error: 'tile_size_mm' must be a length in millimetres from 5 to 150, "
+        "got 'thirty'",
     ],
     "board_side_too_small": [
         "{path}:6:12: error: board side 1 is too small (expected 3 or more)",

@@ -131,9 +131,10 @@ def test_faces_in_either_order(validator: Any) -> None:
     assert not validator.is_valid(data)
 
 
-def test_tile_size_may_be_a_fraction_up_to_200(validator: Any) -> None:
+def test_tile_size_may_be_a_fraction_from_5_to_150(validator: Any) -> None:
     data = load(CATALOGUE)
-    for size, valid in ((25.4, True), (200, True), (200.5, False), (0, False), (True, False)):
+    for size, valid in ((25.4, True), (5, True), (150, True), (150.5, False), (4.9, False),
+                        (0.0001, False), (0, False), (True, False)):
         data["tile_size_mm"] = size
         assert validator.is_valid(data) is valid, size
 
