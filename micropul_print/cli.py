@@ -207,6 +207,7 @@ def _on_sigterm(_signum: int, _frame: FrameType | None) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    _open_closed_streams()
     words = join_negative_values(sys.argv[1:] if argv is None else argv)
     global _sigterm_seen
     _sigterm_seen = False
@@ -266,6 +267,15 @@ def entry() -> int:
     code = main()
     gc.freeze()
     return code
+
+
+def _open_closed_streams() -> None:
+    """Python makes sys.stdout (sys.stderr) None when its descriptor was closed: what
+    would be written there goes to /dev/null instead, as into a shell's ``>/dev/null``.
+    The open takes the lowest free descriptor, the closed one, so workers inherit it."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (kept open)
 
 
 def _silence_stdout() -> None:

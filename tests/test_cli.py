@@ -124,6 +124,27 @@ def test_help_into_a_full_disk_is_reported_not_lost(argv: list[str]) -> None:
         1, "micropul-print: cannot write the output: No space left on device\n")
 
 
+@pytest.mark.parametrize("argv", [["catalogue"], ["--version"], ["check", "--games", "1"],
+                                  ["build", "--only", "sheets", "--paper", "a4", "--quiet"]])
+def test_a_closed_stdout_is_written_to_as_nowhere(argv: list[str], tmp_path: Path) -> None:
+    """Python makes sys.stdout None when descriptor 1 is closed (``exec 1>&-``): the run
+    is the same as one into /dev/null."""
+    command = [sys.executable, "-m", "micropul_print", *argv]
+    (tmp_path / "closed").mkdir()
+    (tmp_path / "devnull").mkdir()
+    closed = subprocess.run(command, cwd=tmp_path / "closed", preexec_fn=lambda: os.close(1),
+                            stderr=subprocess.PIPE, text=True, check=False)
+    nowhere = subprocess.run(command, cwd=tmp_path / "devnull", stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, check=False)
+    assert (closed.returncode, closed.stderr) == (0, nowhere.stderr)
+
+
+def test_a_closed_stderr_too_still_gives_the_status() -> None:
+    result = subprocess.run([sys.executable, "-m", "micropul_print", "bulid"],
+                            preexec_fn=lambda: os.closerange(1, 3), check=False)
+    assert result.returncode == 2
+
+
 def test_a_bug_is_one_line_and_status_70(monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     from micropul_print.commands import catalogue
