@@ -178,8 +178,10 @@ def command_named(argv: Sequence[str]) -> str | None:
     return argv[0] if argv and argv[0] in COMMANDS else None
 
 
-# A value that starts like an option but is a number or a list of numbers: -1.5,0.5
-_NEGATIVE_VALUE = re.compile(r"-\d[\d.]*(,-?\d[\d.]*)*")
+# A value that starts like an option but is a number or a list of numbers: -1.5,0.5, in
+# every form a number option reads (-.5, -1e1, -1,+1; an infinity, for its range error).
+_NUMBER = r"(?:(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?|inf(?:inity)?|nan)"
+_NEGATIVE_VALUE = re.compile(rf"-{_NUMBER}(?:\s*,\s*[+-]?{_NUMBER})*\s*", re.IGNORECASE)
 
 
 def join_negative_values(words: Sequence[str]) -> list[str]:

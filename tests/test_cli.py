@@ -104,6 +104,33 @@ def test_negative_back_offsets_in_both_forms(words: list[str]) -> None:
     assert parser.parse_args(joined).back_offset in ((-1.5, 0.5), (-2.0, -3.0))
 
 
+@pytest.mark.parametrize(("command", "option", "value", "expected"), [
+    ("build", "--back-offset", "-.5,1", (-0.5, 1.0)),
+    ("build", "--back-offset", "-1e1,0", (-10.0, 0.0)),
+    ("build", "--back-offset", "-1,+1", (-1.0, 1.0)),
+    ("build", "--back-offset", "-1.5E-1, -2.", (-0.15, -2.0)),
+    ("build", "--bleed", "-0e0", -0.0),
+    ("calibrate", "--offset", "-1e1,0", (-10.0, 0.0)),
+])
+def test_every_form_of_a_negative_number_in_both_forms(
+        command: str, option: str, value: str, expected: object) -> None:
+    """argparse itself lets only -1 and -1.5 through as values."""
+    parser, _ = cli.build_parser(command)
+    dest = option[2:].replace("-", "_")
+    for words in ([command, option, value], [command, f"{option}={value}"]):
+        assert getattr(parser.parse_args(cli.join_negative_values(words)), dest) == expected
+
+
+def test_an_infinite_negative_offset_is_refused_for_its_range(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["build", "--back-offset", "-inf,0"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "micropul-print build: error: argument --back-offset: each back offset must be "
+        "within 20 mm")
+
+
 def test_output_that_cannot_be_written_is_one_line_and_status_1(tmp_path: Path) -> None:
     with open("/dev/full", "w") as full:
         result = subprocess.run([sys.executable, "-m", "micropul_print", "catalogue"],
