@@ -52,6 +52,10 @@ EXPECTED = {
                           "of them, not true or false"],
     "table_for_a_value": ["{path}:2:9: error: paper: expected a string, a number or an array "
                           "of them, not a table"],
+    "empty_path": ["{path}:2:7: error: out: an empty path; give one, or remove the line for "
+                   "the default",
+                   "{path}:5:13: error: catalogue: an empty path; give one, or remove the line "
+                   "for the default"],
     "empty_array": ["{path}:2:8: error: lang: expected a string, a number or an array of "
                     "them, not an empty array"],
     "not_ascii_digits": ["{path}:2:15: error: back-offset: expected two millimetre values "

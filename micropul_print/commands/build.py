@@ -17,7 +17,12 @@ from micropul_print.sheets.duplex import FLIPS
 if TYPE_CHECKING:
     from micropul_print.kit import KitOptions, KitReport
 
-from micropul_print.commands.values import decimal_number, every_or_one, whole_number
+from micropul_print.commands.values import (
+    decimal_number,
+    every_or_one,
+    folder_name,
+    whole_number,
+)
 
 HELP = "build the print-and-play kit: tile images, duplex PDF sheets, boards, rulebooks"
 # Options the configuration file may set: all but --watch (a build that never ends
@@ -144,7 +149,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bleed", type=_bleed, metavar="MM",
                         help="art beyond the cut line, in mm, on the sheets and the PNG files "
                              "(default: 0 on sheets, for home printing; 3 on the PNG files)")
-    parser.add_argument("--out", default="output", metavar="DIR",
+    parser.add_argument("--out", type=folder_name, default="output", metavar="DIR",
                         help="output directory; nothing outside it is written (default: output)")
     parser.add_argument("--dpi", type=whole_number(30, 2400, "the resolution"), default=300,
                         metavar="N",

@@ -50,6 +50,14 @@ def decimal_number(text: str) -> float:
     return float(text)
 
 
+def folder_name(text: str) -> str:
+    """An argparse type: a folder's name, never empty (an unset shell variable, not
+    "here"), as init's DIR."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty folder name; give a folder, . for this one")
+    return text
+
+
 def comma_list(text: str) -> list[str]:
     """An argparse type: names separated by commas (blanks dropped), at least one."""
     names = [name.strip() for name in text.split(",") if name.strip()]

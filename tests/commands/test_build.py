@@ -129,6 +129,21 @@ def test_plain_decimal_numbers_are_read(text: str, value: float) -> None:
     assert decimal_number(text) == value
 
 
+@pytest.mark.parametrize(("command", "out"), [("build", ""), ("rulebook", ""), ("build", " ")])
+def test_an_empty_out_is_a_usage_error_not_this_folder(
+        command: str, out: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As init's empty DIR: an unset shell variable, not "here"."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as caught:
+        main([command, "--out", out, "--no-config"])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print {command}: error: argument --out: an empty folder name; give a "
+        "folder, . for this one")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_bad_catalogue_is_reported_with_its_place_and_nothing_is_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.yaml"
