@@ -178,8 +178,10 @@ def command_named(argv: Sequence[str]) -> str | None:
     return argv[0] if argv and argv[0] in COMMANDS else None
 
 
-# A value that starts like an option but is a number or a list of numbers: -1.5,0.5
-_NEGATIVE_VALUE = re.compile(r"-\d[\d.]*(,-?\d[\d.]*)*")
+# A value that starts like an option but is a number or a list of numbers: -1.5,0.5, in
+# every form a number option reads (-.5, -1e1, -1,+1; an infinity, for its range error).
+_NUMBER = r"(?:(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?|inf(?:inity)?|nan)"
+_NEGATIVE_VALUE = re.compile(rf"-{_NUMBER}(?:\s*,\s*[+-]?{_NUMBER})*\s*", re.IGNORECASE)
 
 
 def join_negative_values(words: Sequence[str]) -> list[str]:
@@ -207,6 +209,7 @@ def _on_sigterm(_signum: int, _frame: FrameType | None) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    _open_closed_streams()
     words = join_negative_values(sys.argv[1:] if argv is None else argv)
     global _sigterm_seen
     _sigterm_seen = False
@@ -266,6 +269,15 @@ def entry() -> int:
     code = main()
     gc.freeze()
     return code
+
+
+def _open_closed_streams() -> None:
+    """Python makes sys.stdout (sys.stderr) None when its descriptor was closed: what
+    would be written there goes to /dev/null instead, as into a shell's ``>/dev/null``.
+    The open takes the lowest free descriptor, the closed one, so workers inherit it."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (kept open)
 
 
 def _silence_stdout() -> None:

@@ -122,6 +122,9 @@ class CommandOptions:
                 return value
             return action.const if value else self.defaults[key]
         text = _text(key, value)
+        if key in self.spec.paths and not text.strip():  # else the file's own folder
+            raise _Invalid(f"{key}: an empty path; give one, or remove the line for the "
+                           "default")
         if (key in self.spec.paths and text not in self.spec.paths[key]
                 and not Path(text).is_absolute()):
             text = str(base / text)

@@ -104,6 +104,33 @@ def test_negative_back_offsets_in_both_forms(words: list[str]) -> None:
     assert parser.parse_args(joined).back_offset in ((-1.5, 0.5), (-2.0, -3.0))
 
 
+@pytest.mark.parametrize(("command", "option", "value", "expected"), [
+    ("build", "--back-offset", "-.5,1", (-0.5, 1.0)),
+    ("build", "--back-offset", "-1e1,0", (-10.0, 0.0)),
+    ("build", "--back-offset", "-1,+1", (-1.0, 1.0)),
+    ("build", "--back-offset", "-1.5E-1, -2.", (-0.15, -2.0)),
+    ("build", "--bleed", "-0e0", -0.0),
+    ("calibrate", "--offset", "-1e1,0", (-10.0, 0.0)),
+])
+def test_every_form_of_a_negative_number_in_both_forms(
+        command: str, option: str, value: str, expected: object) -> None:
+    """argparse itself lets only -1 and -1.5 through as values."""
+    parser, _ = cli.build_parser(command)
+    dest = option[2:].replace("-", "_")
+    for words in ([command, option, value], [command, f"{option}={value}"]):
+        assert getattr(parser.parse_args(cli.join_negative_values(words)), dest) == expected
+
+
+def test_an_infinite_negative_offset_is_refused_for_its_range(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["build", "--back-offset", "-inf,0"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "micropul-print build: error: argument --back-offset: each back offset must be "
+        "within 20 mm")
+
+
 def test_output_that_cannot_be_written_is_one_line_and_status_1(tmp_path: Path) -> None:
     with open("/dev/full", "w") as full:
         result = subprocess.run([sys.executable, "-m", "micropul_print", "catalogue"],
@@ -122,6 +149,27 @@ def test_help_into_a_full_disk_is_reported_not_lost(argv: list[str]) -> None:
                                 stdout=full, stderr=subprocess.PIPE, text=True, check=False)
     assert (result.returncode, result.stderr) == (
         1, "micropul-print: cannot write the output: No space left on device\n")
+
+
+@pytest.mark.parametrize("argv", [["catalogue"], ["--version"], ["check", "--games", "1"],
+                                  ["build", "--only", "sheets", "--paper", "a4", "--quiet"]])
+def test_a_closed_stdout_is_written_to_as_nowhere(argv: list[str], tmp_path: Path) -> None:
+    """Python makes sys.stdout None when descriptor 1 is closed (``exec 1>&-``): the run
+    is the same as one into /dev/null."""
+    command = [sys.executable, "-m", "micropul_print", *argv]
+    (tmp_path / "closed").mkdir()
+    (tmp_path / "devnull").mkdir()
+    closed = subprocess.run(command, cwd=tmp_path / "closed", preexec_fn=lambda: os.close(1),
+                            stderr=subprocess.PIPE, text=True, check=False)
+    nowhere = subprocess.run(command, cwd=tmp_path / "devnull", stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, check=False)
+    assert (closed.returncode, closed.stderr) == (0, nowhere.stderr)
+
+
+def test_a_closed_stderr_too_still_gives_the_status() -> None:
+    result = subprocess.run([sys.executable, "-m", "micropul_print", "bulid"],
+                            preexec_fn=lambda: os.closerange(1, 3), check=False)
+    assert result.returncode == 2
 
 
 def test_a_bug_is_one_line_and_status_70(monkeypatch: pytest.MonkeyPatch,

@@ -52,8 +52,14 @@ EXPECTED = {
                           "of them, not true or false"],
     "table_for_a_value": ["{path}:2:9: error: paper: expected a string, a number or an array "
                           "of them, not a table"],
+    "empty_path": ["{path}:2:7: error: out: an empty path; give one, or remove the line for "
+                   "the default",
+                   "{path}:5:13: error: catalogue: an empty path; give one, or remove the line "
+                   "for the default"],
     "empty_array": ["{path}:2:8: error: lang: expected a string, a number or an array of "
                     "them, not an empty array"],
+    "not_ascii_digits": ["{path}:2:15: error: back-offset: expected two millimetre values "
+                         "X,Y such as 0.5,-1: '١,٢'"],
     "not_a_whole_number": ["{path}:2:8: error: seed: the seed must be a whole number from 0 "
                            "to 9223372036854775807, got '1.5'"],
     "syntax_error": ["{path}:2:9: error: not valid TOML: invalid value"],

@@ -17,7 +17,12 @@ from micropul_print.sheets.duplex import FLIPS
 if TYPE_CHECKING:
     from micropul_print.kit import KitOptions, KitReport
 
-from micropul_print.commands.values import every_or_one, whole_number
+from micropul_print.commands.values import (
+    decimal_number,
+    every_or_one,
+    folder_name,
+    whole_number,
+)
 
 HELP = "build the print-and-play kit: tile images, duplex PDF sheets, boards, rulebooks"
 # Options the configuration file may set: all but --watch (a build that never ends
@@ -32,7 +37,7 @@ MAX_BLEED = 10.0
 
 def _bleed(text: str) -> float:
     try:
-        value = float(text)
+        value = decimal_number(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of millimetres: {text!r}") from None
     if not math.isfinite(value) or not 0 <= value <= MAX_BLEED:
@@ -52,7 +57,7 @@ def _tile_numbers(text: str) -> tuple[int, ...]:
 def _offset(text: str) -> tuple[float, float]:
     parts = text.split(",")
     try:
-        x, y = (float(p) for p in parts)
+        x, y = (decimal_number(p) for p in parts)
     except ValueError:
         raise argparse.ArgumentTypeError(
             f"expected two millimetre values X,Y such as 0.5,-1: {text!r}") from None
@@ -69,7 +74,7 @@ def _scale(text: str) -> tuple[float, float]:
     the page, as the calibration page reads it."""
     parts = text.split(",")
     try:
-        values = [float(p) for p in parts]
+        values = [decimal_number(p) for p in parts]
     except ValueError:
         values = []
     if len(values) not in (1, 2):
@@ -144,7 +149,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bleed", type=_bleed, metavar="MM",
                         help="art beyond the cut line, in mm, on the sheets and the PNG files "
                              "(default: 0 on sheets, for home printing; 3 on the PNG files)")
-    parser.add_argument("--out", default="output", metavar="DIR",
+    parser.add_argument("--out", type=folder_name, default="output", metavar="DIR",
                         help="output directory; nothing outside it is written (default: output)")
     parser.add_argument("--dpi", type=whole_number(30, 2400, "the resolution"), default=300,
                         metavar="N",

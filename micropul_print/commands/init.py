@@ -7,6 +7,7 @@ tables point every command at them. Existing files are never overwritten.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 
@@ -54,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     if folder.exists() and not folder.is_dir():
         raise UserError([Diagnostic(str(folder), 0, 0, "not a folder: init writes its "
                                     "files into a folder")])
-    there = [name for name in files if (folder / name).exists()]
+    # lexists: a symbolic link that leads nowhere is a file of the user's too.
+    there = [name for name in files if os.path.lexists(folder / name)]
     if there:  # every one named, and nothing written
         raise UserError([Diagnostic(str(folder / name), 0, 0, "already exists: init writes "
                                     "only new files (move it away, or choose another "

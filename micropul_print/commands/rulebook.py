@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from micropul_print import registry
-from micropul_print.commands.values import every_or_one
+from micropul_print.commands.values import every_or_one, folder_name
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
 from micropul_print.gameapi import PAPERS
@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--paper", choices=(*PAPERS, "all"), default="all",
                         help="page size, as build's: <game>-rules-<lang>-<paper>.pdf for "
                              "each (default: all)")
-    parser.add_argument("--out", default="output", metavar="DIR",
+    parser.add_argument("--out", type=folder_name, default="output", metavar="DIR",
                         help="output directory; the PDFs go where the game's kit puts them, "
                              "e.g. DIR/rules/ (default: output)")
     parser.add_argument("--theme", default="classic",

@@ -11,6 +11,11 @@ from collections.abc import Callable
 # Plain decimal integers: ASCII digits only ('²' or Arabic-Indic digits are not ones
 # a user typed on purpose), no '_' separators, at most 19 digits before any conversion.
 _WHOLE = re.compile(r"[+-]?[0-9]{1,19}")
+# Plain decimal numbers likewise (1.5, .5, -1e1), at most 19 digits in all. An infinity
+# or NaN passes, for the option to say its range.
+_DECIMAL = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?"
+                      r"|inf(?:inity)?|nan)", re.IGNORECASE)
+MAX_DIGITS = 19
 
 MAX_SIMULATED_GAMES = 1_000_000  # per mode: minutes at the engines' speed, not years
 MAX_SEED = 2**63 - 1
@@ -34,6 +39,23 @@ def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
                                              f"got {value}")
         return value
     return parse
+
+
+def decimal_number(text: str) -> float:
+    """``text`` as float() reads it, if it is a plain decimal number as :func:`whole_number`
+    asks of a whole one (float() also takes '١' or '1_0'); ValueError otherwise."""
+    text = text.strip()
+    if not _DECIMAL.fullmatch(text) or sum(char.isdigit() for char in text) > MAX_DIGITS:
+        raise ValueError(f"not a plain decimal number: {text!r}")
+    return float(text)
+
+
+def folder_name(text: str) -> str:
+    """An argparse type: a folder's name, never empty (an unset shell variable, not
+    "here"), as init's DIR."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty folder name; give a folder, . for this one")
+    return text
 
 
 def comma_list(text: str) -> list[str]:

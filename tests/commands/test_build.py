@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,52 @@ def test_bad_options_are_usage_errors(arguments: list[str], tmp_path: Path,
     assert caught.value.code == 2
     assert "usage:" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--back-offset", "１,２"], "argument --back-offset: expected two millimetre values X,Y "
+                                "such as 0.5,-1: '１,２'"),
+    (["--bleed", "٢"], "argument --bleed: not a number of millimetres: '٢'"),
+    (["--bleed", "1_0"], "argument --bleed: not a number of millimetres: '1_0'"),
+    (["--scale", "٩٧"], "argument --scale: expected the printer's scale in per cent, X,Y or "
+                        "one value for both, such as 97 or 97,98.5: '٩٧'"),
+    (["--back-offset", "1.123456789012345678901234,0"],
+     "argument --back-offset: expected two millimetre values X,Y such as 0.5,-1: "
+     "'1.123456789012345678901234,0'"),
+])
+def test_decimal_options_take_plain_ascii_digits_only(
+        arguments: list[str], message: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As the whole-number options (--dpi): float() also reads '٢', '1_0' or 25 digits."""
+    with pytest.raises(SystemExit) as caught:
+        main(["build", "--out", str(tmp_path / "out"), *arguments])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"micropul-print build: error: {message}"
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("1.5", 1.5), (".5", 0.5), ("5.", 5.0), ("-1e1", -10.0), ("+2E-1", 0.2), (" 3 ", 3.0),
+    ("1.234567890123456789", 1.234567890123456789), ("inf", math.inf),
+])
+def test_plain_decimal_numbers_are_read(text: str, value: float) -> None:
+    from micropul_print.commands.values import decimal_number
+
+    assert decimal_number(text) == value
+
+
+@pytest.mark.parametrize(("command", "out"), [("build", ""), ("rulebook", ""), ("build", " ")])
+def test_an_empty_out_is_a_usage_error_not_this_folder(
+        command: str, out: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As init's empty DIR: an unset shell variable, not "here"."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as caught:
+        main([command, "--out", out, "--no-config"])
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print {command}: error: argument --out: an empty folder name; give a "
+        "folder, . for this one")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_bad_catalogue_is_reported_with_its_place_and_nothing_is_written(

@@ -58,6 +58,19 @@ def test_values_are_checked_as_build_checks_them(
     assert not config.exists()
 
 
+@pytest.mark.parametrize("offset", ["١,٢", "1.123456789012345678901234,0"])
+def test_an_offset_not_in_at_most_19_ascii_digits_is_refused(
+        offset: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / CONFIG_NAME
+    with pytest.raises(SystemExit) as exit_status:
+        main(["calibrate", "--config", str(config), "--offset", offset])
+    assert exit_status.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "micropul-print calibrate: error: argument --offset: expected two millimetre values "
+        f"X,Y such as 0.5,-1: {offset!r}")
+    assert not config.exists()
+
+
 def test_a_file_with_problems_is_reported_not_edited(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / CONFIG_NAME

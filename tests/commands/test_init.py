@@ -59,6 +59,17 @@ def test_existing_files_are_never_overwritten(tmp_path: Path,
     assert (tmp_path / "theme.yaml").read_text() == "mine\n"
 
 
+def test_a_link_that_leads_nowhere_is_never_replaced(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "theme.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    assert main(["init", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        f"{tmp_path / 'theme.yaml'}: error: already exists: init writes only new files (move "
+        "it away, or choose another folder)\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["theme.yaml"]
+    assert (tmp_path / "theme.yaml").is_symlink()
+
+
 def test_a_file_in_the_way_of_the_folder(tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     blocker = tmp_path / "variant"
