@@ -74,14 +74,19 @@ def check_scheduler(address: str, timeout: float | None = None) -> None:
 
     from distributed.comm.core import connect
 
+    seconds = CONNECT_SECONDS if timeout is None else timeout
+
     async def probe() -> None:
-        comm = await connect(  # type: ignore[no-untyped-call]
-            address, timeout=CONNECT_SECONDS if timeout is None else timeout)
+        comm = await connect(address, timeout=seconds)  # type: ignore[no-untyped-call]
         await comm.close()
 
     try:
-        asyncio.run(probe())
-    except (OSError, ValueError, TypeError) as exc:  # TimeoutError is an OSError
+        # The whole probe is timed, not only the connection: a listener that accepts
+        # and never answers would keep the handshake waiting for ever.
+        asyncio.run(asyncio.wait_for(probe(), seconds))
+    except TimeoutError:  # worded as Dask words its own connection timeout
+        reason = f"Timed out trying to connect to {address} after {seconds} s"
+    except (OSError, ValueError, TypeError) as exc:
         reason = str(exc) or type(exc).__name__
     # Something that is not a scheduler (a web server, a proxy) can fail the handshake
     # in any way: MemoryError, for one, from its bytes read as a message's length.

@@ -59,6 +59,21 @@ def test_a_scheduler_that_does_not_answer_is_a_usage_error_before_any_game(
         f"there (Timed out trying to connect to {address} after 0.5 s)\n")
 
 
+def test_a_listener_that_never_answers_is_given_up_on(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """It accepts the connection and stays silent: the handshake is timed too."""
+    monkeypatch.setattr(runner, "CONNECT_SECONDS", 0.5)
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
+                     "--scheduler", address]) == 2
+    assert capsys.readouterr().err == (
+        f"micropul-print analyse: error: --scheduler {address!r}: no Dask scheduler answers "
+        f"there (Timed out trying to connect to {address} after 0.5 s)\n")
+
+
 def test_a_server_that_is_not_a_scheduler_is_told_apart(
         capsys: pytest.CaptureFixture[str]) -> None:
     """What a web server says, read as Dask's framing, asks for exabytes (MemoryError)."""
