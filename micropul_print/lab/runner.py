@@ -144,6 +144,12 @@ def _on_cluster(the_plan: Plan, catalogue: Any,
                           "pip install 'micropul-print[cluster]'") from exc
     client = Client(address, set_as_default=False)  # type: ignore[no-untyped-call]
     try:
+        try:
+            # A scheduler without workers would take the batches and wait for ever.
+            client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+        except TimeoutError:
+            raise UsageError(f"--scheduler {address!r}: the scheduler has no workers (none "
+                             f"joined within {CONNECT_SECONDS:g} s)") from None
         futures = {client.submit(run_batch, the_plan.game, catalogue,
                                  the_plan.parts[batch.part], batch, pure=False): index
                    for index, batch in enumerate(the_plan.batches)}

@@ -26,6 +26,19 @@ def test_a_cluster_plays_the_same_games(tmp_path: Path) -> None:
     assert (tmp_path / "cluster.json").read_bytes() == (tmp_path / "local.json").read_bytes()
 
 
+def test_a_scheduler_without_workers_is_a_usage_error(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(runner, "CONNECT_SECONDS", 0.5)
+    with distributed.LocalCluster(n_workers=0, processes=False,
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
+                     "--scheduler", address]) == 2
+    assert capsys.readouterr().err == (
+        f"micropul-print analyse: error: --scheduler {address!r}: the scheduler has no "
+        f"workers (none joined within 0.5 s)\n")
+
+
 def _refused_port() -> int:
     """A local port nothing listens on (bound, then let go)."""
     with socket.socket() as probe:
