@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.errors import Diagnostic, UserError
     from micropul_print.gameapi import UsageError
     from micropul_print.lab import analyse, report
-    from micropul_print.lab.runner import check_scheduler, run_plan
+    from micropul_print.lab.runner import SchedulerLost, check_scheduler, run_plan
     from micropul_print.outputs import check_directory_target, check_file_target
 
     catalogue = _load(args.catalogue, args.game, args.strict)
@@ -161,13 +161,19 @@ def run(args: argparse.Namespace) -> int:
                          sys.stderr.isatty())
     outcomes: list[tuple[dict[int, list[Any]], bool]] = []
     complete = True
+    lost = None
     try:
         for number, (cat, plan) in enumerate(plans):
             if not complete:
                 outcomes.append(({}, False))
                 continue
-            results, complete = run_plan(plan, cat, jobs=args.jobs, scheduler=args.scheduler,
-                                         done=progress.callback(number))
+            try:
+                results, complete = run_plan(plan, cat, jobs=args.jobs,
+                                             scheduler=args.scheduler,
+                                             done=progress.callback(number))
+            except SchedulerLost as exc:  # reported as an interruption is, then said
+                lost = exc
+                results, complete = exc.results, False
             outcomes.append((results, complete))
     finally:
         progress.finish()
@@ -178,6 +184,10 @@ def run(args: argparse.Namespace) -> int:
         report.write_json(document, args.json)
     if args.report is not None:
         report.write_report(document, Path(args.report))
+    if lost is not None:
+        print(f"micropul-print: {lost}: the report covers the games played so far",
+              file=sys.stderr)
+        return 1
     if not document["complete"]:
         print("micropul-print: interrupted: the report covers the games played so far",
               file=sys.stderr)
