@@ -121,6 +121,15 @@ class _Progress:
 
 
 def run(args: argparse.Namespace) -> int:
+    from micropul_print.lab import report
+
+    if args.report is None:
+        return _run(args)
+    with report.plotting_config():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from micropul_print.errors import Diagnostic, UserError
     from micropul_print.gameapi import UsageError
     from micropul_print.lab import analyse, report

@@ -118,6 +118,29 @@ def test_a_report_that_cannot_be_finished_leaves_no_half_of_it(
     assert not (tmp_path / "full").exists()
 
 
+@pytest.mark.parametrize("chosen", [False, True])
+def test_a_report_leaves_matplotlib_s_files_nowhere_but_where_the_user_says(
+        tmp_path: Path, chosen: bool) -> None:
+    """matplotlib writes its configuration and font cache into its MPLCONFIGDIR, else
+    into ~/.config and ~/.cache: a temporary folder, removed, unless the user chose one."""
+    home, temporary, mine = tmp_path / "home", tmp_path / "tmp", tmp_path / "mine"
+    for folder in (home, temporary, mine):
+        folder.mkdir()
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")}
+    env.update(HOME=str(home), TMPDIR=str(temporary))
+    if chosen:
+        env["MPLCONFIGDIR"] = str(mine)
+    done = subprocess.run([sys.executable, "-m", "micropul_print", "analyse", "--games", "1",
+                           "--bots", "random", "--players", "1", "--jobs", "1", "--report",
+                           "out"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "report.html").is_file()
+    assert list(home.iterdir()) == [] and list(temporary.iterdir()) == []
+    assert bool(list(mine.iterdir())) == chosen
+
+
 def registry_catalogue(game: str) -> Path:
     from micropul_print import registry
 
