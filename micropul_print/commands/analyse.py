@@ -17,6 +17,7 @@ from micropul_print.commands.values import (
     MAX_JOBS,
     MAX_SEED,
     MAX_SIMULATED_GAMES,
+    bot_list,
     comma_list,
     whole_number,
 )
@@ -36,8 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="games of each part: each seat order of each pairing of bots, "
                         "each bot alone in a solitaire mode, in each variant, at most "
                         f"{MAX_SIMULATED_GAMES:,} (default 100)")
-    parser.add_argument("--bots", metavar="A,B,...", type=comma_list,
-                        default=comma_list(DEFAULT_BOTS),
+    parser.add_argument("--bots", metavar="A,B,...", type=bot_list,
+                        default=bot_list(DEFAULT_BOTS),
                         help="the bots: random, greedy, lookahead[:NODES][:Ns][:dDEPTH]"
                         f"[:greedy][:cC][:wW] (default {DEFAULT_BOTS})")
     parser.add_argument("--anchor", metavar="BOT",

@@ -164,6 +164,10 @@ def test_analyse_json_to_stdout_and_the_solitaire_par_table(
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--bots", "random,minimax"], "unknown bot 'minimax'"),
+    (["--bots", "random,"], "micropul-print analyse: error: unknown bot '' (expected random, "
+                            "greedy or lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW])\n"),
+    (["--bots", "lookahead:"], "micropul-print analyse: error: bad lookahead option '' in "
+                               "'lookahead:' (expected a node budget N"),
     (["--game", "cellulae", "--variants", "6"], "Cellulae has no variant '6' (it has: 5, 7, 9)"),
     (["--game", "cellulae", "--players", "1"], "Cellulae takes 2 players, not 1"),
     (["--players", "²"], "micropul-print analyse: error: Micropul takes 2, 1 players, not ²\n"),
@@ -351,6 +355,14 @@ def test_play_needs_as_many_bots_as_players(tmp_path: Path) -> None:
     result = run(tmp_path, "play", "--game", "cellulae", "--bots", "greedy")
     assert result.returncode == 2
     assert "Cellulae is played by 2 players: give as many bots, not 1" in result.stderr
+
+
+def test_play_refuses_an_empty_bot_name(capsys: pytest.CaptureFixture[str]) -> None:
+    """Dropped, the empty name after 'greedy,' would make a solitaire game of it."""
+    assert main(["play", "--bots", "greedy,"]) == 2
+    assert capsys.readouterr().err == (
+        "micropul-print play: error: unknown bot '' (expected random, greedy or "
+        "lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW])\n")
 
 
 @pytest.mark.parametrize("argv", [
