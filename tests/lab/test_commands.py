@@ -164,6 +164,10 @@ def test_analyse_json_to_stdout_and_the_solitaire_par_table(
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--bots", "random,minimax"], "unknown bot 'minimax'"),
+    (["--seed", "9223372036854775807", "--games", "2"],
+     "micropul-print analyse: error: --seed 9223372036854775807 with --games 2 deals seeds "
+     "up to 9223372036854775808, past the largest seed, 9223372036854775807: the seed must "
+     "be at most 9223372036854775806\n"),
     (["--bots", "random,"], "micropul-print analyse: error: unknown bot '' (expected random, "
                             "greedy or lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW])\n"),
     (["--bots", "lookahead:"], "micropul-print analyse: error: bad lookahead option '' in "
