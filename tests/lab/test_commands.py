@@ -456,6 +456,9 @@ def _line_of(text: str, fragment: str) -> int:
      '"greedy", "greedy"]', "{line}:14: error: Micropul is played by 2 or 1 players, not 3"),
     ('"seed": 3', '"seed": 4',
      "{first_move}:5: error: move 1 (moves[0]): illegal action Place(tile="),
+    ('"end": "core exhausted"', '"end": "banana"',
+     "{line}:13: error: the replayed game does not end as recorded: end 'core exhausted', "
+     "recorded 'banana'\n"),
     ('"seed": 3', '"seed": -3',
      "{line}:11: error: 'seed' must be a whole number from 0 to 9223372036854775807"),
     ('"seed": 3', '"seed": 9223372036854775808',
