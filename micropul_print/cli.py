@@ -13,10 +13,10 @@ checked too): a build must not pay for the rules engine or the position reader j
 get its parser. Every module is loaded only when the command line names none (usage,
 ``--help``, ``--version``, a typo).
 
-Exit statuses (docs/limits.md): 0 success; 1 invalid input, a failed check, or output
-that could not be written; 2 a usage error; 70 an internal error (a bug: please
-report it); 130 interrupted by Ctrl-C; 143 stopped by SIGTERM. No traceback is shown
-unless MICROPUL_PRINT_TRACEBACK=1.
+Exit statuses (docs/limits.md): 0 success; 1 invalid input, a failed check, output
+that could not be written, or a Dask scheduler lost mid-run; 2 a usage error; 70 an
+internal error (a bug: please report it); 130 interrupted by Ctrl-C; 143 stopped by
+SIGTERM. No traceback is shown unless MICROPUL_PRINT_TRACEBACK=1.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from micropul_print.commands.values import (
     MAX_JOBS,
     MAX_SEED,
     MAX_SIMULATED_GAMES,
+    bot_list,
     comma_list,
     whole_number,
 )
@@ -36,8 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="games of each part: each seat order of each pairing of bots, "
                         "each bot alone in a solitaire mode, in each variant, at most "
                         f"{MAX_SIMULATED_GAMES:,} (default 100)")
-    parser.add_argument("--bots", metavar="A,B,...", type=comma_list,
-                        default=comma_list(DEFAULT_BOTS),
+    parser.add_argument("--bots", metavar="A,B,...", type=bot_list,
+                        default=bot_list(DEFAULT_BOTS),
                         help="the bots: random, greedy, lookahead[:NODES][:Ns][:dDEPTH]"
                         f"[:greedy][:cC][:wW] (default {DEFAULT_BOTS})")
     parser.add_argument("--anchor", metavar="BOT",
@@ -121,12 +122,26 @@ class _Progress:
 
 
 def run(args: argparse.Namespace) -> int:
+    from micropul_print.lab import report
+
+    if args.report is None:
+        return _run(args)
+    with report.plotting_config():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from micropul_print.errors import Diagnostic, UserError
     from micropul_print.gameapi import UsageError
     from micropul_print.lab import analyse, report
-    from micropul_print.lab.runner import check_scheduler, run_plan
+    from micropul_print.lab.runner import SchedulerLost, check_scheduler, run_plan
     from micropul_print.outputs import check_directory_target, check_file_target
 
+    last = args.seed + args.games - 1  # game k is dealt seed S + k
+    if last > MAX_SEED:
+        raise UsageError(f"--seed {args.seed} with --games {args.games} deals seeds up to "
+                         f"{last}, past the largest seed, {MAX_SEED}: the seed must be at "
+                         f"most {MAX_SEED - args.games + 1}")
     catalogue = _load(args.catalogue, args.game, args.strict)
     # Its game is checked below, where the message can name --against (not --game).
     against = _load(args.against, None, args.strict) if args.against else None
@@ -161,13 +176,19 @@ def run(args: argparse.Namespace) -> int:
                          sys.stderr.isatty())
     outcomes: list[tuple[dict[int, list[Any]], bool]] = []
     complete = True
+    lost = None
     try:
         for number, (cat, plan) in enumerate(plans):
             if not complete:
                 outcomes.append(({}, False))
                 continue
-            results, complete = run_plan(plan, cat, jobs=args.jobs, scheduler=args.scheduler,
-                                         done=progress.callback(number))
+            try:
+                results, complete = run_plan(plan, cat, jobs=args.jobs,
+                                             scheduler=args.scheduler,
+                                             done=progress.callback(number))
+            except SchedulerLost as exc:  # reported as an interruption is, then said
+                lost = exc
+                results, complete = exc.results, False
             outcomes.append((results, complete))
     finally:
         progress.finish()
@@ -178,6 +199,10 @@ def run(args: argparse.Namespace) -> int:
         report.write_json(document, args.json)
     if args.report is not None:
         report.write_report(document, Path(args.report))
+    if lost is not None:
+        print(f"micropul-print: {lost}: the report covers the games played so far",
+              file=sys.stderr)
+        return 1
     if not document["complete"]:
         print("micropul-print: interrupted: the report covers the games played so far",
               file=sys.stderr)

@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 
 from micropul_print import registry
-from micropul_print.commands.values import MAX_SEED, comma_list, whole_number
+from micropul_print.commands.values import MAX_SEED, bot_list, whole_number
 
 HELP = "play one game between bots and write its game record (see docs/analysis.md)"
 
@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     names = registry.game_names()
     parser.add_argument("--game", choices=names,
                         help=f"play the catalogue shipped for this game (default: {names[0]})")
-    parser.add_argument("--bots", metavar="A,B", type=comma_list, default=["greedy", "lookahead"],
+    parser.add_argument("--bots", metavar="A,B", type=bot_list, default=["greedy", "lookahead"],
                         help="one bot per seat, in seat order: their number is the number of "
                         "players (one: a solitaire game) (default greedy,lookahead)")
     parser.add_argument("--seed", metavar="S", type=whole_number(0, MAX_SEED, "the seed"),

@@ -64,3 +64,12 @@ def comma_list(text: str) -> list[str]:
     if not names:
         raise argparse.ArgumentTypeError("expected a comma-separated list")
     return names
+
+
+def bot_list(text: str) -> list[str]:
+    """An argparse type: bot specs separated by commas, at least one. A blank one is kept
+    (''), for the bots' check to refuse: dropped, ``greedy,`` would play solitaire."""
+    names = [name.strip() for name in text.split(",")]
+    if not any(names):
+        raise argparse.ArgumentTypeError("expected a comma-separated list")
+    return names

@@ -376,16 +376,17 @@ def _bounded(text: str, high: float, *, positive: bool = False) -> float:
 def make_bot(spec: str) -> Bot:
     """The bot a spec names (see the module's docstring); ValueError saying what is
     wrong otherwise."""
-    name, _, rest = spec.partition(":")
-    if name == "random" and not rest:
+    # The colon, not what follows it: 'random:' or 'lookahead:' is a typo, not a default.
+    name, colon, rest = spec.partition(":")
+    if name == "random" and not colon:
         return RandomBot()
-    if name == "greedy" and not rest:
+    if name == "greedy" and not colon:
         return GreedyBot()
     if name != "lookahead":
         raise ValueError(f"unknown bot {spec!r} (expected random, greedy or "
                          "lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW])")
     options: dict[str, Any] = {}
-    for option in rest.split(":") if rest else []:
+    for option in rest.split(":") if colon else []:
         value: float | bool
         try:
             if option.isascii() and option.isdigit():

@@ -16,6 +16,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -88,6 +89,11 @@ class GameRecord:
         lines.append(f'  "result": {json.dumps(self.result, ensure_ascii=False)}')
         lines.append("}")
         return "\n".join(lines) + "\n"
+
+
+def _as_recorded(value: Any) -> Any:
+    """A result's value as a record holds it: an end reason (an Enum) is its value."""
+    return value.value if isinstance(value, Enum) else value
 
 
 def _result(state: GameState) -> JSON:
@@ -252,8 +258,8 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
         if wrong:
             at = read.result_node
             message = ("the replayed game does not end as recorded: "
-                       + "; ".join(f"{key} {found[key]!r}, recorded {expected[key]!r}"
-                                   for key in wrong))
+                       + "; ".join(f"{key} {_as_recorded(found[key])!r}, recorded "
+                                   f"{expected[key]!r}" for key in wrong))
             if not state.is_over() and expected.get("end") is not None:  # moves left out
                 message = (f"the game is not over after the record's {len(record.moves)} "
                            f"moves, and the record says it ended ({expected.get('end')!r}, "

@@ -12,7 +12,9 @@ import contextlib
 import html
 import io
 import json
-from collections.abc import Sequence
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -231,6 +233,23 @@ def format_text(document: JSON) -> str:
 
 
 # -- HTML ---------------------------------------------------------------------------------------
+
+@contextlib.contextmanager
+def plotting_config() -> Iterator[None]:
+    """Unless the user set MPLCONFIGDIR, matplotlib's configuration and font cache go to
+    a temporary folder removed afterwards: it would otherwise write ~/.config/matplotlib
+    and ~/.cache/matplotlib, outside the output folder. Entered before matplotlib is
+    imported (it reads the variable then)."""
+    if "MPLCONFIGDIR" in os.environ:
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="micropul-print-matplotlib-") as folder:
+        os.environ["MPLCONFIGDIR"] = folder
+        try:
+            yield
+        finally:
+            os.environ.pop("MPLCONFIGDIR", None)
+
 
 def require_plotting() -> None:
     """UsageError unless matplotlib can be imported (the [lab] extra)."""

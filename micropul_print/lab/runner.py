@@ -5,11 +5,13 @@ figures are the same however the work was shared out.
 
 An interruption (Ctrl-C) stops the work where it is: the batches already played are
 returned, marked incomplete, and no worker process is left running (they ignore
-SIGINT, so that only this process decides, and are terminated).
+SIGINT, so that only this process decides, and are terminated). A Dask scheduler lost
+during the run ends it too, the batches already played kept (SchedulerLost).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Generator
 from typing import Any
@@ -28,6 +30,15 @@ _Finished = Generator[tuple[int, list[GameSummary]], None, None]  # (batch index
 BatchDone = Callable[[Batch, list[GameSummary]], None]
 
 
+class SchedulerLost(Exception):
+    """The Dask scheduler stopped answering during a run. ``results``: the games played
+    before, as :func:`run_plan` returns them (it fills them in)."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__(f"the Dask scheduler at {address} stopped answering")
+        self.results: Results = {}
+
+
 def cpus() -> int:
     """The CPUs this process may run on (all of them, or what ``taskset`` allows)."""
     if hasattr(os, "sched_getaffinity"):
@@ -41,7 +52,8 @@ def run_plan(the_plan: Plan, catalogue: Any, *, jobs: int | None = None,
     """Play every batch; (results, whether all were played). ``jobs``: worker
     processes (None: one per CPU; 1: this process); ``scheduler``: the address of a
     Dask scheduler to send the batches to instead; ``done`` is told of each batch as
-    it finishes (in the order they finish)."""
+    it finishes (in the order they finish). Raises SchedulerLost, with the games
+    already played, should the scheduler stop answering."""
     results: dict[int, list[GameSummary]] = {}
     if scheduler is not None:
         finished = _on_cluster(the_plan, catalogue, scheduler)
@@ -50,6 +62,7 @@ def run_plan(the_plan: Plan, catalogue: Any, *, jobs: int | None = None,
         finished = (_in_workers(the_plan, catalogue, workers) if workers > 1
                     else _here(the_plan, catalogue))
     complete = True
+    lost = None
     try:
         for index, games in finished:
             batch = the_plan.batches[index]
@@ -58,10 +71,15 @@ def run_plan(the_plan: Plan, catalogue: Any, *, jobs: int | None = None,
                 done(batch, games)
     except KeyboardInterrupt:
         complete = False
+    except SchedulerLost as exc:
+        lost = exc
     finally:
         finished.close()
     for games in results.values():
         games.sort(key=lambda g: g.seed)
+    if lost is not None:  # raised again, with what was played: the caller reports it
+        lost.results = dict(sorted(results.items()))
+        raise lost
     return dict(sorted(results.items())), complete
 
 
@@ -74,14 +92,19 @@ def check_scheduler(address: str, timeout: float | None = None) -> None:
 
     from distributed.comm.core import connect
 
+    seconds = CONNECT_SECONDS if timeout is None else timeout
+
     async def probe() -> None:
-        comm = await connect(  # type: ignore[no-untyped-call]
-            address, timeout=CONNECT_SECONDS if timeout is None else timeout)
+        comm = await connect(address, timeout=seconds)  # type: ignore[no-untyped-call]
         await comm.close()
 
     try:
-        asyncio.run(probe())
-    except (OSError, ValueError, TypeError) as exc:  # TimeoutError is an OSError
+        # The whole probe is timed, not only the connection: a listener that accepts
+        # and never answers would keep the handshake waiting for ever.
+        asyncio.run(asyncio.wait_for(probe(), seconds))
+    except TimeoutError:  # worded as Dask words its own connection timeout
+        reason = f"Timed out trying to connect to {address} after {seconds} s"
+    except (OSError, ValueError, TypeError) as exc:
         reason = str(exc) or type(exc).__name__
     # Something that is not a scheduler (a web server, a proxy) can fail the handshake
     # in any way: MemoryError, for one, from its bytes read as a message's length.
@@ -133,21 +156,39 @@ def _in_workers(the_plan: Plan, catalogue: Any,
 def _on_cluster(the_plan: Plan, catalogue: Any,
                 address: str) -> _Finished:
     try:
-        from distributed import Client, as_completed
+        from distributed import CancelledError, Client, as_completed
     except ImportError as exc:
         raise ImportError("--scheduler needs Dask's distributed package: "
                           "pip install 'micropul-print[cluster]'") from exc
-    client = Client(address, set_as_default=False)  # type: ignore[no-untyped-call]
+    # Dask logs a lost scheduler as pages of tracebacks; SchedulerLost says it in a line.
+    silenced = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
     try:
-        futures = {client.submit(run_batch, the_plan.game, catalogue,
-                                 the_plan.parts[batch.part], batch, pure=False): index
-                   for index, batch in enumerate(the_plan.batches)}
+        client = Client(address, set_as_default=False)  # type: ignore[no-untyped-call]
         try:
-            # The client's loop: as_completed would otherwise look for a default client.
-            finished = as_completed(list(futures), loop=client.loop)  # type: ignore[no-untyped-call]
-            for future in finished:
-                yield futures[future], future.result()
+            try:
+                # A scheduler without workers would take the batches and wait for ever.
+                client.wait_for_workers(1, timeout=CONNECT_SECONDS)
+            except TimeoutError:
+                raise UsageError(f"--scheduler {address!r}: the scheduler has no workers "
+                                 f"(none joined within {CONNECT_SECONDS:g} s)") from None
+            futures = {client.submit(run_batch, the_plan.game, catalogue,
+                                     the_plan.parts[batch.part], batch, pure=False): index
+                       for index, batch in enumerate(the_plan.batches)}
+            try:
+                # The client's loop: as_completed would otherwise look for a default client.
+                finished = as_completed(list(futures), loop=client.loop)  # type: ignore[no-untyped-call]
+                for future in finished:
+                    try:
+                        games = future.result()
+                    except (OSError, CancelledError) as exc:
+                        if future.status == "error":  # the batch's own exception: a bug
+                            raise
+                        raise SchedulerLost(address) from exc
+                    yield futures[future], games
+            finally:
+                client.cancel(list(futures))  # type: ignore[no-untyped-call]
         finally:
-            client.cancel(list(futures))  # type: ignore[no-untyped-call]
+            client.close()  # type: ignore[no-untyped-call]
     finally:
-        client.close()  # type: ignore[no-untyped-call]
+        logging.disable(silenced)

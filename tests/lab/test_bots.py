@@ -96,6 +96,12 @@ def test_bot_specs() -> None:
         make_bot("lookahead:x")
     with pytest.raises(ValueError, match="unknown bot 'greedy:3'"):
         make_bot("greedy:3")
+    # An empty name or option is a typo, not a default bot.
+    for spec in ("", "random:", "greedy:"):
+        with pytest.raises(ValueError, match=rf"^unknown bot '{spec}' \(expected random, "):
+            make_bot(spec)
+    with pytest.raises(ValueError, match=r"^bad lookahead option '' in 'lookahead:' "):
+        make_bot("lookahead:")
 
 
 @pytest.mark.parametrize("spec", [

@@ -3,13 +3,16 @@ this process) give the very report the local workers give."""
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from micropul_print.cli import main
+from micropul_print.commands import analyse as analyse_command
 from micropul_print.lab import runner
 
 distributed = pytest.importorskip("distributed")
@@ -24,6 +27,54 @@ def test_a_cluster_plays_the_same_games(tmp_path: Path) -> None:
         assert main([*args, "--scheduler", cluster.scheduler_address, "--json",
                      str(tmp_path / "cluster.json")]) == 0
     assert (tmp_path / "cluster.json").read_bytes() == (tmp_path / "local.json").read_bytes()
+
+
+def test_a_scheduler_without_workers_is_a_usage_error(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(runner, "CONNECT_SECONDS", 0.5)
+    with distributed.LocalCluster(n_workers=0, processes=False,
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
+                     "--scheduler", address]) == 2
+    assert capsys.readouterr().err == (
+        f"micropul-print analyse: error: --scheduler {address!r}: the scheduler has no "
+        f"workers (none joined within 0.5 s)\n")
+
+
+def test_a_scheduler_lost_mid_run_keeps_the_games_played(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The cluster closes once the first batch is in: one line says so, the report of
+    the games played is written as after Ctrl-C, and the exit status is 1."""
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                       dashboard_address=None)
+    address = cluster.scheduler_address
+    callback = analyse_command._Progress.callback
+
+    def closing(progress: analyse_command._Progress, number: int) -> Callable[..., None]:
+        done = callback(progress, number)
+
+        def first_then_close(batch: object, games: list[object]) -> None:
+            done(batch, games)
+            if cluster.status.name == "running":
+                cluster.close()
+        return first_then_close
+
+    monkeypatch.setattr(analyse_command._Progress, "callback", closing)
+    try:
+        assert main(["analyse", "--game", "cellulae", "--variants", "5", "--games", "400",
+                     "--bots", "random,greedy", "--scheduler", address,
+                     "--json", str(tmp_path / "lost.json")]) == 1
+    finally:
+        cluster.close()
+    err = capsys.readouterr().err
+    assert err.endswith(f"micropul-print: the Dask scheduler at {address} stopped "
+                        "answering: the report covers the games played so far\n")
+    assert "Traceback" not in err and "internal error" not in err
+    document = json.loads((tmp_path / "lost.json").read_text("utf-8"))
+    assert document["complete"] is False
+    assert 0 < sum(section["games"] for section in document["sections"]) < 1600
 
 
 def _refused_port() -> int:
@@ -54,6 +105,21 @@ def test_a_scheduler_that_does_not_answer_is_a_usage_error_before_any_game(
     address = f"tcp://127.0.0.1:{_refused_port()}"
     assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
                  "--scheduler", address]) == 2
+    assert capsys.readouterr().err == (
+        f"micropul-print analyse: error: --scheduler {address!r}: no Dask scheduler answers "
+        f"there (Timed out trying to connect to {address} after 0.5 s)\n")
+
+
+def test_a_listener_that_never_answers_is_given_up_on(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """It accepts the connection and stays silent: the handshake is timed too."""
+    monkeypatch.setattr(runner, "CONNECT_SECONDS", 0.5)
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
+                     "--scheduler", address]) == 2
     assert capsys.readouterr().err == (
         f"micropul-print analyse: error: --scheduler {address!r}: no Dask scheduler answers "
         f"there (Timed out trying to connect to {address} after 0.5 s)\n")

@@ -118,6 +118,29 @@ def test_a_report_that_cannot_be_finished_leaves_no_half_of_it(
     assert not (tmp_path / "full").exists()
 
 
+@pytest.mark.parametrize("chosen", [False, True])
+def test_a_report_leaves_matplotlib_s_files_nowhere_but_where_the_user_says(
+        tmp_path: Path, chosen: bool) -> None:
+    """matplotlib writes its configuration and font cache into its MPLCONFIGDIR, else
+    into ~/.config and ~/.cache: a temporary folder, removed, unless the user chose one."""
+    home, temporary, mine = tmp_path / "home", tmp_path / "tmp", tmp_path / "mine"
+    for folder in (home, temporary, mine):
+        folder.mkdir()
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")}
+    env.update(HOME=str(home), TMPDIR=str(temporary))
+    if chosen:
+        env["MPLCONFIGDIR"] = str(mine)
+    done = subprocess.run([sys.executable, "-m", "micropul_print", "analyse", "--games", "1",
+                           "--bots", "random", "--players", "1", "--jobs", "1", "--report",
+                           "out"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out" / "report.html").is_file()
+    assert list(home.iterdir()) == [] and list(temporary.iterdir()) == []
+    assert bool(list(mine.iterdir())) == chosen
+
+
 def registry_catalogue(game: str) -> Path:
     from micropul_print import registry
 
@@ -141,6 +164,14 @@ def test_analyse_json_to_stdout_and_the_solitaire_par_table(
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--bots", "random,minimax"], "unknown bot 'minimax'"),
+    (["--seed", "9223372036854775807", "--games", "2"],
+     "micropul-print analyse: error: --seed 9223372036854775807 with --games 2 deals seeds "
+     "up to 9223372036854775808, past the largest seed, 9223372036854775807: the seed must "
+     "be at most 9223372036854775806\n"),
+    (["--bots", "random,"], "micropul-print analyse: error: unknown bot '' (expected random, "
+                            "greedy or lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW])\n"),
+    (["--bots", "lookahead:"], "micropul-print analyse: error: bad lookahead option '' in "
+                               "'lookahead:' (expected a node budget N"),
     (["--game", "cellulae", "--variants", "6"], "Cellulae has no variant '6' (it has: 5, 7, 9)"),
     (["--game", "cellulae", "--players", "1"], "Cellulae takes 2 players, not 1"),
     (["--players", "²"], "micropul-print analyse: error: Micropul takes 2, 1 players, not ²\n"),
@@ -330,6 +361,14 @@ def test_play_needs_as_many_bots_as_players(tmp_path: Path) -> None:
     assert "Cellulae is played by 2 players: give as many bots, not 1" in result.stderr
 
 
+def test_play_refuses_an_empty_bot_name(capsys: pytest.CaptureFixture[str]) -> None:
+    """Dropped, the empty name after 'greedy,' would make a solitaire game of it."""
+    assert main(["play", "--bots", "greedy,"]) == 2
+    assert capsys.readouterr().err == (
+        "micropul-print play: error: unknown bot '' (expected random, greedy or "
+        "lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW])\n")
+
+
 @pytest.mark.parametrize("argv", [
     ["analyse", "--players", "1", "--games", "2", "--bots", "greedy", "--jobs", "1"],
     ["play", "--bots", "random,random"]])
@@ -417,6 +456,9 @@ def _line_of(text: str, fragment: str) -> int:
      '"greedy", "greedy"]', "{line}:14: error: Micropul is played by 2 or 1 players, not 3"),
     ('"seed": 3', '"seed": 4',
      "{first_move}:5: error: move 1 (moves[0]): illegal action Place(tile="),
+    ('"end": "core exhausted"', '"end": "banana"',
+     "{line}:13: error: the replayed game does not end as recorded: end 'core exhausted', "
+     "recorded 'banana'\n"),
     ('"seed": 3', '"seed": -3',
      "{line}:11: error: 'seed' must be a whole number from 0 to 9223372036854775807"),
     ('"seed": 3', '"seed": 9223372036854775808',

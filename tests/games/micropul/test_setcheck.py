@@ -260,3 +260,33 @@ def test_the_shipped_catalogue_with_one_tile_changed_is_a_variant_that_passes(
     assert severities == {"warning", "notice"}, err
     assert ": warning: the set is named 'Micropul' like the official set" in err
     assert main(["check", str(path), "--games", "2", "--strict"]) == 1
+
+
+def test_the_guide_s_table_says_what_check_gives_a_variant_named_micropul(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/catalogue.md's column "official set, or a catalogue named `Micropul`" against
+    check on the shipped catalogue with tile 1 changed and its name kept."""
+    from micropul_print.catalogue.loader import shipped_catalogue
+
+    text = Path(shipped_catalogue("micropul")).read_text(encoding="utf-8")
+    edited = text.replace("  - id: 1\n    face:\n      - W .\n",
+                          "  - id: 1\n    face:\n      - B .\n")
+    assert edited != text
+    path = tmp_path / "mine.yaml"
+    path.write_text(edited, encoding="utf-8")
+    assert main(["check", str(path), "--games", "2"]) == 0
+    err = capsys.readouterr().err
+
+    def severity(fragment: str) -> str:
+        (line,) = [line for line in err.splitlines() if fragment in line]
+        return line.split(": ")[1]
+
+    guide = (Path(__file__).resolve().parents[3] / "docs" / "catalogue.md").read_text("utf-8")
+    table = {row.split(" | ")[0].strip("| "): row.split(" | ")[1]
+             for row in guide.splitlines() if row.startswith("| ") and " | " in row}
+    assert severity("like the official set") == "warning"
+    assert table["the set differs from the official set"].startswith("warning at `name`")
+    assert severity("tile 1 has no colour-swapped twin") == "notice"
+    assert table["every tile's colour-swapped twin is in the set"] == "notice at the tile"
+    assert severity("tiles 1 and 2 are not colour swaps") == "notice"
+    assert table["tiles 2k-1 and 2k are colour swaps of each other"] == "notice at tile 2k"
