@@ -35,7 +35,7 @@ from types import FrameType, ModuleType
 from typing import TYPE_CHECKING, ClassVar, NoReturn, TextIO
 
 from micropul_print import __version__, config, registry
-from micropul_print.errors import UserError, printable
+from micropul_print.errors import UserError, printable, take_warnings
 from micropul_print.gameapi import UsageError
 
 if TYPE_CHECKING:
@@ -214,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     global _sigterm_seen
     _sigterm_seen = False
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    take_warnings()  # none left from an earlier run in this process
     try:
         parser, modules = build_parser(command_named(words))
         for problem in registry.broken():  # said on every run, until it is mended
@@ -227,8 +228,10 @@ def main(argv: list[str] | None = None) -> int:
                 return EXIT_OK
         code: int = modules[args.command].run(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
+        for diagnostic in take_warnings():  # of the inputs the command could use
+            print(diagnostic, file=sys.stderr)
     except UserError as exc:
-        for diagnostic in exc.diagnostics:
+        for diagnostic in (*exc.diagnostics, *take_warnings()):
             print(diagnostic, file=sys.stderr)
         return EXIT_INVALID
     except UsageError as exc:  # a value only the command's run could judge

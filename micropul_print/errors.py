@@ -86,10 +86,33 @@ def errors_in(diagnostics: Iterable[Diagnostic], strict: bool = False) -> list[D
     return [d for d in diagnostics if d.severity in bad]
 
 
+# The warnings and notices of inputs that usable() let through, until the command
+# line prints them (take_warnings): a build, a rulebook or a position read through it
+# printed none of them, though a warning is meant to be seen.
+_LET_THROUGH: list[Diagnostic] = []
+
+
 def usable(value: T | None, diagnostics: Sequence[Diagnostic], strict: bool = False) -> T:
-    """``value`` when it came without errors (nor warnings, with ``strict``); otherwise
-    raise UserError with those, or with every diagnostic if the value is missing."""
+    """``value`` when it came without errors (nor warnings, with ``strict``), its
+    warnings kept for take_warnings; otherwise raise UserError with those errors, then
+    the other diagnostics (every problem of the input in one run), or with every
+    diagnostic if the value is missing."""
     errors = errors_in(diagnostics, strict)
     if value is None or errors:
-        raise UserError(errors or list(diagnostics))
+        raise UserError(with_the_rest(errors, diagnostics) if errors else diagnostics)
+    _LET_THROUGH.extend(diagnostics)
     return value
+
+
+def with_the_rest(errors: Sequence[Diagnostic],
+                  diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """``errors``, then the diagnostics that are not among them (warnings, notices)."""
+    shown = set(errors)
+    return [*errors, *(d for d in diagnostics if d not in shown)]
+
+
+def take_warnings() -> list[Diagnostic]:
+    """The diagnostics usable() let through since the last call, each once, in order."""
+    taken = list(dict.fromkeys(_LET_THROUGH))
+    _LET_THROUGH.clear()
+    return taken

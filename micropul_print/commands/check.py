@@ -48,12 +48,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
-    from micropul_print.errors import UserError, errors_in
+    from micropul_print.errors import UserError, errors_in, with_the_rest
 
     catalogue, diagnostics = read_catalogue(args.catalogue or shipped_catalogue(args.game))
     errors = errors_in(diagnostics, args.strict)
     if catalogue is None or errors:
-        raise UserError(errors or diagnostics)
+        raise UserError(with_the_rest(errors, diagnostics) if errors else diagnostics)
     if args.catalogue:
         require_game(catalogue, args.game)
     for diagnostic in diagnostics:

@@ -477,3 +477,27 @@ def test_print_shop_file_has_one_face_a_page_with_its_trim_and_bleed_boxes(
         assert round(float(page.mediabox.width) / mm, 3) == 36.0  # 30 mm and 3 mm bleed
         assert [round(float(v) / mm, 3) for v in page.trimbox] == [3.0, 3.0, 33.0, 33.0]
         assert [round(float(v) / mm, 3) for v in page.bleedbox] == [0.0, 0.0, 36.0, 36.0]
+
+
+def test_a_build_prints_the_warnings_of_its_catalogue_and_theme(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A build read its catalogue and theme through the same gate as check, but
+    printed none of their warnings: an unknown key went unseen."""
+    catalogue = tmp_path / "variant.yaml"
+    shipped = (ROOT / "micropul_print/games/micropul/micropul.yaml").read_text("utf-8")
+    catalogue.write_text(shipped.replace("\nname: Micropul\n", "\nname: Micropul\nfoo: 1\n", 1),
+                         encoding="utf-8")
+    theme = tmp_path / "theme.yaml"
+    theme.write_text((ROOT / "micropul_print/draw/themes/classic.yaml").read_text("utf-8")
+                     + "bogus: 3\n", encoding="utf-8")
+    lines = len(theme.read_text("utf-8").splitlines())
+    code = main(["build", str(catalogue), "--no-config", "--theme", str(theme), "--only", "svg",
+                 "--paper", "a4", "--quiet", "--out", str(tmp_path / "out")])
+    assert code == 0
+    err = capsys.readouterr().err.splitlines()
+    assert [line for line in err if ": warning: " in line] == [
+        f"{catalogue}:16:1: warning: unknown key 'foo' in the catalogue (expected game, name, "
+        "tile_count or tiles)",
+        f"{theme}:{lines}:1: warning: unknown key 'bogus' in theme (expected face, number, "
+        "label, marks, name or description)",
+    ]

@@ -110,3 +110,21 @@ def test_one_game_names_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "1 two-player game (random policy, seed 7): " in out
     assert "1 solitaire game (random policy, seed 7): " in out
+
+
+def test_warnings_are_shown_after_the_errors(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """With an error in the catalogue, check printed the error alone and hid the
+    warning: every problem comes in one run, errors first."""
+    path = tmp_path / "broken.yaml"
+    path.write_text(SMALL_SET.replace("tile_count: 3", "colour: red\ntile_count: 4"),
+                    encoding="utf-8")
+    assert main(["check", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [
+        f"{path}:4:13: error: 'tile_count' is 4 but 3 tiles are listed (expected them to "
+        "agree)",
+        f"{path}:3:1: warning: unknown key 'colour' in the catalogue (expected game, name, "
+        "tile_count or tiles)",
+    ]
