@@ -128,3 +128,16 @@ def test_warnings_are_shown_after_the_errors(tmp_path: Path,
         f"{path}:3:1: warning: unknown key 'colour' in the catalogue (expected game, name, "
         "tile_count or tiles)",
     ]
+
+
+def test_a_seed_whose_last_game_passes_the_largest_is_refused(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Game k is dealt seed S + k: the largest seed with two games dealt 2^63."""
+    largest = 2**63 - 1
+    assert main(["check", "--seed", str(largest), "--games", "2"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"micropul-print check: error: --seed {largest} with --games 2 deals seeds up to "
+        f"{largest + 1}, past the largest seed, {largest}: the seed must be at most "
+        f"{largest - 1}",
+    ]
+    assert main(["check", "--seed", str(largest - 1), "--games", "2"]) == 0
