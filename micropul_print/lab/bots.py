@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
@@ -364,9 +365,17 @@ _LOOKAHEAD_OPTIONS = (f"a node budget N from 1 to {MAX_NODES:,}, a time Ns up to
                       f"or a widening factor wW from 0 to {MAX_WIDTH:g}, each once")
 
 
+# A plain decimal number, as the command line's other options take them: float() also
+# reads '٢', '1_0', ' 5', 'inf' and 'nan' (refused here or by the range).
+_PLAIN_DECIMAL = re.compile(r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_MAX_DIGITS = 19
+
+
 def _bounded(text: str, high: float, *, positive: bool = False) -> float:
-    """A number within [0, high] (above 0 with ``positive``); ValueError otherwise
-    (an infinity or NaN too)."""
+    """A number within [0, high] (above 0 with ``positive``), in plain ASCII digits (at
+    most 19); ValueError otherwise (an infinity or NaN too)."""
+    if not _PLAIN_DECIMAL.fullmatch(text) or sum(c.isdigit() for c in text) > _MAX_DIGITS:
+        raise ValueError(text)
     value = float(text)
     if not (0 < value <= high if positive else 0 <= value <= high):
         raise ValueError(text)

@@ -109,6 +109,9 @@ def test_bot_specs() -> None:
     "lookahead:0s", "lookahead:3601s", "lookahead:infs", "lookahead:d10001",
     "lookahead:d99999999999999999999", "lookahead:cinf", "lookahead:cnan", "lookahead:c-1",
     "lookahead:c101", "lookahead:winf", "lookahead:w1001", "lookahead:w", "lookahead:d",
+    # Digits other than ASCII, separators and blanks, which float() reads.
+    "lookahead:c\u0661", "lookahead:w\uff12", "lookahead:1_0s", "lookahead:c1_0",
+    "lookahead:c 1", "lookahead:w2 ", "lookahead:c1.00000000000000000001",
 ])
 def test_lookahead_options_out_of_their_bounds(spec: str) -> None:
     option = spec.split(":", 1)[1]
