@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import traceback
+from collections.abc import Callable
 from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
 
@@ -79,12 +80,46 @@ def _checked(name: str) -> Game:
                                     f"failed to load: {type(exc).__name__}: {exc}")]) from exc
     missing = [member for member in _MEMBERS if not hasattr(type(game), member)
                and member not in vars(game)]
-    if missing or getattr(game, "name", None) != name:
+    values = {} if missing else _values(name, entry, game)
+    if missing or values["name"] != name:
         lacks = f" (it lacks {', '.join(missing)})" if missing else ""
         raise UserError([Diagnostic(entry.value, 0, 0, f"the entry point {name!r} of the "
                                     f"group {GROUP} is not a game named {name!r}{lacks}")])
     found: Game = game
     return found
+
+
+# The members every command reads from every game (the help, the order of the games,
+# the folders of a build): what each must be. Checked when the plugin is loaded, since
+# a bad one would otherwise end every command, the other games' included.
+_VALUES: dict[str, tuple[str, Callable[[object], bool]]] = {
+    "name": ("a string", lambda v: isinstance(v, str)),
+    "title": ("a string", lambda v: isinstance(v, str)),
+    "summary": ("a string", lambda v: isinstance(v, str)),
+    "order": ("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool)),
+    "output_dir": ("a string", lambda v: isinstance(v, str)),
+    "catalogue_keys": ("a tuple of strings", lambda v: isinstance(v, tuple)
+                       and all(isinstance(key, str) for key in v)),
+}
+
+
+def _values(name: str, entry: EntryPoint, game: object) -> dict[str, object]:
+    """The members of :data:`_VALUES`, read once; UserError for one that raises or has
+    the wrong type."""
+    values: dict[str, object] = {}
+    for member, (kind, fits) in _VALUES.items():
+        try:
+            value = getattr(game, member)
+        except (Exception, SystemExit) as exc:  # as a failed import: the plugin's problem
+            raise UserError([Diagnostic(
+                entry.value, 0, 0, f"the game plugin {name!r} failed to load: its {member} "
+                f"raised {type(exc).__name__}: {exc}")]) from exc
+        if not fits(value):
+            raise UserError([Diagnostic(
+                entry.value, 0, 0, f"the game plugin {name!r} failed to load: its {member} "
+                f"must be {kind}, got {value!r}")])
+        values[member] = value
+    return values
 
 
 def _loaded() -> tuple[list[Game], list[Diagnostic]]:

@@ -1,0 +1,57 @@
+"""Broken variants of the sample plugin (tests/plugins/edgematch): each is left out with
+a one-line warning naming it, on every command, and the other games keep working
+(docs/adding-a-game.md)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PLUGIN = Path(__file__).resolve().parent / "edgematch"
+
+
+def broken_plugin(root: Path, body: str) -> Path:
+    """A folder holding the game 'dominoes': Edgematch with ``body`` added to its class,
+    registered through its own distribution metadata as a pip package would be."""
+    (root / "dominoes-0.1.dist-info").mkdir(parents=True)
+    (root / "dominoes-0.1.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: dominoes\nVersion: 0.1\n")
+    (root / "dominoes-0.1.dist-info" / "entry_points.txt").write_text(
+        "[micropul_print.games]\ndominoes = dominoes:GAME\n")
+    (root / "dominoes.py").write_text(
+        "from edgematch import EdgeGame\n\n\nclass Dominoes(EdgeGame):\n"
+        "    name = 'dominoes'\n    output_dir = 'dominoes'\n"
+        f"{body}\n\nGAME = Dominoes()\n")
+    return root
+
+
+def run(tmp_path: Path, plugin: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(plugin), str(PLUGIN), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    return subprocess.run([sys.executable, "-m", "micropul_print", *args], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize(("body", "why"), [
+    ("    order = 'fifty'", "its order must be an integer, got 'fifty'"),
+    ("    order = None", "its order must be an integer, got None"),
+    ("    @property\n    def summary(self) -> str:\n        raise RuntimeError('no summary')",
+     "its summary raised RuntimeError: no summary"),
+    ("    title = 7", "its title must be a string, got 7"),
+], ids=["order-text", "order-none", "summary-raises", "title-number"])
+def test_a_plugin_with_a_bad_member_is_left_out(tmp_path: Path, body: str, why: str) -> None:
+    plugin = broken_plugin(tmp_path / "plugin", body)
+    warning = (f"dominoes:GAME: warning: the game plugin 'dominoes' failed to load: {why} "
+               "(left out)")
+    result = run(tmp_path, plugin, "--help")
+    assert result.returncode == 0 and "Edgematch" in result.stdout
+    assert result.stderr.splitlines() == [warning]
+    result = run(tmp_path, plugin, "catalogue", "--game", "micropul")
+    assert result.returncode == 0 and result.stdout.startswith("Micropul: 48 tiles")
+    assert result.stderr.splitlines() == [warning]
+    result = run(tmp_path, plugin, "catalogue", "--game", "dominoes")
+    assert result.returncode == 2 and "invalid choice: 'dominoes'" in result.stderr
