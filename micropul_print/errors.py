@@ -111,8 +111,14 @@ def with_the_rest(errors: Sequence[Diagnostic],
     return [*errors, *(d for d in diagnostics if d not in shown)]
 
 
+def let_through(diagnostics: Iterable[Diagnostic]) -> None:
+    """Keep warnings found outside usable() for take_warnings, as it keeps its own."""
+    _LET_THROUGH.extend(diagnostics)
+
+
 def take_warnings() -> list[Diagnostic]:
-    """The diagnostics usable() let through since the last call, each once, in order."""
+    """The diagnostics usable() and let_through() let through since the last call, each
+    once, in order."""
     taken = list(dict.fromkeys(_LET_THROUGH))
     _LET_THROUGH.clear()
     return taken

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
 
-from micropul_print.errors import Diagnostic, Severity, UserError
+from micropul_print.errors import Diagnostic, Severity, UserError, let_through
 from micropul_print.gameapi import Game
 
 GROUP = "micropul_print.games"
@@ -122,11 +122,29 @@ def _values(name: str, entry: EntryPoint, game: object) -> dict[str, object]:
     return values
 
 
+# Games found broken after they loaded, by name: a member the core asked them for raised
+# (see leave_out).
+_FAILED: dict[str, UserError] = {}
+
+
+def leave_out(game: Game, member: str, exc: BaseException) -> None:
+    """Leave ``game`` out from now on, as a plugin that fails to load is, since its
+    ``member`` raised ``exc``; its warning is printed after the command's output
+    (errors.take_warnings). A shipped game's failure is the tool's bug: raised again."""
+    if plugin_of(type(game).__module__) is None:
+        raise exc
+    problem = Diagnostic(_entry_points()[game.name].value, 0, 0, f"the game plugin "
+                         f"{game.name!r} failed to load: its {member} raised "
+                         f"{type(exc).__name__}: {exc}")
+    _FAILED[game.name] = UserError([problem])
+    let_through(_warnings([problem]))
+
+
 def _loaded() -> tuple[list[Game], list[Diagnostic]]:
     usable: list[Game] = []
     problems: list[Diagnostic] = []
     for name in _entry_points():
-        game = _load(name)
+        game = _FAILED.get(name) or _load(name)
         if isinstance(game, UserError):
             problems += game.diagnostics
         else:
@@ -142,8 +160,12 @@ def games() -> list[Game]:
 
 def broken() -> list[Diagnostic]:
     """A warning for each registered game that cannot be used, and why."""
+    return _warnings(_loaded()[1])
+
+
+def _warnings(problems: list[Diagnostic]) -> list[Diagnostic]:
     return [replace(d, message=f"{d.message} (left out)", severity=Severity.WARNING)
-            for d in _loaded()[1]]
+            for d in problems]
 
 
 def game_names() -> list[str]:
@@ -164,7 +186,7 @@ def get(name: str) -> Game:
         known = ", ".join(game_names())
         raise UserError([Diagnostic("micropul-print", 0, 0,
                                     f"unknown game {name!r} (registered: {known})")])
-    game = _load(name)
+    game = _FAILED.get(name) or _load(name)
     if isinstance(game, UserError):
         raise UserError(game.diagnostics)
     return game

@@ -20,6 +20,7 @@ SHIPPED = [EntryPoint("micropul", "micropul_print.games.micropul:GAME", registry
 def _clear() -> None:
     for cached in (registry._scan, registry._load):
         cached.cache_clear()
+    registry._FAILED.clear()
 
 
 @pytest.fixture
@@ -144,3 +145,11 @@ def test_a_broken_plugin_is_imported_once_however_often_the_games_are_listed(
     for _ in range(3):
         assert registry.game_names() == ["micropul", "cellulae"] and registry.broken()
     assert attempts == ["GAME"]
+
+
+def test_a_shipped_game_failing_after_it_loaded_is_a_bug_of_the_tool(
+        plugins: list[EntryPoint]) -> None:
+    problem = RuntimeError("no book")
+    with pytest.raises(RuntimeError) as caught:
+        registry.leave_out(registry.get("cellulae"), "rulebook", problem)
+    assert caught.value is problem and registry.game_names() == ["micropul", "cellulae"]

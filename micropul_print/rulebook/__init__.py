@@ -63,8 +63,19 @@ __all__ = [
 
 
 def games_with_rulebooks() -> list[str]:
-    """The registered games that have a rulebook, in order."""
-    return [game.name for game in registry.games() if game.rulebook is not None]
+    """The registered games that have a rulebook, in order. A plugin whose ``rulebook``
+    raises is left out (registry.leave_out): every game's book is asked for (the
+    languages --lang takes), and the other games must keep working."""
+    names = []
+    for game in registry.games():
+        try:
+            book = game.rulebook
+        except (Exception, SystemExit) as exc:
+            registry.leave_out(game, "rulebook", exc)
+            continue
+        if book is not None:
+            names.append(game.name)
+    return names
 
 
 def rulebook_for(game: str) -> GameRulebook:

@@ -55,3 +55,21 @@ def test_a_plugin_with_a_bad_member_is_left_out(tmp_path: Path, body: str, why: 
     assert result.stderr.splitlines() == [warning]
     result = run(tmp_path, plugin, "catalogue", "--game", "dominoes")
     assert result.returncode == 2 and "invalid choice: 'dominoes'" in result.stderr
+
+
+def test_a_plugin_whose_rulebook_raises_is_left_out_of_the_languages(tmp_path: Path) -> None:
+    plugin = broken_plugin(tmp_path / "plugin", "    @property\n    def rulebook(self) -> None:\n"
+                                                "        raise RuntimeError('no book')")
+    warning = ("dominoes:GAME: warning: the game plugin 'dominoes' failed to load: its "
+               "rulebook raised RuntimeError: no book (left out)")
+    result = run(tmp_path, plugin, "build", "--game", "micropul", "--lang", "en", "--only",
+                 "rulebooks", "--paper", "a4", "--out", "out", "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines() == [warning]
+    assert sorted(p.name for p in (tmp_path / "out" / "rules").iterdir()) == [
+        "micropul-rules-en-a4.pdf", "micropul-rules-en-booklet-a4.pdf"]
+    result = run(tmp_path, plugin, "build", "--game", "dominoes", "--lang", "en", "--only",
+                 "rulebooks", "--out", "other", "--quiet")
+    assert result.returncode == 1 and not (tmp_path / "other").exists()
+    assert result.stderr.splitlines() == [warning.replace(" warning: ", " error: ").removesuffix(
+        " (left out)"), warning]
