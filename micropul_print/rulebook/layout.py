@@ -47,6 +47,7 @@ from micropul_print.backends.pdf import CREATOR, FONT_NAMES, PageCanvas, registe
 from micropul_print.backends.pdf import draw as draw_drawing
 from micropul_print.draw.primitives import Drawing, Group, Primitive
 from micropul_print.rulebook import hyphenation
+from micropul_print.rulebook.locales import emphasis
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 
@@ -155,19 +156,14 @@ PageBlock = TitleBlock | HeadingBlock | TextBlock | BulletsBlock | LegendBlock |
 
 # -- markup -------------------------------------------------------------------------------
 
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_ITALIC = re.compile(r"\*(.+?)\*")
-
-
 # "7 × 7": a size never breaks across lines, in any language.
 _TIMES = re.compile(r"(?<=\w) × (?=\w)")
 
 
 def markup(text: str) -> str:
-    """Catalogue text -> reportlab paragraph markup: escape, then **bold**, *italic*."""
-    text = _TIMES.sub("\u00a0×\u00a0", escape(text))
-    text = _BOLD.sub(r"<b>\1</b>", text)
-    return _ITALIC.sub(r"<i>\1</i>", text)
+    """Catalogue text -> reportlab paragraph markup: escape, then ***bold italic***,
+    **bold**, *italic* (checked to nest: locales.check_syntax)."""
+    return emphasis(_TIMES.sub("\u00a0×\u00a0", escape(text)))
 
 
 # -- flowables ----------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 import babel
 import babel.plural
@@ -48,6 +49,12 @@ CLDR_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 # (Italian and Spanish also have "many", for exact millions only: left to "other".)
 _COUNTS = range(1000)
 _LANG_CODE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
+# Markup: ***bold italic***, **bold**, *italic*, read in this order, each the shortest
+# run within a line; any other asterisk is plain text.
+_BOLD_ITALIC = re.compile(r"\*\*\*(.+?)\*\*\*")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_ITALIC = re.compile(r"\*(.+?)\*")
+_EMPHASIS_TAG = re.compile(r"<(/?)([bi])>")
 
 
 def is_language_code(text: str) -> bool:
@@ -326,10 +333,35 @@ def check_locale(locale: Locale, reference: Locale) -> list[Diagnostic]:
     return problems
 
 
+def emphasis(text: str) -> str:
+    """``text``, escaped paragraph markup (no tags of its own), with its emphasis as
+    ``<b>`` and ``<i>`` tags: they overlap where the emphasis does (``**a *b** c*``)."""
+    text = _BOLD_ITALIC.sub(r"<b><i>\1</i></b>", text)
+    text = _BOLD.sub(r"<b>\1</b>", text)
+    return _ITALIC.sub(r"<i>\1</i>", text)
+
+
+def emphasis_overlaps(text: str) -> bool:
+    """Whether the bold and italic of ``text`` overlap: reportlab cannot read their
+    tags, and the build would end with nothing written."""
+    open_tags: list[str] = []
+    for closing, tag in _EMPHASIS_TAG.findall(emphasis(escape(text))):
+        if not closing:
+            open_tags.append(tag)
+        elif not open_tags or open_tags.pop() != tag:
+            return True
+    return False
+
+
 def check_syntax(locale: Locale, key: str, text: str) -> list[Diagnostic]:
-    """Problems of one text on its own: braces that are neither a placeholder nor a
-    readable plural, and plurals without a branch for each category of the language."""
+    """Problems of one text on its own: bold and italic that overlap, braces that are
+    neither a placeholder nor a readable plural, and plurals without a branch for each
+    category of the language."""
     problems: list[Diagnostic] = []
+    if emphasis_overlaps(text):
+        problems.append(locale.error(
+            key, f"'{key}': **bold** and *italic* overlap: close the one opened last "
+                 "first (***text*** is both)"))
     rest = PLACEHOLDER.sub("", PLURAL.sub("", text))
     if _PLURAL_START.search(rest):
         problems.append(locale.error(

@@ -62,6 +62,8 @@ def test_every_paper_gets_the_same_pages_centred() -> None:
 def test_markup_escapes_then_applies_bold_and_italic() -> None:
     assert markup("**Rule #1.** a < b & *c*") == "<b>Rule #1.</b> a &lt; b &amp; <i>c</i>"
     assert markup("2 * 3 = 6") == "2 * 3 = 6"
+    assert markup("***A*** movement") == "<b><i>A</i></b> movement"
+    assert markup("**a *b* c** *d **e** f*") == "<b>a <i>b</i> c</b> <i>d <b>e</b> f</i>"
 
 
 def test_a_size_is_bound_to_its_numbers() -> None:

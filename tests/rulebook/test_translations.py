@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from micropul_print.cli import main
 from micropul_print.games.cellulae.rulebook import CELLULAE
@@ -112,6 +113,42 @@ def test_a_half_translated_book_is_refused_at_each_gap(
         f"{po}:{line}:1: error: 'story' is not translated (empty msgstr; en.yaml line "
         f"{ENGLISH.marks['story'][0]})\n")
     assert not (tmp_path / "out").exists()
+
+
+# The movement caption with its {passed} plural, its first words emphasised.
+_MOVEMENT = ("{passed, plural, one {# occupied square} other {# occupied squares}}, its "
+             "own and the opponent’s alike.")
+
+
+@pytest.mark.parametrize("emphasised", ["**a *b** c*", "*a **b* c**"])
+def test_overlapping_bold_and_italic_are_refused_at_their_entry(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], emphasised: str) -> None:
+    """reportlab cannot read tags that overlap: the build ended with an internal error."""
+    po = _template(tmp_path)
+    _translate(po, {"figures.movement": f"{emphasised}: {_MOVEMENT}"})
+    line = next(e.line for e in read_catalogue(po)[0] if e.key == "figures.movement")
+    mine = str(tmp_path / "mine")
+    error = (f"{po}:{line}:1: error: 'figures.movement': **bold** and *italic* overlap: "
+             "close the one opened last first (***text*** is both)\n")
+    capsys.readouterr()
+    assert main(["rulebook", "--game", "cellulae", "--locales", mine, "--lang", "nl",
+                 "--check", "--quiet"]) == 1
+    assert capsys.readouterr().err == error
+    assert main(["rulebook", "--game", "cellulae", "--locales", mine, "--lang", "nl",
+                 "--out", str(tmp_path / "out"), "--quiet"]) == 1
+    assert capsys.readouterr().err == error
+    assert not (tmp_path / "out").exists()
+
+
+def test_bold_italic_builds(tmp_path: Path) -> None:
+    po = _template(tmp_path)
+    _translate(po, {"figures.movement": f"***A movement***: {_MOVEMENT}"})
+    assert main(["rulebook", "--game", "cellulae", "--locales", str(tmp_path / "mine"),
+                 "--lang", "nl", "--no-booklet", "--paper", "a4", "--out",
+                 str(tmp_path / "out"), "--quiet"]) == 0
+    pdf = PdfReader(tmp_path / "out" / "cellulae" / "rules" / "cellulae-rules-nl-a4.pdf")
+    text = "".join(page.extract_text() for page in pdf.pages)
+    assert "A movement: 2 occupied squares" in text and "*" not in text
 
 
 def test_a_new_language_from_ones_own_folder_builds(tmp_path: Path) -> None:
