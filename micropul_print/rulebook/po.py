@@ -34,6 +34,9 @@ _STRING = r'"(?:[^"\\]|\\.)*"'
 _LINE = re.compile(rf"\s*(?:(?:#~\s*)?(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"
                    rf"{_STRING}|#.*)?\s*")
 
+# The header's line naming the file's encoding: "Content-Type: text/plain; charset=UTF-8\n".
+_CHARSET = re.compile(r'^\s*"Content-Type:.*?(charset=)([^\s;"\\]*)', re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class PoEntry:
@@ -89,13 +92,20 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
                                    'a keyword and a "quoted text", a "quoted text" '
                                    "continuing one, or a # comment")]
     try:
-        catalog = read_po(io.BytesIO(data), abort_invalid=True, charset="utf-8")
+        # The text, not the bytes: Babel would decode the lines after the header with
+        # the charset it names, garbling a UTF-8 file that names another one.
+        catalog = read_po(io.StringIO(text), abort_invalid=True, charset="utf-8")
     except PoFileError as exc:
         return [], [Diagnostic(where, exc.lineno + 1, 1,
                                f"not a gettext catalogue: {str(exc).lower()}")]
-    except (ValueError, LookupError) as exc:  # a charset Python lacks
-        return [], [Diagnostic(where, 0, 0, f"not a UTF-8 gettext catalogue: {exc}")]
+    except ValueError as exc:  # a header Babel cannot read, such as nplurals=x
+        return [], [Diagnostic(where, 0, 0, f"not a gettext catalogue: {exc}")]
     lines = _lines(text)
+    if catalog.charset.lower() not in {"utf-8", "utf8"}:
+        line, column, named = _charset_at(lines)
+        return [], [Diagnostic(where, line, column, "not a UTF-8 gettext catalogue: its "
+                               f"header says charset={named or catalog.charset} (write "
+                               "charset=UTF-8 and save the file as UTF-8)")]
     entries: list[PoEntry] = []
     problems: list[Diagnostic] = []
     seen: dict[str, int] = {}
@@ -143,6 +153,16 @@ def _previous_msgid(lines: Sequence[str], msgid_line: int) -> str:
         if rest.startswith('"') and rest.endswith('"') and len(rest) >= 2:
             parts.append(unescape(rest))
     return "".join(parts)
+
+
+def _charset_at(lines: Sequence[str]) -> tuple[int, int, str]:
+    """Where the header's Content-Type line names its charset (line, column), and the
+    charset as the file spells it ("" when the line is not found)."""
+    for number, row in enumerate(lines, start=1):
+        found = _CHARSET.search(row)
+        if found:
+            return number, found.start(1) + 1, found.group(2)
+    return 0, 0, ""
 
 
 def _lines(text: str) -> list[str]:

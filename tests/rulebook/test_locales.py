@@ -107,6 +107,10 @@ TRANSLATION_PROBLEMS = {
     "bom_and_crlf": [],  # as some editors save it: read as good.po is
     "not_utf8": ["{po}:1:41: error: not a UTF-8 gettext catalogue: byte 0xe4 is not UTF-8 "
                  "(save the file as UTF-8)"],
+    # UTF-8 bytes under a header naming Latin-1: read as Latin-1 they were garbled.
+    "not_utf8_charset": ["{po}:5:28: error: not a UTF-8 gettext catalogue: its header says "
+                         "charset=ISO-8859-1 (write charset=UTF-8 and save the file as "
+                         "UTF-8)"],
     "missing_key": ["{po}: error: missing key 'figures.group' (en.yaml line 6)"],
     "empty_msgstr": ["{po}:18:1: error: 'figures.group' is not translated (empty msgstr; "
                      "en.yaml line 6)"],

@@ -162,6 +162,28 @@ def test_a_changed_english_text_makes_its_translation_stale_until_reviewed(
         "cellulae nl (Nederlands, yours): every text translated and current\n")
 
 
+def test_a_catalogue_naming_another_charset_is_refused_and_left_as_it_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Its UTF-8 letters were read as Latin-1 and written back garbled (für: fÃ¼r).
+    po = _template(tmp_path)
+    _translate(po, {"meta.language_name": "Nederlands für"})
+    text = po.read_text(encoding="utf-8").replace("charset=UTF-8", "charset=ISO-8859-1")
+    po.write_text(text, encoding="utf-8")
+    line = text[:text.index("charset=")].count("\n") + 1
+    message = (f"{po}:{line}:28: error: not a UTF-8 gettext catalogue: its header says "
+               "charset=ISO-8859-1 (write charset=UTF-8 and save the file as UTF-8)\n")
+    capsys.readouterr()
+    assert main(["rulebook", "--game", "cellulae", "--template", str(po)]) == 1
+    assert capsys.readouterr().err == message
+    assert po.read_text(encoding="utf-8") == text
+    mine = str(tmp_path / "mine")
+    assert main(["rulebook", "--game", "cellulae", "--locales", mine, "--untranslated"]) == 1
+    assert capsys.readouterr().err == message
+    assert main(["rulebook", "--game", "cellulae", "--locales", mine, "--lang", "nl",
+                 "--check"]) == 1
+    assert capsys.readouterr().err == message
+
+
 def _shipped_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str) -> Path:
     """A copy of one game's shipped texts, used in their place."""
     copy = tmp_path / "shipped"
