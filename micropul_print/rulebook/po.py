@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import PoFileError, read_po, unescape, write_po
+from babel.messages.pofile import PoFileError, generate_po, normalize, read_po, unescape
 
 from micropul_print.errors import Diagnostic
 from micropul_print.yamlsource import read_input_bytes
@@ -34,6 +34,9 @@ _STRING = r'"(?:[^"\\]|\\.)*"'
 _LINE = re.compile(rf"\s*(?:(?:#~\s*)?(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"
                    rf"{_STRING}|#.*)?\s*")
 
+# Babel reads the "#| msgid" lines of a previous msgid as translator comments too
+# ("| msgid ..."): those are not the translator's, and written back they multiply.
+_PREVIOUS_COMMENT = re.compile(r'\|\s*(?:(?:msgctxt|msgid|msgid_plural)\s+)?"')
 # The header's line naming the file's encoding: "Content-Type: text/plain; charset=UTF-8\n".
 _CHARSET = re.compile(r'^\s*"Content-Type:.*?(charset=)([^\s;"\\]*)', re.IGNORECASE)
 
@@ -131,7 +134,8 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
         seen[key] = line
         entries.append(PoEntry(
             key=key, source=message.id, text=message.string, fuzzy=message.fuzzy, line=line,
-            comments=tuple(message.user_comments),
+            comments=tuple(c for c in message.user_comments
+                           if not _PREVIOUS_COMMENT.match(c)),
             previous=_previous_msgid(lines, message.lineno or 0)))
     return entries, problems
 
@@ -193,15 +197,25 @@ def format_catalogue(entries: Iterable[PoEntry], *, lang: str | None, project: s
                "Content-Transfer-Encoding: 8bit"]
     head = "\n".join([*top, 'msgid ""', 'msgstr ""', *(f'"{f}\\n"' for f in fields)])
     catalog = Catalog(locale=None, fuzzy=False)
+    previous = []
     for entry in entries:
+        previous.append(entry.previous)
         message = catalog.add(entry.source, entry.text,
                               flags=("fuzzy",) if entry.fuzzy else (),
-                              user_comments=entry.comments,
-                              previous_id=entry.previous or (), context=entry.key)
+                              user_comments=entry.comments, context=entry.key)
         # Babel guesses a format from the braces; ours are ICU plurals, not Python's,
         # and a tool checking them as Python's would refuse every plural.
         message.flags -= {"python-format", "python-brace-format"}
-    body = io.BytesIO()
-    write_po(body, catalog, width=WIDTH, no_location=True, omit_header=True,
-             include_previous=True)
-    return (head + "\n\n").encode("utf-8") + body.getvalue()
+    # Babel writes a previous msgid as a wrapped comment, its strings split across
+    # lines, which msgfmt refuses: each line is written here, "#| " before each, just
+    # above the entry's msgctxt (every entry has one, in the order given).
+    olds = iter(previous)
+    body = []
+    for line in generate_po(catalog, width=WIDTH, no_location=True, omit_header=True):
+        if line.startswith("msgctxt "):
+            old = next(olds)
+            if old:
+                first, *rest = normalize(old, width=WIDTH - len("#| ")).split("\n")
+                body += [f"#| msgid {first}\n", *(f"#| {part}\n" for part in rest)]
+        body.append(line)
+    return (head + "\n\n" + "".join(body)).encode("utf-8")

@@ -162,6 +162,25 @@ def test_a_changed_english_text_makes_its_translation_stale_until_reviewed(
         "cellulae nl (Nederlands, yours): every text translated and current\n")
 
 
+def test_merging_a_long_changed_text_twice_gives_the_same_file(tmp_path: Path) -> None:
+    # Its previous msgid, on several lines, was written as msgfmt refuses it, then
+    # cut to its last line with "# | ..." comments added by the next merge.
+    po = _template(tmp_path)
+    old = ENGLISH.texts["figures.movement"].replace("opponent’s alike", "opponent’s too")
+    _translate(po, {"figures.movement": "Een beweging."})
+    entries, _ = read_catalogue(po)
+    po.write_bytes(format_catalogue(
+        [PoEntry(e.key, old if e.key == "figures.movement" else e.source, e.text)
+         for e in entries], lang="nl", project="test", header=read_header(po)[0]))
+    assert main(["rulebook", "--game", "cellulae", "--template", str(po), "--quiet"]) == 0
+    once = po.read_bytes()
+    assert main(["rulebook", "--game", "cellulae", "--template", str(po), "--quiet"]) == 0
+    assert po.read_bytes() == once
+    movement = next(e for e in read_catalogue(po)[0] if e.key == "figures.movement")
+    assert (movement.previous, movement.comments, movement.fuzzy) == (old, (), True)
+    assert once.decode("utf-8").count("\n#| ") == 4  # msgid "", then its three lines
+
+
 def test_a_catalogue_naming_another_charset_is_refused_and_left_as_it_is(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Its UTF-8 letters were read as Latin-1 and written back garbled (für: fÃ¼r).
