@@ -285,6 +285,14 @@ def test_locales_must_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[
                    "not one of them"),
     ("en.po", None, "argument --lang: 'en' is the English source of every translation, "
                     "not one of them"),
+    # Names --locales never reads: the catalogue was written, then silently ignored.
+    *((name, None, f"argument --template: {name} is not named after a language code (two "
+                   "or three lower-case letters, optionally _ and a region: nl.po, "
+                   "pt_BR.po; --locales reads DIR/<game>/<lang>.po)")
+      for name in ("nl-BE.po", "NL.po", "pt_br.po")),
+    ("NL.po", "nl", "argument --template: NL.po is not named after a language code (two or "
+                    "three lower-case letters, optionally _ and a region: nl.po, pt_BR.po; "
+                    "--locales reads DIR/<game>/<lang>.po): name it nl.po"),
 ])
 def test_a_template_s_language_is_a_code_other_than_english_and_its_file_s(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, lang: str | None,
@@ -294,6 +302,23 @@ def test_a_template_s_language_is_a_code_other_than_english_and_its_file_s(
                  *(["--lang", lang] if lang else [])]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == f"micropul-print rulebook: error: {message}"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv", [["--check", "--lang", "nl"], ["--untranslated"]])
+def test_a_catalogue_not_named_after_a_language_is_reported_not_ignored(
+        argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    po = _template(tmp_path)
+    _translate(po)
+    shutil.copy(po, po.with_name("nl-BE.po"))
+    shutil.copy(po, po.with_name("NL.po"))
+    capsys.readouterr()
+    assert main(["rulebook", "--game", "cellulae", "--locales", "mine", *argv]) == 1
+    assert capsys.readouterr().err == "".join(
+        f"mine/cellulae/{name}: error: not a catalogue --locales reads: its name is not a "
+        "language code (two or three lower-case letters, optionally _ and a region: nl.po, "
+        "pt_BR.po)\n" for name in ("NL.po", "nl-BE.po"))
 
 
 def test_a_template_takes_its_language_from_its_file_name(tmp_path: Path) -> None:
