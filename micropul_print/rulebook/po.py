@@ -19,8 +19,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
-from babel.messages.pofile import PoFileError, generate_po, normalize, read_po, unescape
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import (
+    PoFileError,
+    PoFileParser,
+    generate_po,
+    normalize,
+    read_po,
+    unescape,
+)
 
 from micropul_print.errors import Diagnostic
 from micropul_print.yamlsource import read_input_bytes
@@ -52,6 +59,20 @@ class PoEntry:
     line: int = 0  # the line of its msgstr, 1-based (0 when written, not read)
     comments: tuple[str, ...] = ()  # translator comments ("# ..." above the entry)
     previous: str = ""  # "#| msgid": the English it was translated from, when updated
+
+
+class _Catalogue(Catalog):
+    """A catalogue being read that keeps each entry given again with the msgctxt and
+    msgid of an earlier one: Babel merges it into that one, its translation lost."""
+
+    def __init__(self) -> None:
+        super().__init__(charset="utf-8")
+        self.again: list[Message] = []
+
+    def __setitem__(self, id: str | tuple[str, ...] | list[str], message: Message) -> None:
+        if id and self.get(id, message.context) is not None:
+            self.again.append(message)
+        super().__setitem__(id, message)
 
 
 def read_header(path: Path) -> tuple[list[str], str | None]:
@@ -97,7 +118,8 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
     try:
         # The text, not the bytes: Babel would decode the lines after the header with
         # the charset it names, garbling a UTF-8 file that names another one.
-        catalog = read_po(io.StringIO(text), abort_invalid=True, charset="utf-8")
+        catalog = _Catalogue()
+        PoFileParser(catalog, abort_invalid=True).parse(io.StringIO(text))
     except PoFileError as exc:
         return [], [Diagnostic(where, exc.lineno + 1, 1,
                                f"not a gettext catalogue: {str(exc).lower()}")]
@@ -137,6 +159,14 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
             comments=tuple(c for c in message.user_comments
                            if not _PREVIOUS_COMMENT.match(c)),
             previous=_previous_msgid(lines, message.lineno or 0)))
+    for message in catalog.again:
+        first = catalog.get(message.id, message.context)
+        if message.context and first is not None:  # without one, the first is refused
+            problems.append(Diagnostic(
+                where, _msgstr_line(lines, message.lineno or 0), 1,
+                f"'{message.context}' is given twice (first at line "
+                f"{_msgstr_line(lines, first.lineno or 0)})"))
+    problems.sort(key=lambda problem: problem.line)  # in file order, as gettext's
     return entries, problems
 
 

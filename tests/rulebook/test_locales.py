@@ -120,6 +120,9 @@ TRANSLATION_PROBLEMS = {
               "then remove the flag"],
     "unknown_key": ["{po}:22:1: error: unknown key 'figures.gone' (not in en.yaml)"],
     "given_twice": ["{po}:22:1: error: 'figures.group' is given twice (first at line 18)"],
+    # Babel merged the second into the first: its translation was dropped unseen.
+    "given_twice_same_msgid": ["{po}:22:1: error: 'figures.group' is given twice (first "
+                               "at line 18)"],
     "no_msgctxt": ["{po}:18:1: error: an entry without msgctxt: each text is named by its "
                    'key, e.g. msgctxt "placing.rule1"'],
     "plural_forms": ["{po}:23:1: error: gettext plural forms (msgid_plural) are not used: "
