@@ -137,7 +137,11 @@ def _build(args: argparse.Namespace) -> int:
         if args.booklet:
             written += build_booklets(catalogue, theme, output, langs=langs, papers=papers,
                                       progress=say, locales=locales)
-        staging.commit({f"{catalogue.game}/rulebooks": written})
+        removed = staging.commit({f"{catalogue.game}/rulebooks": written})
+    if removed:  # as build says it: a file gone unannounced looks like a lost one
+        from micropul_print.kit import removed_note
+
+        say(f"note: {removed_note(removed, output.root)}")
     return 0
 
 
