@@ -146,6 +146,22 @@ def test_a_translation_problem_is_reported_at_its_entry(tmp_path: Path, failure:
         message.format(po=po) for message in TRANSLATION_PROBLEMS[failure]]
 
 
+@pytest.mark.parametrize(("char", "shown"), [("\0", "\\x00"), ("\t", "\\t"),
+                                           ("\f", "\\x0c")])
+def test_a_control_character_in_a_translation_is_refused(
+        tmp_path: Path, char: str, shown: str) -> None:
+    # Lato maps NUL to an empty glyph: it was let through to the PDF, a tab was not.
+    shutil.copy(TRANSLATIONS / "en.yaml", tmp_path / "en.yaml")
+    text = (TRANSLATIONS / "good.po").read_text(encoding="utf-8")
+    po = tmp_path / "de.po"
+    po.write_text(text.replace('"Eine geschlossene Gruppe."', f'"Eine{char}Gruppe."'),
+                  encoding="utf-8")
+    assert [str(d) for d in check_all_locales(tmp_path)] == [
+        f"{po}:18:1: error: 'figures.group': the rulebooks' font, Lato, has no '{shown}' "
+        f"(U+{ord(char):04X}): the PDF would leave it out (a language written with it "
+        "needs another font first)"]
+
+
 def test_a_translation_keeps_its_texts_sources_and_notes(tmp_path: Path) -> None:
     shutil.copy(TRANSLATIONS / "good.po", tmp_path / "de.po")
     shutil.copy(TRANSLATIONS / "en.yaml", tmp_path / "en.yaml")
