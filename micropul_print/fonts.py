@@ -60,11 +60,12 @@ def missing_letters(text: str) -> list[str]:
 def _covered_characters() -> frozenset[str]:
     """Every character of the generated table's COVERED ranges, and the line end (no
     glyph, and none needed), made once: the rulebook check asks about each of its texts
-    in every language."""
+    in every language. Lato maps NUL and CR to empty glyphs; they are no letters, and a
+    text holding one is refused as one holding a tab is."""
     from micropul_print.lato_glyphs import COVERED
 
     return frozenset(["\n", *(chr(code) for first, last in COVERED
-                                 for code in range(first, last + 1))])
+                                 for code in range(max(first, 0x20), last + 1))])
 
 
 def font_path(weight: Weight) -> Path:

@@ -129,11 +129,15 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
             raise UserError(misplaced)
         removed = staging.commit(made, keep_unmade=keep_unmade)
     if removed:
-        report.notes.append(f"removed {len(removed)} file(s) an earlier build made and this "
-                            "one no longer does: " + ", ".join(
-                                str(path.relative_to(report.root)) for path in removed))
+        report.notes.append(removed_note(removed, report.root))
     report.seconds = time.perf_counter() - started
     return report
+
+
+def removed_note(removed: Sequence[Path], root: Path) -> str:
+    """What a build removed from ``root``, said in its summary (docs/limits.md)."""
+    return (f"removed {len(removed)} file(s) an earlier build made and this one no longer "
+            "does: " + ", ".join(str(path.relative_to(root)) for path in removed))
 
 
 def _misplaced(root: Path, scoped: Sequence[tuple[str, str, KitJob]],

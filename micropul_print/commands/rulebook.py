@@ -23,6 +23,10 @@ CONFIG = ConfigSpec(exclude=frozenset({"untranslated", "template"}),
                     paths={"catalogue": (), "out": (), "theme": THEME_NAMES, "locales": ()})
 
 
+# What names a catalogue, in the words of docs/rulebook.md.
+_CODES = "two or three lower-case letters, optionally _ and a region: nl.po, pt_BR.po"
+
+
 def _langs(text: str) -> list[str]:
     items = list(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
     if not items:
@@ -133,17 +137,33 @@ def _build(args: argparse.Namespace) -> int:
         if args.booklet:
             written += build_booklets(catalogue, theme, output, langs=langs, papers=papers,
                                       progress=say, locales=locales)
-        staging.commit({f"{catalogue.game}/rulebooks": written})
+        removed = staging.commit({f"{catalogue.game}/rulebooks": written})
+    if removed:  # as build says it: a file gone unannounced looks like a lost one
+        from micropul_print.kit import removed_note
+
+        say(f"note: {removed_note(removed, output.root)}")
     return 0
 
 
 def _user_folder(args: argparse.Namespace, game: str) -> Path | None:
     """The game's folder of the user's translations, DIR/<game>/, if --locales DIR has
-    one (a DIR without it adds no language to this game's book)."""
+    one (a DIR without it adds no language to this game's book). Refused if it holds
+    a catalogue whose name is no language code: it would not be read."""
+    from micropul_print.errors import Diagnostic, UserError
+    from micropul_print.rulebook.locales import TRANSLATION_SUFFIX, is_language_code
+
     if args.locales is None:
         return None
     folder = Path(args.locales) / game
-    return folder if folder.is_dir() else None
+    if not folder.is_dir():
+        return None
+    unread = [Diagnostic(str(path), 0, 0, "not a catalogue --locales reads: its name is "
+                         f"not a language code ({_CODES})")
+              for path in sorted(folder.glob(f"*{TRANSLATION_SUFFIX}"))
+              if not is_language_code(path.stem)]
+    if unread:
+        raise UserError(unread)
+    return folder
 
 
 def _require_languages(langs: list[str], known: list[str], game: str,
@@ -221,6 +241,10 @@ def _template_language(target: Path, lang: str | None) -> str | None:
     if lang == REFERENCE_LANGUAGE:
         raise UsageError(f"argument --lang: '{lang}' is the English source of every "
                          "translation, not one of them")
+    if target.suffix == ".po" and named is None:  # --locales would never read it
+        raise UsageError(f"argument --template: {target.name} is not named after a "
+                         f"language code ({_CODES}; --locales reads "
+                         "DIR/<game>/<lang>.po)" + (f": name it {lang}.po" if lang else ""))
     return lang
 
 

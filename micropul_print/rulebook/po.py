@@ -19,8 +19,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
-from babel.messages.pofile import PoFileError, read_po, unescape, write_po
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import (
+    PoFileError,
+    PoFileParser,
+    generate_po,
+    normalize,
+    read_po,
+    unescape,
+)
 
 from micropul_print.errors import Diagnostic
 from micropul_print.yamlsource import read_input_bytes
@@ -34,6 +41,12 @@ _STRING = r'"(?:[^"\\]|\\.)*"'
 _LINE = re.compile(rf"\s*(?:(?:#~\s*)?(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"
                    rf"{_STRING}|#.*)?\s*")
 
+# Babel reads the "#| msgid" lines of a previous msgid as translator comments too
+# ("| msgid ..."): those are not the translator's, and written back they multiply.
+_PREVIOUS_COMMENT = re.compile(r'\|\s*(?:(?:msgctxt|msgid|msgid_plural)\s+)?"')
+# The header's line naming the file's encoding: "Content-Type: text/plain; charset=UTF-8\n".
+_CHARSET = re.compile(r'^\s*"Content-Type:.*?(charset=)([^\s;"\\]*)', re.IGNORECASE)
+
 
 @dataclass(frozen=True)
 class PoEntry:
@@ -46,6 +59,20 @@ class PoEntry:
     line: int = 0  # the line of its msgstr, 1-based (0 when written, not read)
     comments: tuple[str, ...] = ()  # translator comments ("# ..." above the entry)
     previous: str = ""  # "#| msgid": the English it was translated from, when updated
+
+
+class _Catalogue(Catalog):
+    """A catalogue being read that keeps each entry given again with the msgctxt and
+    msgid of an earlier one: Babel merges it into that one, its translation lost."""
+
+    def __init__(self) -> None:
+        super().__init__(charset="utf-8")
+        self.again: list[Message] = []
+
+    def __setitem__(self, id: str | tuple[str, ...] | list[str], message: Message) -> None:
+        if id and self.get(id, message.context) is not None:
+            self.again.append(message)
+        super().__setitem__(id, message)
 
 
 def read_header(path: Path) -> tuple[list[str], str | None]:
@@ -89,13 +116,21 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
                                    'a keyword and a "quoted text", a "quoted text" '
                                    "continuing one, or a # comment")]
     try:
-        catalog = read_po(io.BytesIO(data), abort_invalid=True, charset="utf-8")
+        # The text, not the bytes: Babel would decode the lines after the header with
+        # the charset it names, garbling a UTF-8 file that names another one.
+        catalog = _Catalogue()
+        PoFileParser(catalog, abort_invalid=True).parse(io.StringIO(text))
     except PoFileError as exc:
         return [], [Diagnostic(where, exc.lineno + 1, 1,
                                f"not a gettext catalogue: {str(exc).lower()}")]
-    except (ValueError, LookupError) as exc:  # a charset Python lacks
-        return [], [Diagnostic(where, 0, 0, f"not a UTF-8 gettext catalogue: {exc}")]
+    except ValueError as exc:  # a header Babel cannot read, such as nplurals=x
+        return [], [Diagnostic(where, 0, 0, f"not a gettext catalogue: {exc}")]
     lines = _lines(text)
+    if catalog.charset.lower() not in {"utf-8", "utf8"}:
+        line, column, named = _charset_at(lines)
+        return [], [Diagnostic(where, line, column, "not a UTF-8 gettext catalogue: its "
+                               f"header says charset={named or catalog.charset} (write "
+                               "charset=UTF-8 and save the file as UTF-8)")]
     entries: list[PoEntry] = []
     problems: list[Diagnostic] = []
     seen: dict[str, int] = {}
@@ -121,8 +156,17 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
         seen[key] = line
         entries.append(PoEntry(
             key=key, source=message.id, text=message.string, fuzzy=message.fuzzy, line=line,
-            comments=tuple(message.user_comments),
+            comments=tuple(c for c in message.user_comments
+                           if not _PREVIOUS_COMMENT.match(c)),
             previous=_previous_msgid(lines, message.lineno or 0)))
+    for message in catalog.again:
+        first = catalog.get(message.id, message.context)
+        if message.context and first is not None:  # without one, the first is refused
+            problems.append(Diagnostic(
+                where, _msgstr_line(lines, message.lineno or 0), 1,
+                f"'{message.context}' is given twice (first at line "
+                f"{_msgstr_line(lines, first.lineno or 0)})"))
+    problems.sort(key=lambda problem: problem.line)  # in file order, as gettext's
     return entries, problems
 
 
@@ -143,6 +187,16 @@ def _previous_msgid(lines: Sequence[str], msgid_line: int) -> str:
         if rest.startswith('"') and rest.endswith('"') and len(rest) >= 2:
             parts.append(unescape(rest))
     return "".join(parts)
+
+
+def _charset_at(lines: Sequence[str]) -> tuple[int, int, str]:
+    """Where the header's Content-Type line names its charset (line, column), and the
+    charset as the file spells it ("" when the line is not found)."""
+    for number, row in enumerate(lines, start=1):
+        found = _CHARSET.search(row)
+        if found:
+            return number, found.start(1) + 1, found.group(2)
+    return 0, 0, ""
 
 
 def _lines(text: str) -> list[str]:
@@ -173,15 +227,25 @@ def format_catalogue(entries: Iterable[PoEntry], *, lang: str | None, project: s
                "Content-Transfer-Encoding: 8bit"]
     head = "\n".join([*top, 'msgid ""', 'msgstr ""', *(f'"{f}\\n"' for f in fields)])
     catalog = Catalog(locale=None, fuzzy=False)
+    previous = []
     for entry in entries:
+        previous.append(entry.previous)
         message = catalog.add(entry.source, entry.text,
                               flags=("fuzzy",) if entry.fuzzy else (),
-                              user_comments=entry.comments,
-                              previous_id=entry.previous or (), context=entry.key)
+                              user_comments=entry.comments, context=entry.key)
         # Babel guesses a format from the braces; ours are ICU plurals, not Python's,
         # and a tool checking them as Python's would refuse every plural.
         message.flags -= {"python-format", "python-brace-format"}
-    body = io.BytesIO()
-    write_po(body, catalog, width=WIDTH, no_location=True, omit_header=True,
-             include_previous=True)
-    return (head + "\n\n").encode("utf-8") + body.getvalue()
+    # Babel writes a previous msgid as a wrapped comment, its strings split across
+    # lines, which msgfmt refuses: each line is written here, "#| " before each, just
+    # above the entry's msgctxt (every entry has one, in the order given).
+    olds = iter(previous)
+    body = []
+    for line in generate_po(catalog, width=WIDTH, no_location=True, omit_header=True):
+        if line.startswith("msgctxt "):
+            old = next(olds)
+            if old:
+                first, *rest = normalize(old, width=WIDTH - len("#| ")).split("\n")
+                body += [f"#| msgid {first}\n", *(f"#| {part}\n" for part in rest)]
+        body.append(line)
+    return (head + "\n\n" + "".join(body)).encode("utf-8")

@@ -42,6 +42,21 @@ def test_no_booklet_writes_the_rulebook_alone(tmp_path: Path) -> None:
 
 
 
+def test_a_rulebook_an_earlier_build_made_and_this_one_does_not_is_said_removed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # It was removed without a word, where build says so in its summary.
+    assert main(["rulebook", "--lang", "en", "--no-booklet", "--out", str(tmp_path),
+                 "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["rulebook", "--lang", "en", "--paper", "a4", "--no-booklet", "--out",
+                 str(tmp_path)]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "note: removed 1 file(s) an earlier build made and this one no longer does: "
+        "rules/micropul-rules-en-letter.pdf")
+    assert sorted(p.name for p in (tmp_path / "rules").iterdir()) == [
+        "micropul-rules-en-a4.pdf"]
+
+
 @pytest.mark.parametrize("lang", ["zz", "../../../etc/passwd", "en/../../x"])
 def test_a_missing_language_is_a_usage_error_in_one_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], lang: str) -> None:

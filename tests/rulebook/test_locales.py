@@ -107,6 +107,10 @@ TRANSLATION_PROBLEMS = {
     "bom_and_crlf": [],  # as some editors save it: read as good.po is
     "not_utf8": ["{po}:1:41: error: not a UTF-8 gettext catalogue: byte 0xe4 is not UTF-8 "
                  "(save the file as UTF-8)"],
+    # UTF-8 bytes under a header naming Latin-1: read as Latin-1 they were garbled.
+    "not_utf8_charset": ["{po}:5:28: error: not a UTF-8 gettext catalogue: its header says "
+                         "charset=ISO-8859-1 (write charset=UTF-8 and save the file as "
+                         "UTF-8)"],
     "missing_key": ["{po}: error: missing key 'figures.group' (en.yaml line 6)"],
     "empty_msgstr": ["{po}:18:1: error: 'figures.group' is not translated (empty msgstr; "
                      "en.yaml line 6)"],
@@ -116,6 +120,9 @@ TRANSLATION_PROBLEMS = {
               "then remove the flag"],
     "unknown_key": ["{po}:22:1: error: unknown key 'figures.gone' (not in en.yaml)"],
     "given_twice": ["{po}:22:1: error: 'figures.group' is given twice (first at line 18)"],
+    # Babel merged the second into the first: its translation was dropped unseen.
+    "given_twice_same_msgid": ["{po}:22:1: error: 'figures.group' is given twice (first "
+                               "at line 18)"],
     "no_msgctxt": ["{po}:18:1: error: an entry without msgctxt: each text is named by its "
                    'key, e.g. msgctxt "placing.rule1"'],
     "plural_forms": ["{po}:23:1: error: gettext plural forms (msgid_plural) are not used: "
@@ -137,6 +144,22 @@ def test_a_translation_problem_is_reported_at_its_entry(tmp_path: Path, failure:
     po = tmp_path / "de.po"
     assert [str(d) for d in check_all_locales(tmp_path)] == [
         message.format(po=po) for message in TRANSLATION_PROBLEMS[failure]]
+
+
+@pytest.mark.parametrize(("char", "shown"), [("\0", "\\x00"), ("\t", "\\t"),
+                                           ("\f", "\\x0c")])
+def test_a_control_character_in_a_translation_is_refused(
+        tmp_path: Path, char: str, shown: str) -> None:
+    # Lato maps NUL to an empty glyph: it was let through to the PDF, a tab was not.
+    shutil.copy(TRANSLATIONS / "en.yaml", tmp_path / "en.yaml")
+    text = (TRANSLATIONS / "good.po").read_text(encoding="utf-8")
+    po = tmp_path / "de.po"
+    po.write_text(text.replace('"Eine geschlossene Gruppe."', f'"Eine{char}Gruppe."'),
+                  encoding="utf-8")
+    assert [str(d) for d in check_all_locales(tmp_path)] == [
+        f"{po}:18:1: error: 'figures.group': the rulebooks' font, Lato, has no '{shown}' "
+        f"(U+{ord(char):04X}): the PDF would leave it out (a language written with it "
+        "needs another font first)"]
 
 
 def test_a_translation_keeps_its_texts_sources_and_notes(tmp_path: Path) -> None:

@@ -45,8 +45,34 @@ def test_what_is_written_is_read_back(
         path.write_bytes(data)
         back, problems = read_catalogue(path)
     assert problems == []
-    assert [(e.key, e.source, e.text, e.fuzzy) for e in back] == [
-        (e.key, e.source, e.text, e.fuzzy) for e in entries]
+    assert [(e.key, e.source, e.text, e.fuzzy, e.previous) for e in back] == [
+        (e.key, e.source, e.text, e.fuzzy, e.previous) for e in entries]
+
+
+def test_a_long_previous_msgid_is_written_as_gettext_reads_it(tmp_path: Path) -> None:
+    # Babel wrote it as a wrapped comment, its strings split across lines, which msgfmt
+    # refuses ("end-of-line within string"); merged again, it became "# | ..." comments.
+    old = ("A movement: the black tile slides along its diagonal over {passed, plural, "
+           "one {# occupied square} other {# occupied squares}}, its own and the "
+           "opponent’s too.")
+    entry = PoEntry("figures.movement", old.replace("too", "alike"), "Een beweging.",
+                    fuzzy=True, comments=("A note.",), previous=old)
+    data = format_catalogue([entry], lang="nl", project="test")
+    assert data.decode("utf-8").split("\n\n")[1].splitlines()[:7] == [
+        "# A note.",
+        "#, fuzzy",
+        '#| msgid ""',
+        '#| "A movement: the black tile slides along its diagonal over {passed, "',
+        '#| "plural, one {# occupied square} other {# occupied squares}}, its own "',
+        '#| "and the opponent’s too."',
+        'msgctxt "figures.movement"']
+    path = tmp_path / "nl.po"
+    path.write_bytes(data)
+    back, problems = read_catalogue(path)
+    assert problems == []
+    assert back == [PoEntry(entry.key, entry.source, entry.text, fuzzy=True, line=20,
+                            comments=entry.comments, previous=old)]
+    assert format_catalogue(back, lang="nl", project="test") == data
 
 
 def test_a_byte_order_mark_and_crlf_line_ends_change_nothing() -> None:

@@ -199,6 +199,47 @@ def test_a_changed_english_text_makes_its_translation_stale_until_reviewed(
         "cellulae nl (Nederlands, yours): every text translated and current\n")
 
 
+def test_merging_a_long_changed_text_twice_gives_the_same_file(tmp_path: Path) -> None:
+    # Its previous msgid, on several lines, was written as msgfmt refuses it, then
+    # cut to its last line with "# | ..." comments added by the next merge.
+    po = _template(tmp_path)
+    old = ENGLISH.texts["figures.movement"].replace("opponent’s alike", "opponent’s too")
+    _translate(po, {"figures.movement": "Een beweging."})
+    entries, _ = read_catalogue(po)
+    po.write_bytes(format_catalogue(
+        [PoEntry(e.key, old if e.key == "figures.movement" else e.source, e.text)
+         for e in entries], lang="nl", project="test", header=read_header(po)[0]))
+    assert main(["rulebook", "--game", "cellulae", "--template", str(po), "--quiet"]) == 0
+    once = po.read_bytes()
+    assert main(["rulebook", "--game", "cellulae", "--template", str(po), "--quiet"]) == 0
+    assert po.read_bytes() == once
+    movement = next(e for e in read_catalogue(po)[0] if e.key == "figures.movement")
+    assert (movement.previous, movement.comments, movement.fuzzy) == (old, (), True)
+    assert once.decode("utf-8").count("\n#| ") == 4  # msgid "", then its three lines
+
+
+def test_a_catalogue_naming_another_charset_is_refused_and_left_as_it_is(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Its UTF-8 letters were read as Latin-1 and written back garbled (für: fÃ¼r).
+    po = _template(tmp_path)
+    _translate(po, {"meta.language_name": "Nederlands für"})
+    text = po.read_text(encoding="utf-8").replace("charset=UTF-8", "charset=ISO-8859-1")
+    po.write_text(text, encoding="utf-8")
+    line = text[:text.index("charset=")].count("\n") + 1
+    message = (f"{po}:{line}:28: error: not a UTF-8 gettext catalogue: its header says "
+               "charset=ISO-8859-1 (write charset=UTF-8 and save the file as UTF-8)\n")
+    capsys.readouterr()
+    assert main(["rulebook", "--game", "cellulae", "--template", str(po)]) == 1
+    assert capsys.readouterr().err == message
+    assert po.read_text(encoding="utf-8") == text
+    mine = str(tmp_path / "mine")
+    assert main(["rulebook", "--game", "cellulae", "--locales", mine, "--untranslated"]) == 1
+    assert capsys.readouterr().err == message
+    assert main(["rulebook", "--game", "cellulae", "--locales", mine, "--lang", "nl",
+                 "--check"]) == 1
+    assert capsys.readouterr().err == message
+
+
 def _shipped_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: str) -> Path:
     """A copy of one game's shipped texts, used in their place."""
     copy = tmp_path / "shipped"
@@ -281,6 +322,14 @@ def test_locales_must_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[
                    "not one of them"),
     ("en.po", None, "argument --lang: 'en' is the English source of every translation, "
                     "not one of them"),
+    # Names --locales never reads: the catalogue was written, then silently ignored.
+    *((name, None, f"argument --template: {name} is not named after a language code (two "
+                   "or three lower-case letters, optionally _ and a region: nl.po, "
+                   "pt_BR.po; --locales reads DIR/<game>/<lang>.po)")
+      for name in ("nl-BE.po", "NL.po", "pt_br.po")),
+    ("NL.po", "nl", "argument --template: NL.po is not named after a language code (two or "
+                    "three lower-case letters, optionally _ and a region: nl.po, pt_BR.po; "
+                    "--locales reads DIR/<game>/<lang>.po): name it nl.po"),
 ])
 def test_a_template_s_language_is_a_code_other_than_english_and_its_file_s(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, lang: str | None,
@@ -290,6 +339,23 @@ def test_a_template_s_language_is_a_code_other_than_english_and_its_file_s(
                  *(["--lang", lang] if lang else [])]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == f"micropul-print rulebook: error: {message}"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("argv", [["--check", "--lang", "nl"], ["--untranslated"]])
+def test_a_catalogue_not_named_after_a_language_is_reported_not_ignored(
+        argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    po = _template(tmp_path)
+    _translate(po)
+    shutil.copy(po, po.with_name("nl-BE.po"))
+    shutil.copy(po, po.with_name("NL.po"))
+    capsys.readouterr()
+    assert main(["rulebook", "--game", "cellulae", "--locales", "mine", *argv]) == 1
+    assert capsys.readouterr().err == "".join(
+        f"mine/cellulae/{name}: error: not a catalogue --locales reads: its name is not a "
+        "language code (two or three lower-case letters, optionally _ and a region: nl.po, "
+        "pt_BR.po)\n" for name in ("NL.po", "nl-BE.po"))
 
 
 def test_a_template_takes_its_language_from_its_file_name(tmp_path: Path) -> None:
