@@ -124,6 +124,9 @@ def play(game_name: str, catalogue: Any, bots: Sequence[str], seed: int,
 
 # -- reading ---------------------------------------------------------------------------------
 
+_PLAIN_SEED = re.compile(r"0|[1-9][0-9]{0,18}")
+
+
 def _plain(node: YamlNode) -> Any:
     if isinstance(node, YamlScalar):
         return node.value
@@ -161,6 +164,12 @@ def read_record(path: str | Path) -> ReadRecord:
     if not isinstance(root, YamlMapping):
         raise UserError([*diagnostics, root.diagnostic("a game record is a JSON object")])
     values = {key.raw: _plain(node) for key, node in root.entries}
+    seed_node = root.get("seed")
+    if (isinstance(seed_node, YamlScalar) and seed_node.style is None
+            and _PLAIN_SEED.fullmatch(seed_node.raw)):
+        # The file reader keeps whole numbers to 2^53 - 1, what every JSON reader keeps
+        # exact; a seed goes to 2^63 - 1 (play --seed), and play writes it in full.
+        values["seed"] = int(seed_node.raw)
     if values.get("format") != FORMAT:  # not one: its other keys are not ours to judge
         at = root.get("format") or root
         raise UserError([*diagnostics, at.diagnostic(f"not a game record: 'format' must be "

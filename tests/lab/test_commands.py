@@ -287,6 +287,18 @@ def test_play_then_replay_every_turn(tmp_path: Path) -> None:
     assert len(PdfReader(tmp_path / "turns" / "replay.pdf").pages) == moves + 1
 
 
+@pytest.mark.parametrize("seed", [2**53, 2**63 - 1])
+def test_a_record_of_any_seed_play_takes_replays(tmp_path: Path, seed: int) -> None:
+    """The file reader keeps whole numbers to 2^53 - 1: a record that play wrote with a
+    larger seed was refused by replay ("'seed' must be a whole number from 0 to ...")."""
+    result = run(tmp_path, "play", "--bots", "random", "--seed", str(seed), "--record",
+                 "game.json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads((tmp_path / "game.json").read_text("utf-8"))["seed"] == seed
+    result = run(tmp_path, "replay", "game.json", "--out", "turns")
+    assert result.returncode == 0, result.stderr
+
+
 def test_a_replay_into_a_folder_leaves_only_its_own_turns(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
