@@ -91,7 +91,16 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     unknown = set(options.parts) - PARTS
     if unknown:
         raise ValueError(f"unknown kit parts: {sorted(unknown)}")
-    catalogues = _catalogues(options)
+    # Every input's problems at once: a catalogue's errors hid the theme's.
+    try:
+        catalogues = _catalogues(options)
+    except UserError as catalogue_problems:
+        try:
+            load_theme(options.theme, strict=options.strict)
+        except UserError as theme_problems:
+            raise UserError([*catalogue_problems.diagnostics,
+                             *theme_problems.diagnostics]) from None
+        raise
     theme = load_theme(options.theme, strict=options.strict)
     problems = [problem for catalogue in catalogues
                 for problem in registry.get(catalogue.game).theme_problems(catalogue, theme)]

@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _build(args: argparse.Namespace) -> int:
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
+    from micropul_print.draw.theme import load_theme
     from micropul_print.errors import UserError
     from micropul_print.rulebook import (
         available_languages,
@@ -103,7 +104,15 @@ def _build(args: argparse.Namespace) -> int:
         check_rulebook,
     )
 
-    catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game))
+    try:
+        catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game))
+    except UserError as catalogue_problems:  # every input's problems at once
+        try:
+            load_theme(args.theme)
+        except UserError as theme_problems:
+            raise UserError([*catalogue_problems.diagnostics,
+                             *theme_problems.diagnostics]) from None
+        raise
     if args.catalogue:
         require_game(catalogue, args.game)
     locales = _user_folder(args, catalogue.game)
@@ -121,7 +130,6 @@ def _build(args: argparse.Namespace) -> int:
             f"{sum(len(f.figure.claims) for f in figures)} claims in {len(figures)} "
             "figures hold")
         return 0
-    from micropul_print.draw.theme import load_theme
     from micropul_print.outputs import Staging
 
     theme = load_theme(args.theme)

@@ -501,3 +501,22 @@ def test_a_build_prints_the_warnings_of_its_catalogue_and_theme(
         f"{theme}:{lines}:1: warning: unknown key 'bogus' in theme (expected face, number, "
         "label, marks, name or description)",
     ]
+
+
+def test_a_theme_s_problems_are_shown_beside_the_catalogue_s(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A catalogue's errors ended build and rulebook before the theme was read, so its
+    problems came only in a second run."""
+    catalogue = tmp_path / "bad.yaml"
+    shipped = (ROOT / "micropul_print/games/micropul/micropul.yaml").read_text("utf-8")
+    catalogue.write_text(shipped.replace("tile_count: 48", "tile_count: 47", 1), "utf-8")
+    theme = tmp_path / "theme.yaml"
+    theme.write_text("name: t\nface:\n  outline_width: banana\n", "utf-8")
+    for argv in (["build", str(catalogue)], ["rulebook", "--catalogue", str(catalogue)]):
+        code = main([*argv, "--no-config", "--theme", str(theme), "--out",
+                     str(tmp_path / "out")])
+        assert code == 1
+        err = capsys.readouterr().err.splitlines()
+        assert err[0].startswith(f"{catalogue}:") and ": error: 'tile_count' is 47" in err[0]
+        assert f"{theme}:3:18: error: face.outline_width must be a length in millimetres; " \
+               "got 'banana'" in err
