@@ -86,6 +86,28 @@ def text_width(text: str, size: float, weight: Weight = "regular") -> float:
     return _advance_per_em(text, weight) * size
 
 
+ELLIPSIS = "\u2026"
+
+
+def fit_line(text: str, size: float, room: float, *, smallest: float,
+             weight: Weight = "regular") -> tuple[str, float]:
+    """``text`` and its size made to fit ``room`` (same unit as ``size``): as it is if it
+    fits; else set smaller, down to ``smallest``; then shortened in the middle with an
+    ellipsis, both ends kept. A name or a list of numbers never runs off the paper."""
+    room = max(0.0, room)
+    width = text_width(text, size, weight)
+    if width <= room:
+        return text, size
+    size = max(size * room / width, smallest)
+    fitted = text
+    kept = len(text)
+    while kept > 0 and text_width(fitted, size, weight) > room:
+        kept -= 1
+        head, tail = (kept + 1) // 2, kept // 2
+        fitted = text[:head].rstrip() + ELLIPSIS + text[len(text) - tail :].lstrip()
+    return fitted, size
+
+
 @lru_cache(maxsize=256)
 def _advance_per_em(text: str, weight: Weight) -> float:
     from micropul_print.lato_glyphs import GLYPHS, UNITS_PER_EM

@@ -26,8 +26,9 @@ from micropul_print.draw.bounds import Box as Box  # where boards (its first use
 from micropul_print.draw.face import mark_items
 from micropul_print.draw.primitives import Circle, Drawing, Group, Line, Primitive, Rect, Text
 from micropul_print.draw.theme import Hatch, MarkStyle
-from micropul_print.fonts import CAP_HEIGHT
+from micropul_print.fonts import CAP_HEIGHT, fit_line
 from micropul_print.sheets.layout import SheetLayout
+from micropul_print.sheets.pages import SMALLEST_FOOTER
 from micropul_print.sheets.pdf import DocumentInfo
 
 OVERLAP = 10.0  # width of the glue strip shared by neighbouring parts, mm
@@ -47,6 +48,7 @@ CROSS_RADIUS = 2.5
 CROSS_WIDTH = 0.2
 MAP_CELL = 6.0  # largest side of a cell of the assembly map, mm
 MAP_WIDTH = 40.0  # the map never takes more than this much of the header, mm
+MAP_GAP = 3.0  # between the part's name and the assembly map, mm
 
 _EPS = 1e-9
 
@@ -252,8 +254,10 @@ def _page_marks(layout: SheetLayout, split: BoardSplit, page: BoardPage) -> Draw
             items += _cross(*page.to_page(mark.x, mark.y))
     items += _header(layout, split, page)
     baseline = layout.paper_height - layout.margin - (layout.footer_band - layout.footer_size) / 2
-    items.append(Text(layout.paper_width / 2, baseline, page.label, layout.footer_size,
-                      NOTE_COLOUR))
+    label, size = fit_line(page.label, layout.footer_size,
+                           layout.paper_width - 2 * layout.margin,
+                           smallest=layout.footer_size * SMALLEST_FOOTER)
+    items.append(Text(layout.paper_width / 2, baseline, label, size, NOTE_COLOUR))
     return Drawing(layout.paper_width, layout.paper_height, tuple(items))
 
 
@@ -302,14 +306,20 @@ def _header(layout: SheetLayout, split: BoardSplit, page: BoardPage) -> list[Pri
     else:
         note = ("Cut each part along its crop marks. Glue it over the hatched strips "
                 "of its neighbours, the halves of each cross meeting.")
-    items: list[Primitive] = [
-        Text(left, top + 5.0, page.label, LABEL_SIZE, INK, anchor="start", weight="bold"),
-        Text(left, top + 10.5, note, NOTE_SIZE, NOTE_COLOUR, anchor="start"),
-    ]
+    right = layout.paper_width - layout.margin
     if len(split.parts) > 1:
         cell = min(MAP_CELL, (HEADER_BAND - 2.0) / split.rows, MAP_WIDTH / split.columns)
         inset = 0.5  # keeps the cells' outlines inside the margin
         map_left = layout.paper_width - layout.margin - inset - split.columns * cell
+        right = map_left - MAP_GAP
+    # A long set name is set smaller, then shortened: it ran off the page.
+    label, label_size = fit_line(page.label, LABEL_SIZE, right - left,
+                                 smallest=LABEL_SIZE * SMALLEST_FOOTER, weight="bold")
+    items: list[Primitive] = [
+        Text(left, top + 5.0, label, label_size, INK, anchor="start", weight="bold"),
+        Text(left, top + 10.5, note, NOTE_SIZE, NOTE_COLOUR, anchor="start"),
+    ]
+    if len(split.parts) > 1:
         size = cell * 0.55
         for other in split.parts:
             x, y = map_left + other.column * cell, top + inset + other.row * cell

@@ -22,7 +22,7 @@ from typing import Literal, NamedTuple
 
 from micropul_print.draw.bounds import Box, drawing_bounds, union
 from micropul_print.draw.primitives import Drawing, Line, Primitive, Text
-from micropul_print.fonts import text_width
+from micropul_print.fonts import fit_line, text_width
 from micropul_print.sheets import registration
 from micropul_print.sheets.calibration import calibration_back, calibration_front, pieces_zone
 from micropul_print.sheets.duplex import Flip, back_slot
@@ -311,7 +311,6 @@ def _clear_slots(grid: Grid, layout: SheetLayout, front_art: Drawing, back_art: 
 # layout's size, then shortened in the middle ("…"): a name or a reprint's list of
 # numbers never runs off the paper or into the marks.
 SMALLEST_FOOTER = 0.7
-ELLIPSIS = "\u2026"
 
 
 def fitted_footer(layout: SheetLayout, label: str, x: float | None = None,
@@ -320,18 +319,8 @@ def fitted_footer(layout: SheetLayout, label: str, x: float | None = None,
     (left and right, mm; default: the margins): its centre, its text and its size."""
     x = layout.paper_width / 2 if x is None else x
     left, right = bounds or (layout.margin, layout.paper_width - layout.margin)
-    room = max(0.0, 2 * min(x - left, right - x))
-    size = layout.footer_size
-    width = text_width(label, size)
-    if width <= room:
-        return x, label, size
-    size = max(size * room / width, layout.footer_size * SMALLEST_FOOTER)
-    text = label
-    kept = len(label)
-    while kept > 0 and text_width(text, size) > room:
-        kept -= 1
-        head, tail = (kept + 1) // 2, kept // 2
-        text = label[:head].rstrip() + ELLIPSIS + label[len(label) - tail :].lstrip()
+    text, size = fit_line(label, layout.footer_size, 2 * min(x - left, right - x),
+                          smallest=layout.footer_size * SMALLEST_FOOTER)
     return x, text, size
 
 

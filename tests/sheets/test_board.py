@@ -355,3 +355,30 @@ def test_page_boxes_are_each_part_s_cut_rectangle(plan: BoardPlan, pdf: bytes) -
         assert trim == pytest.approx(clips[0], abs=0.01)
         assert "/BleedBox" in page and [float(v) for v in page.bleedbox] == [x0, y0, x1, y1]
     assert all("/TrimBox" not in page for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+@pytest.mark.parametrize("side_mm", [100.0, 400.0])  # one part; several, with the map
+def test_a_long_set_name_stays_inside_the_header_and_the_footer(side_mm: float) -> None:
+    """A 107-character set name ran its bold header from the margin to 686 pt on a
+    595 pt page, over the assembly map, losing "— board 5 x 5"."""
+    from micropul_print.fonts import text_width
+    from micropul_print.sheets.board import _page_marks
+
+    layout = load_layout("a4")
+    name = ("Cellulae, Variante mit besonders langem Namen für den Spieleabend im "
+            "Gemeindehaus Sankt Georg, Herbst 2026 — board 9 x 9")
+    drawing = Drawing(side_mm, side_mm, (Rect(0, 0, side_mm, side_mm),))
+    plan = plan_board(layout, drawing, name)
+    for page in plan.pages:
+        marks = _page_marks(layout, plan.split, page)
+        texts = [item for item in marks.items if isinstance(item, Text)]
+        header = next(t for t in texts if t.weight == "bold" and t.anchor == "start")
+        map_cells = [item for item in marks.items if isinstance(item, Rect)
+                     and item.y < layout.margin + HEADER_BAND]
+        right = min((cell.x for cell in map_cells), default=layout.paper_width - layout.margin)
+        assert header.x + text_width(header.text, header.size, "bold") <= right
+        assert header.text.endswith(page.label[-12:])  # the part's own words kept
+        footer = max(texts, key=lambda t: t.y)
+        width = text_width(footer.text, footer.size)
+        assert layout.margin <= footer.x - width / 2
+        assert footer.x + width / 2 <= layout.paper_width - layout.margin
