@@ -64,16 +64,25 @@ def run(args: argparse.Namespace) -> int:
         require_game(catalogue, args.game)
     for diagnostic in diagnostics:
         print(diagnostic, file=sys.stderr)
-    show_progress = sys.stderr.isatty() or args.games >= 5000
+    on_terminal = sys.stderr.isatty()
+    show_progress = on_terminal or args.games >= 5000
+    said = [0]  # on a terminal: 1 while a progress line waits for its end; else the tenths
 
     def progress(done: int, total: int) -> None:
-        print(f"\rcheck: {done}/{total} games", end="", file=sys.stderr)
+        if on_terminal:  # one line, redrawn
+            print(f"\rcheck: {done}/{total} games", end="", file=sys.stderr)
+            said[0] = 1
+        elif done * 10 // total > said[0]:  # a log or a pipe: a line every tenth
+            said[0] = done * 10 // total
+            print(f"check: {done}/{total} games", file=sys.stderr)
 
-    report = registry.get(catalogue.game).check(
-        catalogue, games=args.games, seed=args.seed, strict=args.strict,
-        progress=progress if show_progress else None)
-    if show_progress:
-        print(file=sys.stderr)
+    try:
+        report = registry.get(catalogue.game).check(
+            catalogue, games=args.games, seed=args.seed, strict=args.strict,
+            progress=progress if show_progress else None)
+    finally:  # the interruption's message, if any, on a line of its own
+        if on_terminal and said[0]:
+            print(file=sys.stderr)
     for line in report.lines:
         print(line)
     for diagnostic in report.diagnostics:

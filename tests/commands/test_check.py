@@ -141,3 +141,14 @@ def test_a_seed_whose_last_game_passes_the_largest_is_refused(
         f"{largest - 1}",
     ]
     assert main(["check", "--seed", str(largest - 1), "--games", "2"]) == 0
+
+
+def test_a_long_check_in_a_pipe_tells_its_progress_a_line_a_tenth() -> None:
+    """In a pipe or a log, check wrote its terminal progress ("\\rcheck: ...") with no
+    line end, and an interruption's message ran on in the same line."""
+    done = subprocess.run([sys.executable, "-m", "micropul_print", "check", "--games", "5000"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "\r" not in done.stderr
+    progress = [line for line in done.stderr.splitlines() if line.startswith("check: ")]
+    assert progress == [f"check: {n}/10000 games" for n in range(1000, 10001, 1000)]
