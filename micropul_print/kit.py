@@ -544,15 +544,17 @@ def _how_to_print(data: bytes, flip: str | None) -> str:
 
 
 def _pattern(names: Sequence[str]) -> str:
-    """One name, or the names as one with a * where they differ
-    (``book-*-booklet-a4.pdf``)."""
+    """One name, or the names as one with their differing parts in braces, as a shell
+    writes them (``book-{de,en}-booklet-a4.pdf``): a ``*`` there also matched the
+    booklets of ``book-*-a4.pdf``."""
     if len(names) == 1:
         return names[0]
     # File names compared as text, character by character (not as paths): what
     # os.path.commonprefix does.
     head = os.path.commonprefix(list(names))  # noqa: RUF071
     tail = os.path.commonprefix([name[len(head):][::-1] for name in names])[::-1]  # noqa: RUF071
-    return f"{head}*{tail}"
+    middles = [name[len(head):len(name) - len(tail)] for name in names]
+    return f"{head}{{{','.join(sorted(middles))}}}{tail}"
 
 
 def _paper(pdf: bytes) -> str:

@@ -100,14 +100,14 @@ def test_the_books_of_every_language_are_one_line_per_paper(tmp_path: Path) -> N
                                             langs=("en", "pl", "de")))
     assert format_summary(report).splitlines()[1:] == [
         'to print, at 100 % ("Actual size"; never "Fit to page" or "Shrink to fit"):',
-        "  rules/micropul-rules-*-a4.pdf: A4, double-sided, flip on the long edge, "
-        "2 sheets each (3 files)",
-        "  rules/micropul-rules-*-letter.pdf: Letter, double-sided, flip on the long edge, "
-        "2 sheets each (3 files)",
-        "  rules/micropul-rules-*-booklet-a4.pdf: A4, landscape, double-sided, flip on the "
-        "short edge, 2 sheets each (3 files)",
-        "  rules/micropul-rules-*-booklet-letter.pdf: Letter, landscape, double-sided, flip "
-        "on the short edge, 2 sheets each (3 files)"]
+        "  rules/micropul-rules-{de,en,pl}-a4.pdf: A4, double-sided, flip on the long "
+        "edge, 2 sheets each (3 files)",
+        "  rules/micropul-rules-{de,en,pl}-letter.pdf: Letter, double-sided, flip on the "
+        "long edge, 2 sheets each (3 files)",
+        "  rules/micropul-rules-{de,en,pl}-booklet-a4.pdf: A4, landscape, double-sided, "
+        "flip on the short edge, 2 sheets each (3 files)",
+        "  rules/micropul-rules-{de,en,pl}-booklet-letter.pdf: Letter, landscape, "
+        "double-sided, flip on the short edge, 2 sheets each (3 files)"]
 
 
 def test_the_summary_says_the_pages_are_already_scaled(tmp_path: Path) -> None:
