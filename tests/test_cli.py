@@ -276,3 +276,47 @@ def test_a_name_with_a_bidi_override_is_escaped_on_stdout_too(
     assert main([*argv, str(catalogue)]) == 0
     out = capsys.readouterr().out
     assert "\u202e" not in out and "Mine\\u202eX" in out
+
+
+_EMPTY_FILE = "an empty file name; give a file"
+_EMPTY_FOLDER = "an empty folder name; give a folder, . for this one"
+_EMPTY_THEME = "an empty theme name; give a built-in theme's name or a theme file"
+
+
+@pytest.mark.parametrize(("words", "message"), [
+    (["replay", "g.json", "--out", ""], f"argument --out: {_EMPTY_FOLDER}"),
+    (["analyse", "--games", "2", "--bots", "random", "--report", ""],
+     f"argument --report: {_EMPTY_FOLDER}"),
+    (["analyse", "--json", " "], "argument --json: an empty file name; give a file, - for "
+     "stdout"),
+    (["analyse", "--against", ""], f"argument --against: {_EMPTY_FILE}"),
+    (["analyse", ""], f"argument CATALOGUE: {_EMPTY_FILE}"),
+    (["build", ""], f"argument CATALOGUE: {_EMPTY_FILE}"),
+    (["build", "--theme", ""], f"argument --theme: {_EMPTY_THEME}"),
+    (["catalogue", ""], f"argument CATALOGUE: {_EMPTY_FILE}"),
+    (["check", " "], f"argument CATALOGUE: {_EMPTY_FILE}"),
+    (["check", "--config", ""], f"argument --config: {_EMPTY_FILE}"),
+    (["calibrate", "--config", ""], f"argument --config: {_EMPTY_FILE}"),
+    (["rulebook", "--locales", ""], f"argument --locales: {_EMPTY_FOLDER}"),
+    (["rulebook", "--template", "", "--lang", "en"], f"argument --template: {_EMPTY_FILE}"),
+    (["rulebook", "--catalogue", ""], f"argument --catalogue: {_EMPTY_FILE}"),
+    (["play", "--record", ""], f"argument --record: {_EMPTY_FILE}"),
+    (["play", ""], f"argument CATALOGUE: {_EMPTY_FILE}"),
+    (["position", ""], f"argument FILE: {_EMPTY_FILE}"),
+    (["position", "p.yaml", "--catalogue", ""], f"argument --catalogue: {_EMPTY_FILE}"),
+    (["replay", ""], f"argument RECORD: {_EMPTY_FILE}"),
+    (["replay", "g.json", "--catalogue", "\t"], f"argument --catalogue: {_EMPTY_FILE}"),
+    (["replay", "g.json", "--theme", ""], f"argument --theme: {_EMPTY_THEME}"),
+])
+def test_an_empty_path_is_a_usage_error_in_every_command(
+        words: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As build --out "": an unset shell variable, never this folder or the shipped
+    catalogue."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        main(words)
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print {words[0]}: error: {message}")
+    assert list(tmp_path.iterdir()) == []

@@ -50,12 +50,22 @@ def decimal_number(text: str) -> float:
     return float(text)
 
 
-def folder_name(text: str) -> str:
-    """An argparse type: a folder's name, never empty (an unset shell variable, not
-    "here"), as init's DIR."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("an empty folder name; give a folder, . for this one")
-    return text
+def path_name(what: str, give: str) -> Callable[[str], str]:
+    """An argparse type: the name of a file or folder, never empty or blank. An empty
+    one is an unset shell variable, not "here" nor the default a command would fall
+    back on (the shipped catalogue): ``an empty {what} name; give {give}``."""
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"an empty {what} name; give {give}")
+        return text
+    return parse
+
+
+# Every file or folder argument of every command takes one of these (init's DIR says
+# the same in its run).
+folder_name = path_name("folder", "a folder, . for this one")
+file_name = path_name("file", "a file")
+theme_name = path_name("theme", "a built-in theme's name or a theme file")
 
 
 def comma_list(text: str) -> list[str]:
