@@ -320,3 +320,32 @@ def test_an_empty_path_is_a_usage_error_in_every_command(
     assert capsys.readouterr().err.splitlines()[-1] == (
         f"micropul-print {words[0]}: error: {message}")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("words", "message"), [
+    (["analyse", "--players", "2,,1"],
+     "argument --players: empty player count in '2,,1' (write them as 1,2)"),
+    (["analyse", "--variants", "standard,"],
+     "argument --variants: empty variant in 'standard,' (write them as 5,7)"),
+    (["analyse", "--variants", ", standard"],
+     "argument --variants: empty variant in ', standard' (write them as 5,7)"),
+    (["build", "--lang", "en,"], "argument --lang: empty language in 'en,' (write them as "
+     "en,de)"),
+    (["build", "--only", "svg,"], "argument --only: empty part in 'svg,' (write them as "
+     "svg,png)"),
+    (["rulebook", "--lang", "en,", "--check"],
+     "argument --lang: empty language code in 'en,' (write them as en,it)"),
+    (["rulebook", "--untranslated", "en,"],
+     "argument --untranslated: empty language code in 'en,' (write them as en,it)"),
+])
+def test_an_empty_item_of_a_list_is_a_usage_error(
+        words: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Dropped, it would make the list another one without a word (as --bots random,)."""
+    monkeypatch.chdir(tmp_path)
+    short = {"analyse": ["--games", "1", "--bots", "random"], "build": ["--only", "svg"]}
+    with pytest.raises(SystemExit) as exit_:
+        main([*words, *short.get(words[0], [])])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print {words[0]}: error: {message}")

@@ -51,9 +51,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", metavar="S", type=whole_number(0, MAX_SEED, "the seed"),
                         default=0,
                         help="game k of every part is dealt with seed S + k (default 0)")
-    parser.add_argument("--variants", metavar="V,...", type=comma_list,
+    parser.add_argument("--variants", metavar="V,...", type=comma_list("variant", "5,7"),
                         help="only these variants (default: every variant of the catalogue)")
-    parser.add_argument("--players", metavar="P,...", type=comma_list,
+    parser.add_argument("--players", metavar="P,...",
+                        type=comma_list("player count", "1,2"),
                         help="only these player counts (e.g. 1: the solitaire mode alone)")
     parser.add_argument("--jobs", metavar="J",
                         type=whole_number(1, MAX_JOBS, "the number of worker processes"),

@@ -22,6 +22,7 @@ from micropul_print.commands.values import (
     every_or_one,
     file_name,
     folder_name,
+    list_items,
     theme_name,
     whole_number,
 )
@@ -93,7 +94,7 @@ def _scale(text: str) -> tuple[float, float]:
 
 def _choices(allowed: tuple[str, ...], what: str) -> Callable[[str], tuple[str, ...]]:
     def parse(text: str) -> tuple[str, ...]:
-        items = tuple(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
+        items = tuple(dict.fromkeys(list_items(text, what, ",".join(allowed[:2]))))
         unknown = [p for p in items if p not in allowed]
         if unknown or not items:
             raise argparse.ArgumentTypeError(

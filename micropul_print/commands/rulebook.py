@@ -11,7 +11,13 @@ import sys
 from pathlib import Path
 
 from micropul_print import registry
-from micropul_print.commands.values import every_or_one, file_name, folder_name, theme_name
+from micropul_print.commands.values import (
+    every_or_one,
+    file_name,
+    folder_name,
+    list_items,
+    theme_name,
+)
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
 from micropul_print.gameapi import PAPERS
@@ -28,7 +34,7 @@ _CODES = "two or three lower-case letters, optionally _ and a region: nl.po, pt_
 
 
 def _langs(text: str) -> list[str]:
-    items = list(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
+    items = list(dict.fromkeys(list_items(text, "language code", "en,it")))
     if not items:
         raise argparse.ArgumentTypeError(f"expected language codes such as en,it: {text!r}")
     return items

@@ -68,12 +68,27 @@ file_name = path_name("file", "a file")
 theme_name = path_name("theme", "a built-in theme's name or a theme file")
 
 
-def comma_list(text: str) -> list[str]:
-    """An argparse type: names separated by commas (blanks dropped), at least one."""
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise argparse.ArgumentTypeError("expected a comma-separated list")
-    return names
+def list_items(text: str, what: str, example: str) -> list[str]:
+    """The items of a comma-separated list, blanks around each dropped; [] for a blank
+    text, for the option to say what it expected. An empty item among others (``en,``,
+    ``2,,1``) is refused: dropped, it would make the list another one without a word."""
+    items = [item.strip() for item in text.split(",")]
+    if not any(items):
+        return []
+    if not all(items):
+        raise argparse.ArgumentTypeError(f"empty {what} in {text!r} (write them as "
+                                         f"{example})")
+    return items
+
+
+def comma_list(what: str, example: str) -> Callable[[str], list[str]]:
+    """An argparse type: names separated by commas, at least one, none empty."""
+    def parse(text: str) -> list[str]:
+        names = list_items(text, what, example)
+        if not names:
+            raise argparse.ArgumentTypeError("expected a comma-separated list")
+        return names
+    return parse
 
 
 def bot_list(text: str) -> list[str]:
