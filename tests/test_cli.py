@@ -349,3 +349,46 @@ def test_an_empty_item_of_a_list_is_a_usage_error(
     assert exit_.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         f"micropul-print {words[0]}: error: {message}")
+
+
+@pytest.mark.parametrize(("words", "message"), [
+    (["build", "--bleed", "\u30003"], "argument --bleed: not a number of millimetres: "
+     "'\\u30003'"),
+    (["build", "--dpi", "\u2003300"], "argument --dpi: the resolution must be a whole "
+     "number from 30 to 2400, got '\\u2003300'"),
+    (["check", "--games", "2\xa0"], "argument --games: the number of games must be a whole "
+     "number from 0 to 1000000, got '2\\xa0'"),
+    (["calibrate", "--offset", "\u20031,2"], "argument --offset: expected two millimetre "
+     "values X,Y such as 0.5,-1: '\\u20031,2'"),
+    (["calibrate", "--scale", "97\u2028"], "argument --scale: expected the printer's scale "
+     "in per cent, X,Y or one value for both, such as 97 or 97,98.5: '97\\u2028'"),
+])
+def test_only_ascii_blanks_may_surround_a_number(
+        words: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """An ideographic or em space, NBSP or U+2028 are no blanks anyone types on purpose,
+    as '²' is no digit (docs/limits.md)."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        main([*words, "--no-config"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print {words[0]}: error: {message}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_only_ascii_blanks_may_surround_a_number_of_the_configuration(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "micropul-print.toml"
+    path.write_text('[build]\nback-offset = "\u3000 1,2"\n', encoding="utf-8")
+    assert main(["build", "--config", str(path), "--show-config"]) == 1
+    assert capsys.readouterr().err == (
+        f"{path}:2:15: error: back-offset: expected two millimetre values X,Y such as "
+        "0.5,-1: '\\u3000 1,2'\n")
+
+
+def test_ascii_blanks_around_a_number_are_still_read() -> None:
+    from micropul_print.commands.values import decimal_number, whole_number
+
+    assert whole_number(0, 9, "n")(" \t7\n") == 7
+    assert decimal_number(" 1.5\t") == 1.5

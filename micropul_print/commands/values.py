@@ -16,6 +16,9 @@ _WHOLE = re.compile(r"[+-]?[0-9]{1,19}")
 _DECIMAL = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?"
                       r"|inf(?:inity)?|nan)", re.IGNORECASE)
 MAX_DIGITS = 19
+# What may surround a number: ASCII blanks only. str.strip() would also take an
+# ideographic space, an em space, NBSP or U+2028, which no one types on purpose.
+_BLANKS = " \t\n\r\f\v"
 
 MAX_SIMULATED_GAMES = 1_000_000  # per mode: minutes at the engines' speed, not years
 MAX_SEED = 2**63 - 1
@@ -30,10 +33,10 @@ def every_or_one(choice: str, every: tuple[str, ...]) -> tuple[str, ...]:
 def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high``."""
     def parse(text: str) -> int:
-        if not _WHOLE.fullmatch(text.strip()):
+        if not _WHOLE.fullmatch(text.strip(_BLANKS)):
             raise argparse.ArgumentTypeError(f"{what} must be a whole number from {low} to "
                                              f"{high}, got {text!r}")
-        value = int(text)
+        value = int(text.strip(_BLANKS))
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{what} must be from {low} to {high}, "
                                              f"got {value}")
@@ -44,7 +47,7 @@ def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
 def decimal_number(text: str) -> float:
     """``text`` as float() reads it, if it is a plain decimal number as :func:`whole_number`
     asks of a whole one (float() also takes '١' or '1_0'); ValueError otherwise."""
-    text = text.strip()
+    text = text.strip(_BLANKS)
     if not _DECIMAL.fullmatch(text) or sum(char.isdigit() for char in text) > MAX_DIGITS:
         raise ValueError(f"not a plain decimal number: {text!r}")
     return float(text)
