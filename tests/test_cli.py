@@ -392,3 +392,21 @@ def test_ascii_blanks_around_a_number_are_still_read() -> None:
 
     assert whole_number(0, 9, "n")(" \t7\n") == 7
     assert decimal_number(" 1.5\t") == 1.5
+
+
+@pytest.mark.parametrize(("words", "unknown"), [
+    (["check", "--games", "1", "--jobs=2"], "--jobs=2"),
+    (["rulebook", "m.yaml"], "m.yaml"),
+    (["build", "--pape", "a4"], "--pape (did you mean '--paper'?)"),
+])
+def test_an_unknown_argument_is_the_commands_own_usage_error(
+        words: list[str], unknown: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Its usage and its name, as every other usage error of the command: argparse left
+    unknown words to the top-level parser, which showed the usage of COMMAND."""
+    with pytest.raises(SystemExit) as exit_:
+        main(words)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: micropul-print {words[0]} [-h]")
+    assert err.splitlines()[-1] == (
+        f"micropul-print {words[0]}: error: unrecognized arguments: {unknown}")
