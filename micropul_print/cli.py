@@ -32,7 +32,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from types import FrameType, ModuleType
-from typing import TYPE_CHECKING, ClassVar, NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from micropul_print import __version__, config, registry
 from micropul_print.errors import UserError, printable, take_warnings
@@ -57,17 +57,9 @@ class Parser(argparse.ArgumentParser):
     """argparse with no abbreviated options, and a "did you mean" for a misspelt
     command, option or choice."""
 
-    # Every option string of every command, for suggestions about unknown options.
-    known_options: ClassVar[set[str]] = set()
-
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-
-    def add_argument(self, *args: object, **kwargs: object) -> argparse.Action:
-        action = super().add_argument(*args, **kwargs)  # type: ignore[arg-type]
-        Parser.known_options.update(action.option_strings)
-        return action
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         """As argparse's, but a failed write to stdout (--help into a full disk) is
@@ -81,7 +73,10 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{usage_error(self.prog, message)}{_hint(message)}\n")
+        # An unknown option is this parser's (the command's): its options are the ones
+        # to suggest, not another command's.
+        hint = _hint(message, sorted(self._option_string_actions))
+        self.exit(EXIT_USAGE, f"{usage_error(self.prog, message)}{hint}\n")
 
 
 def usage_error(command: str, message: str) -> str:
@@ -89,17 +84,18 @@ def usage_error(command: str, message: str) -> str:
     return f"{command}: error: {printable(message)}"
 
 
-def _hint(message: str) -> str:
-    """" (did you mean ...?)" for the first misspelt word the message names, if any."""
+def _hint(message: str, options: list[str]) -> str:
+    """" (did you mean ...?)" for the first misspelt word the message names, if any:
+    a choice, or one of ``options``."""
     choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
     if choice:
-        word, options = choice.group(1), re.findall(r"'([^']*)'|([\w-]+)", choice.group(2))
-        candidates = [a or b for a, b in options]
+        word, found = choice.group(1), re.findall(r"'([^']*)'|([\w-]+)", choice.group(2))
+        candidates = [a or b for a, b in found]
     else:
         unknown = re.search(r"unrecognized arguments: (\S+)", message)
         if not unknown or not unknown.group(1).startswith("-"):
             return ""
-        word, candidates = unknown.group(1).split("=")[0], sorted(Parser.known_options)
+        word, candidates = unknown.group(1).split("=")[0], options
     import difflib  # only for a mistake
 
     close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
@@ -172,6 +168,16 @@ def configurable_commands(running: str | None = None) -> dict[str, config.Comman
     return found
 
 
+def _command_parser(parser: argparse.ArgumentParser,
+                    command: str) -> argparse.ArgumentParser:
+    """The parser of ``command`` among those of ``parser`` (made by build_parser)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found: argparse.ArgumentParser = action.choices[command]
+            return found
+    return parser
+
+
 def command_named(argv: Sequence[str]) -> str | None:
     """The command ``argv`` runs, when its first word is one (no option comes before a
     command: the only top-level options, --help and --version, take no value)."""
@@ -219,7 +225,10 @@ def main(argv: list[str] | None = None) -> int:
         parser, modules = build_parser(command_named(words))
         for problem in registry.broken():  # said on every run, until it is mended
             print(problem, file=sys.stderr)
-        args = parser.parse_args(words)
+        args, unknown = parser.parse_known_args(words)
+        if unknown:  # the command's own usage error: argparse leaves it to the top level
+            _command_parser(parser, args.command).error(
+                f"unrecognized arguments: {' '.join(unknown)}")
         if args.command in _CONFIGURED:
             settings = config.resolve(args, args.command, configurable_commands(args.command))
             setattr(args, config.SETTINGS, settings)  # for config.reload (build --watch)

@@ -151,7 +151,9 @@ _OWN_DESTS = frozenset({"config_file", "no_config", "show_config"})
 
 def add_config_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--config", dest="config_file", metavar="FILE",
+    from micropul_print.commands.values import file_name
+
+    group.add_argument("--config", dest="config_file", metavar="FILE", type=file_name,
                        help=f"read the options from this file instead of ./{CONFIG_NAME}")
     group.add_argument("--no-config", action="store_true",
                        help=f"read no configuration file, not even ./{CONFIG_NAME}")

@@ -276,3 +276,137 @@ def test_a_name_with_a_bidi_override_is_escaped_on_stdout_too(
     assert main([*argv, str(catalogue)]) == 0
     out = capsys.readouterr().out
     assert "\u202e" not in out and "Mine\\u202eX" in out
+
+
+_EMPTY_FILE = "an empty file name; give a file"
+_EMPTY_FOLDER = "an empty folder name; give a folder, . for this one"
+_EMPTY_THEME = "an empty theme name; give a built-in theme's name or a theme file"
+
+
+@pytest.mark.parametrize(("words", "message"), [
+    (["replay", "g.json", "--out", ""], f"argument --out: {_EMPTY_FOLDER}"),
+    (["analyse", "--games", "2", "--bots", "random", "--report", ""],
+     f"argument --report: {_EMPTY_FOLDER}"),
+    (["analyse", "--json", " "], "argument --json: an empty file name; give a file, - for "
+     "stdout"),
+    (["analyse", "--against", ""], f"argument --against: {_EMPTY_FILE}"),
+    (["analyse", ""], f"argument CATALOGUE: {_EMPTY_FILE}"),
+    (["build", ""], f"argument CATALOGUE: {_EMPTY_FILE}"),
+    (["build", "--theme", ""], f"argument --theme: {_EMPTY_THEME}"),
+    (["catalogue", ""], f"argument CATALOGUE: {_EMPTY_FILE}"),
+    (["check", " "], f"argument CATALOGUE: {_EMPTY_FILE}"),
+    (["check", "--config", ""], f"argument --config: {_EMPTY_FILE}"),
+    (["calibrate", "--config", ""], f"argument --config: {_EMPTY_FILE}"),
+    (["rulebook", "--locales", ""], f"argument --locales: {_EMPTY_FOLDER}"),
+    (["rulebook", "--template", "", "--lang", "en"], f"argument --template: {_EMPTY_FILE}"),
+    (["rulebook", "--catalogue", ""], f"argument --catalogue: {_EMPTY_FILE}"),
+    (["play", "--record", ""], f"argument --record: {_EMPTY_FILE}"),
+    (["play", ""], f"argument CATALOGUE: {_EMPTY_FILE}"),
+    (["position", ""], f"argument FILE: {_EMPTY_FILE}"),
+    (["position", "p.yaml", "--catalogue", ""], f"argument --catalogue: {_EMPTY_FILE}"),
+    (["replay", ""], f"argument RECORD: {_EMPTY_FILE}"),
+    (["replay", "g.json", "--catalogue", "\t"], f"argument --catalogue: {_EMPTY_FILE}"),
+    (["replay", "g.json", "--theme", ""], f"argument --theme: {_EMPTY_THEME}"),
+])
+def test_an_empty_path_is_a_usage_error_in_every_command(
+        words: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As build --out "": an unset shell variable, never this folder or the shipped
+    catalogue."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        main(words)
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print {words[0]}: error: {message}")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("words", "message"), [
+    (["analyse", "--players", "2,,1"],
+     "argument --players: empty player count in '2,,1' (write them as 1,2)"),
+    (["analyse", "--variants", "standard,"],
+     "argument --variants: empty variant in 'standard,' (write them as 5,7)"),
+    (["analyse", "--variants", ", standard"],
+     "argument --variants: empty variant in ', standard' (write them as 5,7)"),
+    (["build", "--lang", "en,"], "argument --lang: empty language in 'en,' (write them as "
+     "en,de)"),
+    (["build", "--only", "svg,"], "argument --only: empty part in 'svg,' (write them as "
+     "svg,png)"),
+    (["rulebook", "--lang", "en,", "--check"],
+     "argument --lang: empty language code in 'en,' (write them as en,it)"),
+    (["rulebook", "--untranslated", "en,"],
+     "argument --untranslated: empty language code in 'en,' (write them as en,it)"),
+])
+def test_an_empty_item_of_a_list_is_a_usage_error(
+        words: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Dropped, it would make the list another one without a word (as --bots random,)."""
+    monkeypatch.chdir(tmp_path)
+    short = {"analyse": ["--games", "1", "--bots", "random"], "build": ["--only", "svg"]}
+    with pytest.raises(SystemExit) as exit_:
+        main([*words, *short.get(words[0], [])])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print {words[0]}: error: {message}")
+
+
+@pytest.mark.parametrize(("words", "message"), [
+    (["build", "--bleed", "\u30003"], "argument --bleed: not a number of millimetres: "
+     "'\\u30003'"),
+    (["build", "--dpi", "\u2003300"], "argument --dpi: the resolution must be a whole "
+     "number from 30 to 2400, got '\\u2003300'"),
+    (["check", "--games", "2\xa0"], "argument --games: the number of games must be a whole "
+     "number from 0 to 1000000, got '2\\xa0'"),
+    (["calibrate", "--offset", "\u20031,2"], "argument --offset: expected two millimetre "
+     "values X,Y such as 0.5,-1: '\\u20031,2'"),
+    (["calibrate", "--scale", "97\u2028"], "argument --scale: expected the printer's scale "
+     "in per cent, X,Y or one value for both, such as 97 or 97,98.5: '97\\u2028'"),
+])
+def test_only_ascii_blanks_may_surround_a_number(
+        words: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """An ideographic or em space, NBSP or U+2028 are no blanks anyone types on purpose,
+    as '²' is no digit (docs/limits.md)."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        main([*words, "--no-config"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print {words[0]}: error: {message}")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_only_ascii_blanks_may_surround_a_number_of_the_configuration(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "micropul-print.toml"
+    path.write_text('[build]\nback-offset = "\u3000 1,2"\n', encoding="utf-8")
+    assert main(["build", "--config", str(path), "--show-config"]) == 1
+    assert capsys.readouterr().err == (
+        f"{path}:2:15: error: back-offset: expected two millimetre values X,Y such as "
+        "0.5,-1: '\\u3000 1,2'\n")
+
+
+def test_ascii_blanks_around_a_number_are_still_read() -> None:
+    from micropul_print.commands.values import decimal_number, whole_number
+
+    assert whole_number(0, 9, "n")(" \t7\n") == 7
+    assert decimal_number(" 1.5\t") == 1.5
+
+
+@pytest.mark.parametrize(("words", "unknown"), [
+    (["check", "--games", "1", "--jobs=2"], "--jobs=2"),
+    (["rulebook", "m.yaml"], "m.yaml"),
+    (["build", "--pape", "a4"], "--pape (did you mean '--paper'?)"),
+])
+def test_an_unknown_argument_is_the_commands_own_usage_error(
+        words: list[str], unknown: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Its usage and its name, as every other usage error of the command: argparse left
+    unknown words to the top-level parser, which showed the usage of COMMAND."""
+    with pytest.raises(SystemExit) as exit_:
+        main(words)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: micropul-print {words[0]} [-h]")
+    assert err.splitlines()[-1] == (
+        f"micropul-print {words[0]}: error: unrecognized arguments: {unknown}")

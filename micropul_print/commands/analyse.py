@@ -19,6 +19,9 @@ from micropul_print.commands.values import (
     MAX_SIMULATED_GAMES,
     bot_list,
     comma_list,
+    file_name,
+    folder_name,
+    path_name,
     whole_number,
 )
 
@@ -27,7 +30,7 @@ DEFAULT_BOTS = "random,greedy,lookahead"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("catalogue", metavar="CATALOGUE", nargs="?",
+    parser.add_argument("catalogue", metavar="CATALOGUE", nargs="?", type=file_name,
                         help="tile catalogue (default: the shipped catalogue of --game)")
     names = registry.game_names()
     parser.add_argument("--game", choices=names,
@@ -48,9 +51,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", metavar="S", type=whole_number(0, MAX_SEED, "the seed"),
                         default=0,
                         help="game k of every part is dealt with seed S + k (default 0)")
-    parser.add_argument("--variants", metavar="V,...", type=comma_list,
+    parser.add_argument("--variants", metavar="V,...", type=comma_list("variant", "5,7"),
                         help="only these variants (default: every variant of the catalogue)")
-    parser.add_argument("--players", metavar="P,...", type=comma_list,
+    parser.add_argument("--players", metavar="P,...",
+                        type=comma_list("player count", "1,2"),
                         help="only these player counts (e.g. 1: the solitaire mode alone)")
     parser.add_argument("--jobs", metavar="J",
                         type=whole_number(1, MAX_JOBS, "the number of worker processes"),
@@ -58,14 +62,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="send the games to this Dask scheduler (tcp://host:8786) instead "
                         "of local workers (needs the [cluster] extra)")
-    parser.add_argument("--against", metavar="CATALOGUE",
+    parser.add_argument("--against", metavar="CATALOGUE", type=file_name,
                         help="also play this catalogue of the same game on the same seeds, "
                         "and report which differences are significant")
-    parser.add_argument("--json", metavar="FILE", help="write the report's JSON to FILE "
-                        "(- for stdout, instead of the text summary)")
-    parser.add_argument("--report", metavar="DIR", help="write DIR/report.html (one "
-                        "self-contained page, needs the [lab] extra) and DIR/report.json; "
-                        "a name ending in .html is the page itself, its JSON beside it")
+    parser.add_argument("--json", metavar="FILE", type=path_name("file", "a file, - for stdout"),
+                        help="write the report's JSON to FILE (- for stdout, instead of the "
+                        "text summary)")
+    parser.add_argument("--report", metavar="DIR", type=folder_name,
+                        help="write DIR/report.html (one self-contained page, needs the "
+                        "[lab] extra) and DIR/report.json; a name ending in .html is the "
+                        "page itself, its JSON beside it")
     parser.add_argument("--strict", action="store_true",
                         help="treat warnings of the catalogues as errors")
 

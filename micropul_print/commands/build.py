@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 from micropul_print.commands.values import (
     decimal_number,
     every_or_one,
+    file_name,
     folder_name,
+    list_items,
+    theme_name,
     whole_number,
 )
 
@@ -91,7 +94,7 @@ def _scale(text: str) -> tuple[float, float]:
 
 def _choices(allowed: tuple[str, ...], what: str) -> Callable[[str], tuple[str, ...]]:
     def parse(text: str) -> tuple[str, ...]:
-        items = tuple(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
+        items = tuple(dict.fromkeys(list_items(text, what, ",".join(allowed[:2]))))
         unknown = [p for p in items if p not in allowed]
         if unknown or not items:
             raise argparse.ArgumentTypeError(
@@ -114,14 +117,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from micropul_print import registry
 
     names = registry.game_names()
-    parser.add_argument("catalogue", nargs="?", metavar="CATALOGUE",
+    parser.add_argument("catalogue", nargs="?", metavar="CATALOGUE", type=file_name,
                         help="tile catalogue YAML; its game says which kit is built "
                              "(default: the shipped catalogue of --game)")
     parser.add_argument("--game", choices=(*names, "all"), default=None,
                         help="the game whose kit is built from its shipped catalogue, or "
                              "all of them; each game after the first goes under its own "
                              f"folder of DIR (default: the game of CATALOGUE, or {names[0]})")
-    parser.add_argument("--theme", default="classic",
+    parser.add_argument("--theme", default="classic", type=theme_name,
                         help="tile theme: a built-in name (classic, ink-saver, colour-safe) "
                              "or a theme YAML file (default: classic)")
     parser.add_argument("--paper", choices=(*PAPERS, "all"), default="all",

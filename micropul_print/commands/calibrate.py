@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from micropul_print.commands.build import _offset, _scale
+from micropul_print.commands.values import file_name
 
 HELP = "save the back offset and scale read on the calibration page into the configuration"
 
@@ -31,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the printer's scale in per cent read on the lines scale X and "
                              "scale Y (one value for both)")
     parser.add_argument("--config", dest="config_file", metavar="FILE", default=CONFIG_NAME,
+                        type=file_name,
                         help=f"the configuration file to write (default: ./{CONFIG_NAME})")
 
 

@@ -9,6 +9,7 @@ import sys
 
 from micropul_print import registry
 from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
+from micropul_print.commands.values import file_name
 from micropul_print.errors import UserError, errors_in, printable_lines, with_the_rest
 
 HELP = "validate a tile catalogue and list its tiles (or print its JSON)"
@@ -21,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         default=None,
         metavar="CATALOGUE",
+        type=file_name,
         help=f"catalogue YAML file (default: the shipped catalogue of --game, or of "
         f"{names[0]})",
     )

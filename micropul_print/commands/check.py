@@ -7,7 +7,12 @@ import argparse
 import sys
 
 from micropul_print import registry
-from micropul_print.commands.values import MAX_SEED, MAX_SIMULATED_GAMES, whole_number
+from micropul_print.commands.values import (
+    MAX_SEED,
+    MAX_SIMULATED_GAMES,
+    file_name,
+    whole_number,
+)
 from micropul_print.config import ConfigSpec
 
 HELP = "validate the tile catalogue, check the set with the rules engine, simulate games"
@@ -21,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "catalogue",
         metavar="CATALOGUE",
         nargs="?",
+        type=file_name,
         help="tile catalogue (default: the shipped catalogue of --game)",
     )
     names = registry.game_names()

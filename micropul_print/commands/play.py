@@ -8,13 +8,13 @@ import argparse
 from pathlib import Path
 
 from micropul_print import registry
-from micropul_print.commands.values import MAX_SEED, bot_list, whole_number
+from micropul_print.commands.values import MAX_SEED, bot_list, file_name, whole_number
 
 HELP = "play one game between bots and write its game record (see docs/analysis.md)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("catalogue", metavar="CATALOGUE", nargs="?",
+    parser.add_argument("catalogue", metavar="CATALOGUE", nargs="?", type=file_name,
                         help="tile catalogue (default: the shipped catalogue of --game)")
     names = registry.game_names()
     parser.add_argument("--game", choices=names,
@@ -27,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the set-up's seed (shuffles and draws) (default 0)")
     parser.add_argument("--variant", metavar="V",
                         help="one of the catalogue's variants (default: the first)")
-    parser.add_argument("--record", metavar="FILE", help="write the game record to FILE")
+    parser.add_argument("--record", metavar="FILE", type=file_name,
+                        help="write the game record to FILE")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,12 +8,13 @@ import sys
 from typing import Any
 
 from micropul_print import registry
+from micropul_print.commands.values import file_name
 
 HELP = "analyse a position file with the game's rules engine (JSON)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="position file (YAML)")
+    parser.add_argument("file", metavar="FILE", type=file_name, help="position file (YAML)")
     parser.add_argument(
         "--legal",
         metavar="TILE|COLOUR",
@@ -21,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(e.g. a tile number, or a colour)",
     )
     parser.add_argument(
-        "--catalogue", metavar="PATH", help="tile catalogue (default: the shipped one of --game)"
+        "--catalogue", metavar="PATH", type=file_name,
+        help="tile catalogue (default: the shipped one of --game)",
     )
     names = registry.game_names()
     parser.add_argument(

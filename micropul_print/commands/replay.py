@@ -9,17 +9,20 @@ import argparse
 import sys
 from pathlib import Path
 
+from micropul_print.commands.values import file_name, folder_name, theme_name
+
 HELP = "check a game record move by move and draw every turn (SVG per turn, one PDF)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", metavar="RECORD", help="a game record (play --record)")
-    parser.add_argument("--catalogue", metavar="PATH",
+    parser.add_argument("record", metavar="RECORD", type=file_name,
+                        help="a game record (play --record)")
+    parser.add_argument("--catalogue", metavar="PATH", type=file_name,
                         help="the catalogue the game was played with (default: the shipped "
                         "catalogue of the record's game)")
-    parser.add_argument("--theme", metavar="T", default="classic",
+    parser.add_argument("--theme", metavar="T", default="classic", type=theme_name,
                         help="theme of the pictures (default classic)")
-    parser.add_argument("--out", metavar="DIR",
+    parser.add_argument("--out", metavar="DIR", type=folder_name,
                         help="write the pictures into DIR (without it, only check the record)")
 
 

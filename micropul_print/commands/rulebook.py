@@ -11,7 +11,13 @@ import sys
 from pathlib import Path
 
 from micropul_print import registry
-from micropul_print.commands.values import every_or_one, folder_name
+from micropul_print.commands.values import (
+    every_or_one,
+    file_name,
+    folder_name,
+    list_items,
+    theme_name,
+)
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
 from micropul_print.gameapi import PAPERS
@@ -28,7 +34,7 @@ _CODES = "two or three lower-case letters, optionally _ and a region: nl.po, pt_
 
 
 def _langs(text: str) -> list[str]:
-    items = list(dict.fromkeys(p.strip() for p in text.split(",") if p.strip()))
+    items = list(dict.fromkeys(list_items(text, "language code", "en,it")))
     if not items:
         raise argparse.ArgumentTypeError(f"expected language codes such as en,it: {text!r}")
     return items
@@ -46,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", type=_langs, metavar="LL[,LL...]",
                         help="languages, by the name of their file in the game's book "
                              "locales/ folder or in --locales (default: every one there)")
-    parser.add_argument("--locales", metavar="DIR",
+    parser.add_argument("--locales", metavar="DIR", type=folder_name,
                         help="your translations: DIR/<game>/<lang>.po, added to the "
                              "shipped languages (or used instead of a shipped one)")
     parser.add_argument("--untranslated", nargs="?", const="", type=_langs_or_all,
@@ -54,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="list the missing and stale texts of each translation (of "
                              "these languages, else --lang's; of --game's book, or of every "
                              "book); exit 1 if a shipped one has any; write nothing")
-    parser.add_argument("--template", metavar="FILE",
+    parser.add_argument("--template", metavar="FILE", type=file_name,
                         help="write FILE, a gettext catalogue of the book's texts to "
                              "translate (its language: --lang LL); if FILE exists, bring it "
                              "up to date with the English instead (changed texts marked "
@@ -65,10 +71,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=folder_name, default="output", metavar="DIR",
                         help="output directory; the PDFs go where the game's kit puts them, "
                              "e.g. DIR/rules/ (default: output)")
-    parser.add_argument("--theme", default="classic",
+    parser.add_argument("--theme", default="classic", type=theme_name,
                         help="tile theme of the figures: a built-in name or a theme YAML "
                              "file (default: classic)")
-    parser.add_argument("--catalogue", metavar="PATH",
+    parser.add_argument("--catalogue", metavar="PATH", type=file_name,
                         help="tile catalogue; its game's rulebook is built (default: the "
                              "shipped catalogue of --game)")
     parser.add_argument("--booklet", dest="booklet", action="store_true", default=True,

@@ -16,6 +16,9 @@ _WHOLE = re.compile(r"[+-]?[0-9]{1,19}")
 _DECIMAL = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?"
                       r"|inf(?:inity)?|nan)", re.IGNORECASE)
 MAX_DIGITS = 19
+# What may surround a number: ASCII blanks only. str.strip() would also take an
+# ideographic space, an em space, NBSP or U+2028, which no one types on purpose.
+_BLANKS = " \t\n\r\f\v"
 
 MAX_SIMULATED_GAMES = 1_000_000  # per mode: minutes at the engines' speed, not years
 MAX_SEED = 2**63 - 1
@@ -30,10 +33,10 @@ def every_or_one(choice: str, every: tuple[str, ...]) -> tuple[str, ...]:
 def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high``."""
     def parse(text: str) -> int:
-        if not _WHOLE.fullmatch(text.strip()):
+        if not _WHOLE.fullmatch(text.strip(_BLANKS)):
             raise argparse.ArgumentTypeError(f"{what} must be a whole number from {low} to "
                                              f"{high}, got {text!r}")
-        value = int(text)
+        value = int(text.strip(_BLANKS))
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{what} must be from {low} to {high}, "
                                              f"got {value}")
@@ -44,26 +47,51 @@ def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
 def decimal_number(text: str) -> float:
     """``text`` as float() reads it, if it is a plain decimal number as :func:`whole_number`
     asks of a whole one (float() also takes '١' or '1_0'); ValueError otherwise."""
-    text = text.strip()
+    text = text.strip(_BLANKS)
     if not _DECIMAL.fullmatch(text) or sum(char.isdigit() for char in text) > MAX_DIGITS:
         raise ValueError(f"not a plain decimal number: {text!r}")
     return float(text)
 
 
-def folder_name(text: str) -> str:
-    """An argparse type: a folder's name, never empty (an unset shell variable, not
-    "here"), as init's DIR."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("an empty folder name; give a folder, . for this one")
-    return text
+def path_name(what: str, give: str) -> Callable[[str], str]:
+    """An argparse type: the name of a file or folder, never empty or blank. An empty
+    one is an unset shell variable, not "here" nor the default a command would fall
+    back on (the shipped catalogue): ``an empty {what} name; give {give}``."""
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"an empty {what} name; give {give}")
+        return text
+    return parse
 
 
-def comma_list(text: str) -> list[str]:
-    """An argparse type: names separated by commas (blanks dropped), at least one."""
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise argparse.ArgumentTypeError("expected a comma-separated list")
-    return names
+# Every file or folder argument of every command takes one of these (init's DIR says
+# the same in its run).
+folder_name = path_name("folder", "a folder, . for this one")
+file_name = path_name("file", "a file")
+theme_name = path_name("theme", "a built-in theme's name or a theme file")
+
+
+def list_items(text: str, what: str, example: str) -> list[str]:
+    """The items of a comma-separated list, blanks around each dropped; [] for a blank
+    text, for the option to say what it expected. An empty item among others (``en,``,
+    ``2,,1``) is refused: dropped, it would make the list another one without a word."""
+    items = [item.strip() for item in text.split(",")]
+    if not any(items):
+        return []
+    if not all(items):
+        raise argparse.ArgumentTypeError(f"empty {what} in {text!r} (write them as "
+                                         f"{example})")
+    return items
+
+
+def comma_list(what: str, example: str) -> Callable[[str], list[str]]:
+    """An argparse type: names separated by commas, at least one, none empty."""
+    def parse(text: str) -> list[str]:
+        names = list_items(text, what, example)
+        if not names:
+            raise argparse.ArgumentTypeError("expected a comma-separated list")
+        return names
+    return parse
 
 
 def bot_list(text: str) -> list[str]:
