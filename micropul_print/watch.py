@@ -11,7 +11,8 @@ rulebook language. What a change rebuilds:
 - the configuration file: it is read again (the command line still wins), and the
   parts the changed settings touch are rebuilt (the sheets alone for the duplex, back
   offset, scale, paper or calibration page; the rulebooks alone for the languages;
-  everything otherwise), and the inputs watched are found again.
+  everything otherwise), and the inputs watched are found again. Its name is watched
+  for when there is none yet: made while watching, it is read.
 
 Each rebuild prints one line; a problem is printed as file:line:col and watching goes
 on. File events come from watchfiles (a Rust notify backend with debouncing, rather
@@ -126,7 +127,7 @@ def _only(paths: frozenset[Path]) -> Callable[[object, str], bool]:
 
 def watched_inputs(args: argparse.Namespace, options: KitOptions) -> list[Input]:
     """Every file the build reads that a designer edits."""
-    from micropul_print.config import config_path
+    from micropul_print.config import CONFIG_NAME, config_path
     from micropul_print.draw.theme import THEME_NAMES, THEMES_DIR
     from micropul_print.rulebook.locales import TRANSLATION_SUFFIX, language_files
     from micropul_print.sheets.layout import layout_path
@@ -147,6 +148,10 @@ def watched_inputs(args: argparse.Namespace, options: KitOptions) -> list[Input]
         found += [Input(layout_path(paper).resolve(), "layout", key=paper)
                   for paper in options.papers]
     config = config_path(args)
+    if config is None and not getattr(args, "no_config", False):
+        # Not there yet: the file the command would read is watched for, and read once
+        # it is made (calibrate writes it).
+        config = Path(CONFIG_NAME)
     if config is not None:
         found.append(Input(config.resolve(), "configuration"))
     return list(dict.fromkeys(found))

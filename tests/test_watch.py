@@ -144,6 +144,26 @@ def test_settings_that_conflict_are_reported_and_watching_goes_on(variant: Path)
         assert watcher.process.wait(timeout=LIMIT) == 130
 
 
+def test_a_configuration_made_while_watching_is_read(variant: Path) -> None:
+    """A configuration file made while watching (calibrate writes one) was never read:
+    only one there when watching began was watched."""
+    config = variant / "micropul-print.toml"
+    text = config.read_text()
+    config.unlink()
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    try:
+        line = watcher.wait_for(lambda name, line: line.startswith("watching "))
+        assert line == "watching 3 files (Ctrl-C to stop)"
+        config.write_text(text)
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line.startswith("micropul-print.toml changed: rebuilt micropul svg (")
+        line = watcher.wait_for(lambda name, line: line.startswith("watching "))
+        assert line == "watching 3 files (Ctrl-C to stop)"
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
+
+
 def test_a_variant_unreadable_when_watching_begins_is_the_file_watched(
         tmp_path: Path) -> None:
     from micropul_print.cli import main
