@@ -12,7 +12,8 @@ rulebook language. What a change rebuilds:
   parts the changed settings touch are rebuilt (the sheets alone for the duplex, back
   offset, scale, paper or calibration page; the rulebooks alone for the languages;
   everything otherwise), and the inputs watched are found again. Its name is watched
-  for when there is none yet: made while watching, it is read.
+  for when there is none yet: made while watching, it is read. Removed, its settings
+  stay until it is back.
 
 Each rebuild prints one line; a problem is printed as file:line:col and watching goes
 on. File events come from watchfiles (a Rust notify backend with debouncing, rather
@@ -94,6 +95,14 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                       flush=True)
                 announced = True
             changed = sorted({by_path[Path(p)] for _change, p in changes if Path(p) in by_path})
+            gone = [item for item in changed
+                    if item.kind == "configuration" and not item.path.is_file()]
+            if gone:
+                # Deleted to be written again (a git checkout, an editor's save): read
+                # as no file, it rebuilt the shipped set over the variant's kit.
+                print(f"{gone[0].path.name} removed: not rebuilt; its settings still apply "
+                      "until it is back", file=sys.stderr, flush=True)
+                changed = [item for item in changed if item not in gone]
             if not changed:
                 continue
             names = ", ".join(item.path.name for item in changed)

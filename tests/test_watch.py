@@ -164,6 +164,37 @@ def test_a_configuration_made_while_watching_is_read(variant: Path) -> None:
         assert watcher.process.wait(timeout=LIMIT) == 130
 
 
+def test_a_configuration_removed_then_restored_keeps_its_settings(variant: Path) -> None:
+    """A configuration deleted and written again (git checkout, some editors) was read
+    as no file: the shipped set in the classic theme was built over the variant's kit,
+    and the file, no longer watched, was never read again."""
+    config = variant / "micropul-print.toml"
+    text = config.read_text()
+    theme = variant / "theme.yaml"
+    themed = theme.read_text()
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    try:
+        watcher.wait_for(lambda name, line: line.startswith("watching "))
+        tile = variant / "output/tiles/svg/tile-01.svg"
+        before = tile.read_bytes()
+        config.unlink()
+        line = watcher.wait_for(lambda name, line: "removed" in line or "changed" in line)
+        assert line == ("micropul-print.toml removed: not rebuilt; its settings still apply "
+                        "until it is back")
+        assert tile.read_bytes() == before
+        config.write_text(text)
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line == "micropul-print.toml changed: nothing to rebuild"
+        watcher.wait_for(lambda name, line: line.startswith("watching "))  # found again
+        theme.write_text(themed.replace("outline_width: 0.2", "outline_width: 0.3"))
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line.startswith("theme.yaml changed: rebuilt micropul svg (")
+        assert 'stroke-width="0.3"' in tile.read_text()
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
+
+
 def test_a_variant_unreadable_when_watching_begins_is_the_file_watched(
         tmp_path: Path) -> None:
     from micropul_print.cli import main
