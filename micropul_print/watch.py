@@ -10,10 +10,10 @@ rulebook language. What a change rebuilds:
 - a locale file: that game's rulebook in that language, and nothing else;
 - the configuration file: it is read again (the command line still wins), and the
   parts the changed settings touch are rebuilt (the sheets alone for the duplex, back
-  offset, scale, paper or calibration page; the rulebooks alone for the languages;
-  everything otherwise), and the inputs watched are found again. Its name is watched
-  for when there is none yet: made while watching, it is read. Removed, its settings
-  stay until it is back.
+  offset, scale or calibration page; the sheets and rulebooks for the paper; the
+  rulebooks alone for the languages; everything otherwise), and the inputs watched are
+  found again. Its name is watched for when there is none yet: made while watching, it
+  is read. Removed, its settings stay until it is back.
 
 Each rebuild prints one line; a problem is printed as file:line:col and watching goes
 on. File events come from watchfiles (a Rust notify backend with debouncing, rather
@@ -41,9 +41,11 @@ if TYPE_CHECKING:
 DEBOUNCE_MS = 300
 WAKE_MS = 500  # the watcher's wait for events before it yields nothing
 
-# KitOptions fields whose change rebuilds only these parts (any other: everything).
-_SHEETS_ONLY = frozenset({"papers", "flip", "back_offset", "scale", "calibration"})
-_RULEBOOKS_ONLY = frozenset({"langs"})
+# KitOptions fields whose change rebuilds only some parts (any other: everything). The
+# rulebooks follow the sheets' papers.
+_PARTS_OF = {"papers": frozenset({"sheets", "rulebooks"}), "flip": frozenset({"sheets"}),
+             "back_offset": frozenset({"sheets"}), "scale": frozenset({"sheets"}),
+             "calibration": frozenset({"sheets"}), "langs": frozenset({"rulebooks"})}
 
 
 class Input(NamedTuple):
@@ -194,10 +196,8 @@ def config_rebuilds(before: KitOptions, after: KitOptions) -> list[Rebuild]:
     if not changed:
         return []
     parts = frozenset(after.parts)
-    if changed <= _SHEETS_ONLY:
-        parts &= {"sheets"}
-    elif changed <= _RULEBOOKS_ONLY:
-        parts &= {"rulebooks"}
+    if changed <= _PARTS_OF.keys():
+        parts &= frozenset().union(*(_PARTS_OF[field] for field in changed))
     return [Rebuild(game, parts) for game, _path in _catalogues(after)] if parts else []
 
 

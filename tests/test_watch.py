@@ -255,6 +255,30 @@ def test_what_a_change_of_settings_rebuilds() -> None:
         Rebuild("micropul", frozenset({"rulebooks"}))]
     assert config_rebuilds(before, before._replace(theme="ink-saver")) == [
         Rebuild("micropul", frozenset(before.parts))]
+    # The rulebooks follow the sheets' papers: a change of paper left the old paper's.
+    assert config_rebuilds(before, before._replace(papers=("letter",))) == [
+        Rebuild("micropul", frozenset({"sheets", "rulebooks"}))]
+    assert config_rebuilds(before, before._replace(papers=("letter",), flip="short")) == [
+        Rebuild("micropul", frozenset({"sheets", "rulebooks"}))]
+
+
+def test_a_change_of_paper_leaves_what_a_fresh_build_would(tmp_path: Path) -> None:
+    from micropul_print.outputs import read_manifest
+    from micropul_print.watch import _rebuild
+
+    options = KitOptions(langs=("en",), parts=frozenset({"rulebooks"}), booklets=False,
+                         papers=("a4",))
+    build_kit(tmp_path, options)
+    letter = options._replace(papers=("letter",))
+    said: list[str] = []
+    _rebuild(config_rebuilds(options, letter), letter, tmp_path,
+             lambda out, kit, *, quiet, keep_unmade: build_kit(out, kit,
+                                                               keep_unmade=keep_unmade),
+             said.append, "micropul-print.toml")
+    assert said[0].startswith("micropul-print.toml changed: rebuilt micropul rulebooks (1 "
+                              "file, ")
+    assert [p.name for p in (tmp_path / "rules").iterdir()] == ["micropul-rules-en-letter.pdf"]
+    assert read_manifest(tmp_path)["micropul/rulebooks"] == ["rules/micropul-rules-en-letter.pdf"]
 
 
 def test_a_rebuild_of_one_language_keeps_the_others(tmp_path: Path) -> None:
