@@ -10,8 +10,10 @@ rulebook language. What a change rebuilds:
 - a locale file: that game's rulebook in that language, and nothing else;
 - the configuration file: it is read again (the command line still wins), and the
   parts the changed settings touch are rebuilt (the sheets alone for the duplex, back
-  offset, scale, paper or calibration page; the rulebooks alone for the languages;
-  everything otherwise), and the inputs watched are found again.
+  offset, scale or calibration page; the sheets and rulebooks for the paper; the
+  rulebooks alone for the languages; everything otherwise), and the inputs watched are
+  found again. Its name is watched for when there is none yet: made while watching, it
+  is read. Removed, its settings stay until it is back.
 
 Each rebuild prints one line; a problem is printed as file:line:col and watching goes
 on. File events come from watchfiles (a Rust notify backend with debouncing, rather
@@ -39,9 +41,11 @@ if TYPE_CHECKING:
 DEBOUNCE_MS = 300
 WAKE_MS = 500  # the watcher's wait for events before it yields nothing
 
-# KitOptions fields whose change rebuilds only these parts (any other: everything).
-_SHEETS_ONLY = frozenset({"papers", "flip", "back_offset", "scale", "calibration"})
-_RULEBOOKS_ONLY = frozenset({"langs"})
+# KitOptions fields whose change rebuilds only some parts (any other: everything). The
+# rulebooks follow the sheets' papers.
+_PARTS_OF = {"papers": frozenset({"sheets", "rulebooks"}), "flip": frozenset({"sheets"}),
+             "back_offset": frozenset({"sheets"}), "scale": frozenset({"sheets"}),
+             "calibration": frozenset({"sheets"}), "langs": frozenset({"rulebooks"})}
 
 
 class Input(NamedTuple):
@@ -93,6 +97,14 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                       flush=True)
                 announced = True
             changed = sorted({by_path[Path(p)] for _change, p in changes if Path(p) in by_path})
+            gone = [item for item in changed
+                    if item.kind == "configuration" and not item.path.is_file()]
+            if gone:
+                # Deleted to be written again (a git checkout, an editor's save): read
+                # as no file, it rebuilt the shipped set over the variant's kit.
+                print(f"{gone[0].path.name} removed: not rebuilt; its settings still apply "
+                      "until it is back", file=sys.stderr, flush=True)
+                changed = [item for item in changed if item not in gone]
             if not changed:
                 continue
             names = ", ".join(item.path.name for item in changed)
@@ -126,7 +138,7 @@ def _only(paths: frozenset[Path]) -> Callable[[object, str], bool]:
 
 def watched_inputs(args: argparse.Namespace, options: KitOptions) -> list[Input]:
     """Every file the build reads that a designer edits."""
-    from micropul_print.config import config_path
+    from micropul_print.config import CONFIG_NAME, config_path
     from micropul_print.draw.theme import THEME_NAMES, THEMES_DIR
     from micropul_print.rulebook.locales import TRANSLATION_SUFFIX, language_files
     from micropul_print.sheets.layout import layout_path
@@ -147,6 +159,10 @@ def watched_inputs(args: argparse.Namespace, options: KitOptions) -> list[Input]
         found += [Input(layout_path(paper).resolve(), "layout", key=paper)
                   for paper in options.papers]
     config = config_path(args)
+    if config is None and not getattr(args, "no_config", False):
+        # Not there yet: the file the command would read is watched for, and read once
+        # it is made (calibrate writes it).
+        config = Path(CONFIG_NAME)
     if config is not None:
         found.append(Input(config.resolve(), "configuration"))
     return list(dict.fromkeys(found))
@@ -180,10 +196,8 @@ def config_rebuilds(before: KitOptions, after: KitOptions) -> list[Rebuild]:
     if not changed:
         return []
     parts = frozenset(after.parts)
-    if changed <= _SHEETS_ONLY:
-        parts &= {"sheets"}
-    elif changed <= _RULEBOOKS_ONLY:
-        parts &= {"rulebooks"}
+    if changed <= _PARTS_OF.keys():
+        parts &= frozenset().union(*(_PARTS_OF[field] for field in changed))
     return [Rebuild(game, parts) for game, _path in _catalogues(after)] if parts else []
 
 

@@ -144,6 +144,57 @@ def test_settings_that_conflict_are_reported_and_watching_goes_on(variant: Path)
         assert watcher.process.wait(timeout=LIMIT) == 130
 
 
+def test_a_configuration_made_while_watching_is_read(variant: Path) -> None:
+    """A configuration file made while watching (calibrate writes one) was never read:
+    only one there when watching began was watched."""
+    config = variant / "micropul-print.toml"
+    text = config.read_text()
+    config.unlink()
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    try:
+        line = watcher.wait_for(lambda name, line: line.startswith("watching "))
+        assert line == "watching 3 files (Ctrl-C to stop)"
+        config.write_text(text)
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line.startswith("micropul-print.toml changed: rebuilt micropul svg (")
+        line = watcher.wait_for(lambda name, line: line.startswith("watching "))
+        assert line == "watching 3 files (Ctrl-C to stop)"
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
+
+
+def test_a_configuration_removed_then_restored_keeps_its_settings(variant: Path) -> None:
+    """A configuration deleted and written again (git checkout, some editors) was read
+    as no file: the shipped set in the classic theme was built over the variant's kit,
+    and the file, no longer watched, was never read again."""
+    config = variant / "micropul-print.toml"
+    text = config.read_text()
+    theme = variant / "theme.yaml"
+    themed = theme.read_text()
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    try:
+        watcher.wait_for(lambda name, line: line.startswith("watching "))
+        tile = variant / "output/tiles/svg/tile-01.svg"
+        before = tile.read_bytes()
+        config.unlink()
+        line = watcher.wait_for(lambda name, line: "removed" in line or "changed" in line)
+        assert line == ("micropul-print.toml removed: not rebuilt; its settings still apply "
+                        "until it is back")
+        assert tile.read_bytes() == before
+        config.write_text(text)
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line == "micropul-print.toml changed: nothing to rebuild"
+        watcher.wait_for(lambda name, line: line.startswith("watching "))  # found again
+        theme.write_text(themed.replace("outline_width: 0.2", "outline_width: 0.3"))
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line.startswith("theme.yaml changed: rebuilt micropul svg (")
+        assert 'stroke-width="0.3"' in tile.read_text()
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
+
+
 def test_a_variant_unreadable_when_watching_begins_is_the_file_watched(
         tmp_path: Path) -> None:
     from micropul_print.cli import main
@@ -204,6 +255,30 @@ def test_what_a_change_of_settings_rebuilds() -> None:
         Rebuild("micropul", frozenset({"rulebooks"}))]
     assert config_rebuilds(before, before._replace(theme="ink-saver")) == [
         Rebuild("micropul", frozenset(before.parts))]
+    # The rulebooks follow the sheets' papers: a change of paper left the old paper's.
+    assert config_rebuilds(before, before._replace(papers=("letter",))) == [
+        Rebuild("micropul", frozenset({"sheets", "rulebooks"}))]
+    assert config_rebuilds(before, before._replace(papers=("letter",), flip="short")) == [
+        Rebuild("micropul", frozenset({"sheets", "rulebooks"}))]
+
+
+def test_a_change_of_paper_leaves_what_a_fresh_build_would(tmp_path: Path) -> None:
+    from micropul_print.outputs import read_manifest
+    from micropul_print.watch import _rebuild
+
+    options = KitOptions(langs=("en",), parts=frozenset({"rulebooks"}), booklets=False,
+                         papers=("a4",))
+    build_kit(tmp_path, options)
+    letter = options._replace(papers=("letter",))
+    said: list[str] = []
+    _rebuild(config_rebuilds(options, letter), letter, tmp_path,
+             lambda out, kit, *, quiet, keep_unmade: build_kit(out, kit,
+                                                               keep_unmade=keep_unmade),
+             said.append, "micropul-print.toml")
+    assert said[0].startswith("micropul-print.toml changed: rebuilt micropul rulebooks (1 "
+                              "file, ")
+    assert [p.name for p in (tmp_path / "rules").iterdir()] == ["micropul-rules-en-letter.pdf"]
+    assert read_manifest(tmp_path)["micropul/rulebooks"] == ["rules/micropul-rules-en-letter.pdf"]
 
 
 def test_a_rebuild_of_one_language_keeps_the_others(tmp_path: Path) -> None:
