@@ -22,6 +22,7 @@ SIGTERM. No traceback is shown unless MICROPUL_PRINT_TRACEBACK=1.
 from __future__ import annotations
 
 import argparse
+import copy
 import errno
 import gc
 import importlib
@@ -208,6 +209,30 @@ def join_negative_values(words: Sequence[str]) -> list[str]:
 _sigterm_seen = False
 
 
+def _resolved(args: argparse.Namespace) -> tuple[list[config.Setting], argparse.Namespace]:
+    """The command's settings (config.resolve) and its arguments filled in from them.
+    ``build --watch`` with a configuration file that has problems prints them and
+    waits for the file to be mended, as it does for a problem met while watching,
+    instead of ending."""
+    commands = configurable_commands(args.command)
+    try:
+        return config.resolve(args, args.command, commands), args
+    except UserError as problem:
+        path = config.config_path(args)
+        if args.command != "build" or not getattr(args, "watch", False) or path is None:
+            raise
+        from micropul_print.watch import until_mended
+
+        found: list[tuple[list[config.Setting], argparse.Namespace]] = []
+
+        def resolve() -> None:
+            trial = copy.copy(args)  # resolve fills in what it reads: not twice
+            found.append((config.resolve(trial, args.command, commands), trial))
+
+        until_mended(path, problem, resolve)
+        return found[-1]
+
+
 def _on_sigterm(_signum: int, _frame: FrameType | None) -> None:
     global _sigterm_seen
     _sigterm_seen = True
@@ -230,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
             _command_parser(parser, args.command).error(
                 f"unrecognized arguments: {' '.join(unknown)}")
         if args.command in _CONFIGURED:
-            settings = config.resolve(args, args.command, configurable_commands(args.command))
+            settings, args = _resolved(args)
             setattr(args, config.SETTINGS, settings)  # for config.reload (build --watch)
             if args.show_config:
                 print(config.format_settings(args.command, config.config_path(args), settings))

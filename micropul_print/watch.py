@@ -129,6 +129,36 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                 break  # the inputs themselves may have changed: find them again
 
 
+def until_mended(config_file: Path, problem: UserError,
+                 resolve: Callable[[], object]) -> None:
+    """Before a watch's first build, a configuration file with problems: each is
+    printed, and the file alone is watched until ``resolve`` (reading it) succeeds.
+    Building meanwhile from the defaults would have written the shipped set where the
+    file's settings (its ``out`` among them) were meant."""
+    import watchfiles
+
+    _problems(problem)
+    path = config_file.resolve()
+    announced = False
+    # An empty set comes every WAKE_MS: the first one says the watcher is in place.
+    for changes in watchfiles.watch(path.parent, debounce=DEBOUNCE_MS, recursive=False,
+                                    watch_filter=_only(frozenset({path})),
+                                    rust_timeout=WAKE_MS, yield_on_timeout=True):
+        if not announced:
+            print(f"watching {config_file.name} until its problems are mended (Ctrl-C to "
+                  "stop)", file=sys.stderr, flush=True)
+            announced = True
+        if not changes or not path.is_file():
+            continue
+        try:
+            resolve()
+        except UserError as exc:
+            _problems(exc)
+            continue
+        print(f"{config_file.name} changed: building", file=sys.stderr, flush=True)
+        return
+
+
 def _only(paths: frozenset[Path]) -> Callable[[object, str], bool]:
     """A watchfiles filter letting through the events of ``paths`` alone."""
     def ours(_change: object, path: str) -> bool:

@@ -293,3 +293,30 @@ def test_a_rebuild_of_one_language_keeps_the_others(tmp_path: Path) -> None:
                                                        "micropul-rules-it-a4.pdf"]
     build_kit(tmp_path, options._replace(langs=("it",)))  # a whole build of the part
     assert sorted(p.name for p in rules.iterdir()) == ["micropul-rules-it-a4.pdf"]
+
+
+def test_a_configuration_with_problems_at_the_start_is_waited_for(variant: Path) -> None:
+    """A configuration problem when watching began ended the watch (status 1), though
+    the same problem met while watching is printed and waited out."""
+    config = variant / "micropul-print.toml"
+    text = config.read_text()
+    config.write_text("[build]\nscale = 80\n")
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    try:
+        line = watcher.wait_for(lambda name, line: "error" in line)
+        assert line.startswith("micropul-print.toml:2:9: error: scale: each scale must be "
+                               "between 90 and 110 per cent")
+        line = watcher.wait_for(lambda name, line: line.startswith("watching "))
+        assert line == ("watching micropul-print.toml until its problems are mended "
+                        "(Ctrl-C to stop)")
+        assert watcher.process.poll() is None
+        assert not any(variant.rglob("*.svg"))  # nothing built from the defaults
+        config.write_text(text)
+        line = watcher.wait_for(lambda name, line: "changed" in line)
+        assert line == "micropul-print.toml changed: building"
+        line = watcher.wait_for(lambda name, line: line.startswith("watching "))
+        assert line == "watching 3 files (Ctrl-C to stop)"
+        assert any(variant.rglob("tile-01.svg"))
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
