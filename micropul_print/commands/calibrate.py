@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
 
 def write_build_settings(target: Path, values: dict[str, tuple[float, float]]) -> None:
     """Set ``values`` in the file's [build] table, creating the file or the table if
-    need be and keeping every other line; written atomically."""
+    need be and keeping every other line; written atomically (a symbolic link is
+    written through, and stays a link)."""
     import tomlkit
 
     from micropul_print.errors import Diagnostic, UserError
@@ -89,8 +90,8 @@ def write_build_settings(target: Path, values: dict[str, tuple[float, float]]) -
         array = tomlkit.array()
         array.extend([x, y])
         table[key] = array
-    try:
-        write_atomic(target, tomlkit.dumps(document).encode("utf-8"))
+    try:  # through a link, to the shared file it names: renaming over the link unlinked it
+        write_atomic(target.resolve(), tomlkit.dumps(document).encode("utf-8"))
     except OSError as exc:
         raise UserError([Diagnostic(str(target), 0, 0,
                                     f"cannot write: {exc.strerror or exc}")]) from None
