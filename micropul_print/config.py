@@ -64,6 +64,16 @@ class Setting(NamedTuple):
     key: str
     value: Any
     source: str  # "default", "command line" or "FILE:LINE"
+    at: tuple[str, int, int] | None = None  # from the file: its name, the value's line, col
+
+
+class Found(NamedTuple):
+    """A value of the file, converted, with the line of its key and where it is."""
+
+    value: Any
+    line: int
+    value_line: int
+    value_col: int
 
 
 class CommandOptions:
@@ -175,6 +185,19 @@ def config_path(args: argparse.Namespace, cwd: Path | None = None) -> Path | Non
 SETTINGS = "config_settings"
 
 
+def value_problem(args: argparse.Namespace, key: str, message: str) -> Exception:
+    """The error for an option's value that only the command's run can judge: at the
+    value's place when it came from the configuration file (blaming an option the user
+    never typed misleads), else a usage error about the option."""
+    from micropul_print.gameapi import UsageError
+
+    for setting in getattr(args, SETTINGS, ()):
+        if setting.key == key and setting.at is not None:
+            source, line, col = setting.at
+            return UserError([Diagnostic(source, line, col, f"{key}: {message}")])
+    return UsageError(f"argument --{key}: {message}")
+
+
 def reload(args: argparse.Namespace, command: str,
            commands: Mapping[str, CommandOptions]) -> argparse.Namespace:
     """``args`` with the configuration file read again (after it changed): what the
@@ -205,8 +228,9 @@ def resolve(args: argparse.Namespace, command: str,
             settings.append(Setting(key, given, "command line"))
             continue
         if key in table:
-            value, line = table[key]
-            settings.append(Setting(key, value, f"{path}:{line}"))
+            found = table[key]
+            settings.append(Setting(key, found.value, f"{path}:{found.line}",
+                                    (str(path), found.value_line, found.value_col)))
         else:
             settings.append(Setting(key, options.defaults[key], "default"))
         setattr(args, action.dest, settings[-1].value)
@@ -214,9 +238,9 @@ def resolve(args: argparse.Namespace, command: str,
 
 
 def read_config(path: Path, commands: Mapping[str, CommandOptions],
-                ) -> dict[str, dict[str, tuple[Any, int]]]:
-    """Every table of the file as {command: {key: (value, line)}}, values converted as
-    the command line converts them; UserError naming every problem at its place."""
+                ) -> dict[str, dict[str, Found]]:
+    """Every table of the file as {command: {key: Found}}, values converted as the
+    command line converts them; UserError naming every problem at its place."""
     import tomllib  # here: a run without a configuration file need not import it
 
     source = str(path)
@@ -241,7 +265,7 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
                                     f"nested deeper than {MAX_CONFIG_DEPTH}")]) from None
     spots = locate(text)
     problems: list[Diagnostic] = []
-    values: dict[str, dict[str, tuple[Any, int]]] = {}
+    values: dict[str, dict[str, Found]] = {}
     names = sorted(commands)
     tables = ", ".join(f"[{name}]" for name in names[:-1]) + f" and [{names[-1]}]"
     base = path.parent
@@ -263,7 +287,7 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
                                        f"([{name}]) of options, not {_kind(table)}"))
             continue
         options = commands[name]
-        found: dict[str, tuple[Any, int]] = {}
+        found: dict[str, Found] = {}
         for key, value in table.items():
             line, col, value_line, value_col = spots.get((name, key), (0, 0, 0, 0))
             if key not in options.actions:
@@ -274,7 +298,8 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
                                            f"{', '.join(known)}"))
                 continue
             try:
-                found[key] = (options.convert(key, value, base), line)
+                found[key] = Found(options.convert(key, value, base), line, value_line,
+                                   value_col)
             except _Invalid as exc:
                 problems.append(Diagnostic(source, value_line, value_col,
                                            printable(str(exc))))

@@ -46,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
     values = {OFFSET_KEY: args.offset, SCALE_KEY: args.scale}
     if all(value is None for value in values.values()):
         for key in values:
-            value, line = current.get(key, (defaults[key], 0))
+            found = current.get(key)
+            value, line = (found.value, found.line) if found else (defaults[key], 0)
             where = f"{path}:{line}" if line else "the default"
             print(f"{key} = {toml_value(value)}  ({where})")
         print("Print pages 1-2 of a tile sheet double-sided at 100 %, read the gauges and "
@@ -56,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     changed = {key: value for key, value in values.items() if value is not None}
     write_build_settings(path, changed)
     for key, value in changed.items():
-        before = current.get(key, (defaults[key], 0))[0]
+        found = current.get(key)
+        before = found.value if found else defaults[key]
         print(f"{path}: [build] {key} = {toml_value(value)} (was {toml_value(before)})")
     print("The next build uses them; its calibration page's middle pairs and the ruler's "
           "150 mm should then read the same numbers.", file=sys.stderr)
