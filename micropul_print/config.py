@@ -198,6 +198,24 @@ def value_problem(args: argparse.Namespace, key: str, message: str) -> Exception
     return UsageError(f"argument --{key}: {message}")
 
 
+def missing_inputs(args: argparse.Namespace,
+                   keys: Mapping[str, Collection[str]]) -> list[Diagnostic]:
+    """Where the file names an input that is not there, for each of ``keys`` (each with
+    the names it takes that are not paths): at the value, as every bad value of the file;
+    the reader's own "file not found" names the path alone, as though it had been typed."""
+    problems = []
+    for setting in getattr(args, SETTINGS, ()):
+        if (setting.key in keys and setting.at is not None
+                and isinstance(setting.value, str) and setting.value not in keys[setting.key]
+                and not Path(setting.value).exists()):
+            names = keys[setting.key]
+            hint = f" (nor a built-in {setting.key}: {', '.join(names)})" if names else ""
+            source, line, col = setting.at
+            problems.append(Diagnostic(source, line, col, f"{setting.key}: file not found: "
+                                       f"{printable(setting.value)!r}{hint}"))
+    return sorted(problems, key=lambda d: (d.line, d.col))
+
+
 def reload(args: argparse.Namespace, command: str,
            commands: Mapping[str, CommandOptions]) -> argparse.Namespace:
     """``args`` with the configuration file read again (after it changed): what the

@@ -82,6 +82,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from micropul_print.config import missing_inputs
+    from micropul_print.errors import UserError
+
+    missing = missing_inputs(args, {key: CONFIG.paths[key] for key in ("catalogue", "theme")})
+    if missing:
+        raise UserError(missing)
     if args.untranslated is not None:
         return _untranslated(args)
     _require_locales(args)
