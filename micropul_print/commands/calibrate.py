@@ -89,6 +89,10 @@ def write_build_settings(target: Path, values: dict[str, tuple[float, float]]) -
         table = tomlkit.table()
         document.add("build", table)
     for key, (x, y) in values.items():
+        old = table.get(key)
+        if isinstance(old, tomlkit.items.Array) and len(old) == 2:
+            old[0], old[1] = x, y  # in place: comments between the items stay
+            continue
         array = tomlkit.array()
         array.extend([x, y])
         table[key] = array
