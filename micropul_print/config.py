@@ -64,6 +64,16 @@ class Setting(NamedTuple):
     key: str
     value: Any
     source: str  # "default", "command line" or "FILE:LINE"
+    at: tuple[str, int, int] | None = None  # from the file: its name, the value's line, col
+
+
+class Found(NamedTuple):
+    """A value of the file, converted, with the line of its key and where it is."""
+
+    value: Any
+    line: int
+    value_line: int
+    value_col: int
 
 
 class CommandOptions:
@@ -177,6 +187,37 @@ def config_path(args: argparse.Namespace, cwd: Path | None = None) -> Path | Non
 SETTINGS = "config_settings"
 
 
+def value_problem(args: argparse.Namespace, key: str, message: str) -> Exception:
+    """The error for an option's value that only the command's run can judge: at the
+    value's place when it came from the configuration file (blaming an option the user
+    never typed misleads), else a usage error about the option."""
+    from micropul_print.gameapi import UsageError
+
+    for setting in getattr(args, SETTINGS, ()):
+        if setting.key == key and setting.at is not None:
+            source, line, col = setting.at
+            return UserError([Diagnostic(source, line, col, f"{key}: {message}")])
+    return UsageError(f"argument --{key}: {message}")
+
+
+def missing_inputs(args: argparse.Namespace,
+                   keys: Mapping[str, Collection[str]]) -> list[Diagnostic]:
+    """Where the file names an input that is not there, for each of ``keys`` (each with
+    the names it takes that are not paths): at the value, as every bad value of the file;
+    the reader's own "file not found" names the path alone, as though it had been typed."""
+    problems = []
+    for setting in getattr(args, SETTINGS, ()):
+        if (setting.key in keys and setting.at is not None
+                and isinstance(setting.value, str) and setting.value not in keys[setting.key]
+                and not Path(setting.value).exists()):
+            names = keys[setting.key]
+            hint = f" (nor a built-in {setting.key}: {', '.join(names)})" if names else ""
+            source, line, col = setting.at
+            problems.append(Diagnostic(source, line, col, f"{setting.key}: file not found: "
+                                       f"{printable(setting.value)!r}{hint}"))
+    return sorted(problems, key=lambda d: (d.line, d.col))
+
+
 def reload(args: argparse.Namespace, command: str,
            commands: Mapping[str, CommandOptions]) -> argparse.Namespace:
     """``args`` with the configuration file read again (after it changed): what the
@@ -207,8 +248,9 @@ def resolve(args: argparse.Namespace, command: str,
             settings.append(Setting(key, given, "command line"))
             continue
         if key in table:
-            value, line = table[key]
-            settings.append(Setting(key, value, f"{path}:{line}"))
+            found = table[key]
+            settings.append(Setting(key, found.value, f"{path}:{found.line}",
+                                    (str(path), found.value_line, found.value_col)))
         else:
             settings.append(Setting(key, options.defaults[key], "default"))
         setattr(args, action.dest, settings[-1].value)
@@ -216,9 +258,9 @@ def resolve(args: argparse.Namespace, command: str,
 
 
 def read_config(path: Path, commands: Mapping[str, CommandOptions],
-                ) -> dict[str, dict[str, tuple[Any, int]]]:
-    """Every table of the file as {command: {key: (value, line)}}, values converted as
-    the command line converts them; UserError naming every problem at its place."""
+                ) -> dict[str, dict[str, Found]]:
+    """Every table of the file as {command: {key: Found}}, values converted as the
+    command line converts them; UserError naming every problem at its place."""
     import tomllib  # here: a run without a configuration file need not import it
 
     source = str(path)
@@ -243,7 +285,7 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
                                     f"nested deeper than {MAX_CONFIG_DEPTH}")]) from None
     spots = locate(text)
     problems: list[Diagnostic] = []
-    values: dict[str, dict[str, tuple[Any, int]]] = {}
+    values: dict[str, dict[str, Found]] = {}
     names = sorted(commands)
     tables = ", ".join(f"[{name}]" for name in names[:-1]) + f" and [{names[-1]}]"
     base = path.parent
@@ -265,7 +307,7 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
                                        f"([{name}]) of options, not {_kind(table)}"))
             continue
         options = commands[name]
-        found: dict[str, tuple[Any, int]] = {}
+        found: dict[str, Found] = {}
         for key, value in table.items():
             line, col, value_line, value_col = spots.get((name, key), (0, 0, 0, 0))
             if key not in options.actions:
@@ -276,7 +318,8 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
                                            f"{', '.join(known)}"))
                 continue
             try:
-                found[key] = (options.convert(key, value, base), line)
+                found[key] = Found(options.convert(key, value, base), line, value_line,
+                                   value_col)
             except _Invalid as exc:
                 problems.append(Diagnostic(source, value_line, value_col,
                                            printable(str(exc))))

@@ -60,7 +60,8 @@ def write_atomic(target: Path, data: bytes) -> None:
     ``target``: readers never see a half-written file, and a crash leaves the old one.
     An OSError names ``target``, never the temporary file the user did not ask for.
     A device, pipe or socket at ``target`` is refused: renaming over it would replace,
-    say, /dev/null itself for a user who may (root may)."""
+    say, /dev/null itself for a user who may (root may). A file replaced keeps its
+    permissions; a new one gets those the umask allows."""
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(target))
     special = not_regular(target)
@@ -75,11 +76,23 @@ def write_atomic(target: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, _mode_for(target))  # mkstemp makes it 0o600, whatever the umask
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions of the file written at ``target``: the old file's, when one is
+    replaced (a configuration kept private stays so); else those open() would give a
+    new file, 0o666 less the umask."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except (OSError, ValueError):  # a new file
+        umask = os.umask(0)  # the umask can only be read by setting it
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def not_regular(target: Path) -> str:

@@ -279,3 +279,40 @@ def test_every_key_is_documented(command: str) -> None:
     (row,) = [line for line in doc.splitlines() if line.startswith(f"| `[{command}]` |")]
     assert sorted(key.strip("`") for key in re.findall(r"`[a-z-]+`", row)) == sorted(
         keys_of(command).split(", "))
+
+
+@pytest.mark.parametrize(("toml", "expected"), [
+    ('lang = "xx"', "2:8: error: lang: unknown language 'xx' for the micropul rulebook; "
+                    "choose from en,de,es,fr,it,pl"),
+    ('locales = "nodir"', "2:11: error: locales: no folder 'nodir'"),
+])
+def test_a_value_the_rulebook_refuses_is_blamed_on_the_file_not_an_option(
+        toml: str, expected: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path(CONFIG_NAME).write_text(f"[rulebook]\n{toml}\n")
+    assert cli.main(["rulebook", "--check"]) == 1
+    assert capsys.readouterr().err == f"{CONFIG_NAME}:{expected}\n"
+    assert cli.main(["rulebook", "--check", "--no-config", f"--{toml.split()[0]}",
+                     toml.split('"')[1]]) == 2  # typed: the option's own usage error
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print rulebook: error: argument --{expected.split(': ', 2)[2]}")
+
+
+def test_an_input_the_file_names_that_is_not_there_is_blamed_on_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path(CONFIG_NAME).write_text('[build]\ntheme = "nonexistent.yaml"\n'
+                                 'catalogue = "nope.yaml"\n[rulebook]\ntheme = "x"\n')
+    themes = "(nor a built-in theme: classic, ink-saver, colour-safe)"
+    assert cli.main(["build", "--out", "kit"]) == 1
+    assert capsys.readouterr().err == (
+        f"{CONFIG_NAME}:2:9: error: theme: file not found: 'nonexistent.yaml' {themes}\n"
+        f"{CONFIG_NAME}:3:13: error: catalogue: file not found: 'nope.yaml'\n")
+    assert cli.main(["rulebook", "--check"]) == 1
+    assert capsys.readouterr().err == (
+        f"{CONFIG_NAME}:5:9: error: theme: file not found: 'x' {themes}\n")
+    assert cli.main(["build", "--no-config", "--theme", "nonexistent.yaml"]) == 1
+    assert capsys.readouterr().err == "nonexistent.yaml: error: file not found\n"  # typed
+    assert not (tmp_path / "kit").exists()

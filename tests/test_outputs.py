@@ -203,3 +203,24 @@ def test_a_folder_in_the_way_of_one_file_moves_none_of_them(tmp_path: Path) -> N
         f"{out / 'tiles'} is a file, not a directory"]
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == [
         "sheets", "sheets/b.pdf", "tiles"]
+
+
+def test_a_new_file_follows_the_umask_and_a_replaced_one_keeps_its_mode(
+        tmp_path: Path) -> None:
+    previous = os.umask(0o077)
+    try:
+        write_atomic(tmp_path / "new.pdf", b"new")
+        staging = Staging(tmp_path / "out")
+        with staging as output:
+            staged = output.write_bytes("tiles/a.svg", b"a")
+            staging.commit({"game/tiles": [staged]})
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "new.pdf").stat().st_mode) == 0o600
+    assert stat.S_IMODE(staged.stat().st_mode) == 0o600
+    for mode in (0o600, 0o664):
+        kept = tmp_path / f"kept-{mode:o}.toml"
+        kept.write_bytes(b"old")
+        kept.chmod(mode)
+        write_atomic(kept, b"new")
+        assert (kept.read_bytes(), stat.S_IMODE(kept.stat().st_mode)) == (b"new", mode)

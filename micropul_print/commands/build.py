@@ -32,6 +32,7 @@ HELP = "build the print-and-play kit: tile images, duplex PDF sheets, boards, ru
 # is asked for each time); paths in the file are relative to it (docs/configuration.md).
 CONFIG = ConfigSpec(exclude=frozenset({"watch"}),
                     paths={"catalogue": (), "out": (), "theme": THEME_NAMES})
+INPUTS = ("catalogue", "theme")  # the paths of CONFIG that name files to read
 
 # Parts of the kit --only can pick; the default is all of them.
 PARTS = ("svg", "png", "sheets", "rulebooks")
@@ -226,6 +227,12 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
 
 
 def run(args: argparse.Namespace) -> int:
+    from micropul_print.config import missing_inputs
+    from micropul_print.errors import UserError
+
+    missing = missing_inputs(args, {key: CONFIG.paths[key] for key in INPUTS})
+    if missing:
+        raise UserError(missing)
     if args.watch:
         from micropul_print.watch import watch
 

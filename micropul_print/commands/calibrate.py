@@ -48,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     values = {OFFSET_KEY: args.offset, SCALE_KEY: args.scale}
     if all(value is None for value in values.values()):
         for key in values:
-            value, line = current.get(key, (defaults[key], 0))
+            found = current.get(key)
+            value, line = (found.value, found.line) if found else (defaults[key], 0)
             where = f"{path}:{line}" if line else "the default"
             print(f"{key} = {toml_value(value)}  ({where})")
         print("Print pages 1-2 of a tile sheet double-sided at 100 %, read the gauges and "
@@ -58,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     changed = {key: value for key, value in values.items() if value is not None}
     write_build_settings(path, changed)
     for key, value in changed.items():
-        before = current.get(key, (defaults[key], 0))[0]
+        found = current.get(key)
+        before = found.value if found else defaults[key]
         print(f"{path}: [build] {key} = {toml_value(value)} (was {toml_value(before)})")
     print("The next build uses them; its calibration page's middle pairs and the ruler's "
           "150 mm should then read the same numbers.", file=sys.stderr)
@@ -67,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
 
 def write_build_settings(target: Path, values: dict[str, tuple[float, float]]) -> None:
     """Set ``values`` in the file's [build] table, creating the file or the table if
-    need be and keeping every other line; written atomically."""
+    need be and keeping every other line; written atomically (a symbolic link is
+    written through, and stays a link)."""
     import tomlkit
 
     from micropul_print.errors import Diagnostic, UserError
@@ -88,11 +91,15 @@ def write_build_settings(target: Path, values: dict[str, tuple[float, float]]) -
         table = tomlkit.table()
         document.add("build", table)
     for key, (x, y) in values.items():
+        old = table.get(key)
+        if isinstance(old, tomlkit.items.Array) and len(old) == 2:
+            old[0], old[1] = x, y  # in place: comments between the items stay
+            continue
         array = tomlkit.array()
         array.extend([x, y])
         table[key] = array
-    try:
-        write_atomic(target, tomlkit.dumps(document).encode("utf-8"))
+    try:  # through a link, to the shared file it names: renaming over the link unlinked it
+        write_atomic(target.resolve(), tomlkit.dumps(document).encode("utf-8"))
     except OSError as exc:
         raise UserError([Diagnostic(str(target), 0, 0,
                                     f"cannot write: {exc.strerror or exc}")]) from None

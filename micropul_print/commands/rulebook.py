@@ -88,12 +88,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.gameapi import UsageError
+    from micropul_print.config import missing_inputs
+    from micropul_print.errors import UserError
 
+    missing = missing_inputs(args, {key: CONFIG.paths[key] for key in ("catalogue", "theme")})
+    if missing:
+        raise UserError(missing)
     if args.untranslated is not None:
         return _untranslated(args)
-    if args.locales is not None and not Path(args.locales).is_dir():
-        raise UsageError(f"argument --locales: no folder {args.locales!r}")
+    _require_locales(args)
     if args.template is not None:
         return _template(args)
     return _build(args)
@@ -124,7 +127,7 @@ def _build(args: argparse.Namespace) -> int:
     locales = _user_folder(args, catalogue.game)
     known = available_languages(catalogue.game, locales)
     langs = args.lang or known
-    _require_languages(langs, known, catalogue.game, args.locales)
+    _require_languages(args, langs, known, catalogue.game)
 
     def say(message: str) -> None:
         if not args.quiet:
@@ -180,15 +183,22 @@ def _user_folder(args: argparse.Namespace, game: str) -> Path | None:
     return folder
 
 
-def _require_languages(langs: list[str], known: list[str], game: str,
-                       locales: str | None) -> None:
-    from micropul_print.gameapi import UsageError
+def _require_locales(args: argparse.Namespace) -> None:
+    from micropul_print.config import value_problem
+
+    if args.locales is not None and not Path(args.locales).is_dir():
+        raise value_problem(args, "locales", f"no folder {args.locales!r}")
+
+
+def _require_languages(args: argparse.Namespace, langs: list[str], known: list[str],
+                       game: str) -> None:
+    from micropul_print.config import value_problem
 
     unknown = [lang for lang in langs if lang not in known]
     if unknown:
-        raise UsageError(f"argument --lang: unknown language {unknown[0]!r} for the "
-                         f"{game} rulebook; choose from {','.join(known)}"
-                         f"{_where_yours_go(locales, game, unknown[0])}")
+        raise value_problem(args, "lang", f"unknown language {unknown[0]!r} for the {game} "
+                            f"rulebook; choose from {','.join(known)}"
+                            f"{_where_yours_go(args.locales, game, unknown[0])}")
 
 
 def _where_yours_go(locales: str | None, game: str, lang: str) -> str:
@@ -208,8 +218,7 @@ def _untranslated(args: argparse.Namespace) -> int:
     from micropul_print.rulebook.locales import REFERENCE_LANGUAGE
     from micropul_print.rulebook.translations import untranslated_report
 
-    if args.locales is not None and not Path(args.locales).is_dir():
-        raise UsageError(f"argument --locales: no folder {args.locales!r}")
+    _require_locales(args)
     if not args.untranslated and args.lang:  # --untranslated --lang pl: as --untranslated pl
         args.untranslated = list(args.lang)
     games = [args.game] if args.game else games_with_rulebooks()

@@ -89,3 +89,30 @@ def test_without_values_it_says_what_the_file_holds(
     assert main(["calibrate"]) == 0
     assert capsys.readouterr().out.splitlines() == [
         "back-offset = [0, 0]  (the default)", f"scale = [96.5, 96.5]  ({CONFIG_NAME}:2)"]
+
+
+def test_a_linked_configuration_is_written_through_the_link(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    shared = tmp_path / "dots" / "p.toml"
+    shared.parent.mkdir()
+    shared.write_text('[build]\npaper = "a4"\n')
+    (tmp_path / "sl").mkdir()
+    monkeypatch.chdir(tmp_path / "sl")
+    Path(CONFIG_NAME).symlink_to("../dots/p.toml")
+    assert main(["calibrate", "--offset", "0.5,0.5"]) == 0
+    assert capsys.readouterr().out == (f"{CONFIG_NAME}: [build] back-offset = [0.5, 0.5] "
+                                       "(was [0, 0])\n")
+    assert Path(CONFIG_NAME).is_symlink()
+    assert shared.read_text() == '[build]\npaper = "a4"\nback-offset = [0.5, 0.5]\n'
+
+
+def test_comments_inside_a_multi_line_array_stay(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / CONFIG_NAME
+    before = '[build]\nback-offset = [\n  0.5,  # x\n  -1,  # y\n]\n'
+    config.write_text(before)
+    assert main(["calibrate", "--config", str(config), "--offset", "0.25,0.75"]) == 0
+    assert config.read_text() == '[build]\nback-offset = [\n  0.25,  # x\n  0.75,  # y\n]\n'
+    assert capsys.readouterr().out == (f"{config}: [build] back-offset = [0.25, 0.75] "
+                                       "(was [0.5, -1])\n")
