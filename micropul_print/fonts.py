@@ -99,13 +99,23 @@ def fit_line(text: str, size: float, room: float, *, smallest: float,
     if width <= room:
         return text, size
     size = max(size * room / width, smallest)
-    fitted = text
-    kept = len(text)
-    while kept > 0 and text_width(fitted, size, weight) > room:
-        kept -= 1
+    if text_width(text, size, weight) <= room:
+        return text, size
+
+    def shortened(kept: int) -> str:  # ``kept`` characters of text, half from each end
         head, tail = (kept + 1) // 2, kept // 2
-        fitted = text[:head].rstrip() + ELLIPSIS + text[len(text) - tail :].lstrip()
-    return fitted, size
+        return text[:head].rstrip() + ELLIPSIS + text[len(text) - tail :].lstrip()
+
+    # The most characters that fit, by bisection: a long name (a reprint of scattered
+    # numbers, say) took a time growing with the square of its length one by one.
+    low, high = 0, len(text) - 1  # shortened(low) is what is left when nothing fits
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text_width(shortened(middle), size, weight) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return shortened(low), size
 
 
 @lru_cache(maxsize=256)
