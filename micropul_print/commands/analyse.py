@@ -22,6 +22,7 @@ from micropul_print.commands.values import (
     file_name,
     folder_name,
     path_name,
+    require_seeds,
     whole_number,
 )
 
@@ -143,11 +144,7 @@ def _run(args: argparse.Namespace) -> int:
     from micropul_print.lab.runner import SchedulerLost, check_scheduler, run_plan
     from micropul_print.outputs import check_directory_target, check_file_target
 
-    last = args.seed + args.games - 1  # game k is dealt seed S + k
-    if last > MAX_SEED:
-        raise UsageError(f"--seed {args.seed} with --games {args.games} deals seeds up to "
-                         f"{last}, past the largest seed, {MAX_SEED}: the seed must be at "
-                         f"most {MAX_SEED - args.games + 1}")
+    require_seeds(args.seed, args.games)  # game k is dealt seed S + k
     catalogue = _load(args.catalogue, args.game, args.strict)
     # Its game is checked below, where the message can name --against (not --game).
     against = _load(args.against, None, args.strict) if args.against else None

@@ -11,6 +11,7 @@ from micropul_print.commands.values import (
     MAX_SEED,
     MAX_SIMULATED_GAMES,
     file_name,
+    require_seeds,
     whole_number,
 )
 from micropul_print.config import ConfigSpec
@@ -55,13 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
     from micropul_print.errors import UserError, errors_in, with_the_rest
-    from micropul_print.gameapi import UsageError
 
-    last = args.seed + args.games - 1  # game k of each kind is dealt seed S + k
-    if last > MAX_SEED:
-        raise UsageError(f"--seed {args.seed} with --games {args.games} deals seeds up to "
-                         f"{last}, past the largest seed, {MAX_SEED}: the seed must be at "
-                         f"most {MAX_SEED - args.games + 1}")
+    require_seeds(args.seed, args.games)  # game k of each kind is dealt seed S + k
     catalogue, diagnostics = read_catalogue(args.catalogue or shipped_catalogue(args.game))
     errors = errors_in(diagnostics, args.strict)
     if catalogue is None or errors:

@@ -44,6 +44,18 @@ def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
     return parse
 
 
+def require_seeds(seed: int, games: int) -> None:
+    """UsageError unless the last seed ``games`` games from ``seed`` deal (game k is
+    dealt seed S + k) is one a record or a report can store."""
+    from micropul_print.gameapi import UsageError
+
+    last = seed + games - 1
+    if last > MAX_SEED:
+        raise UsageError(f"--seed {seed} with --games {games} deals seeds up to {last}, "
+                         f"past the largest seed, {MAX_SEED}: the seed must be at most "
+                         f"{MAX_SEED - games + 1}")
+
+
 def decimal_number(text: str) -> float:
     """``text`` as float() reads it, if it is a plain decimal number as :func:`whole_number`
     asks of a whole one (float() also takes '١' or '1_0'); ValueError otherwise."""
