@@ -92,16 +92,23 @@ def errors_in(diagnostics: Iterable[Diagnostic], strict: bool = False) -> list[D
 _LET_THROUGH: list[Diagnostic] = []
 
 
-def usable(value: T | None, diagnostics: Sequence[Diagnostic], strict: bool = False) -> T:
-    """``value`` when it came without errors (nor warnings, with ``strict``), its
-    warnings kept for take_warnings; otherwise raise UserError with those errors, then
-    the other diagnostics (every problem of the input in one run), or with every
-    diagnostic if the value is missing."""
+def without_errors(value: T | None, diagnostics: Sequence[Diagnostic],
+                   strict: bool = False) -> T:
+    """``value`` when it came without errors (nor warnings, with ``strict``); otherwise
+    raise UserError with those errors, then the other diagnostics (every problem of the
+    input in one run), or with every diagnostic if the value is missing. For a caller
+    that prints the warnings itself; see usable."""
     errors = errors_in(diagnostics, strict)
     if value is None or errors:
         raise UserError(with_the_rest(errors, diagnostics) if errors else diagnostics)
-    _LET_THROUGH.extend(diagnostics)
     return value
+
+
+def usable(value: T | None, diagnostics: Sequence[Diagnostic], strict: bool = False) -> T:
+    """As without_errors, the warnings of a usable value kept for take_warnings."""
+    found = without_errors(value, diagnostics, strict)
+    _LET_THROUGH.extend(diagnostics)
+    return found
 
 
 def with_the_rest(errors: Sequence[Diagnostic],

@@ -79,12 +79,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _load(path: str | None, game: str | None, strict: bool) -> Any:
     from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
-    from micropul_print.errors import UserError, errors_in, with_the_rest
+    from micropul_print.errors import without_errors
 
-    catalogue, diagnostics = read_catalogue(path or shipped_catalogue(game))
-    errors = errors_in(diagnostics, strict)
-    if catalogue is None or errors:
-        raise UserError(with_the_rest(errors, diagnostics) if errors else diagnostics)
+    found, diagnostics = read_catalogue(path or shipped_catalogue(game))
+    catalogue = without_errors(found, diagnostics, strict)
     if path:
         require_game(catalogue, game)
     for diagnostic in diagnostics:

@@ -10,7 +10,7 @@ import sys
 from micropul_print import registry
 from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
 from micropul_print.commands.values import file_name
-from micropul_print.errors import UserError, errors_in, printable_lines, with_the_rest
+from micropul_print.errors import printable_lines, without_errors
 
 HELP = "validate a tile catalogue and list its tiles (or print its JSON)"
 
@@ -38,10 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    catalogue, diagnostics = read_catalogue(args.catalogue or shipped_catalogue(args.game))
-    errors = errors_in(diagnostics, args.strict)
-    if catalogue is None or errors:
-        raise UserError(with_the_rest(errors, diagnostics) if errors else diagnostics)
+    found, diagnostics = read_catalogue(args.catalogue or shipped_catalogue(args.game))
+    catalogue = without_errors(found, diagnostics, args.strict)
     if args.catalogue:
         require_game(catalogue, args.game)
     for diagnostic in diagnostics:  # warnings and notices only

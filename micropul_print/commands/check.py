@@ -55,13 +55,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
-    from micropul_print.errors import UserError, errors_in, with_the_rest
+    from micropul_print.errors import without_errors
 
     require_seeds(args.seed, args.games)  # game k of each kind is dealt seed S + k
-    catalogue, diagnostics = read_catalogue(args.catalogue or shipped_catalogue(args.game))
-    errors = errors_in(diagnostics, args.strict)
-    if catalogue is None or errors:
-        raise UserError(with_the_rest(errors, diagnostics) if errors else diagnostics)
+    found, diagnostics = read_catalogue(args.catalogue or shipped_catalogue(args.game))
+    catalogue = without_errors(found, diagnostics, args.strict)
     if args.catalogue:
         require_game(catalogue, args.game)
     for diagnostic in diagnostics:

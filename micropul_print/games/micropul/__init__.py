@@ -107,7 +107,7 @@ class MicropulGame:
 
     def analyse_position(self, path: str, catalogue: Catalogue, legal: str | None, *,
                          strict: bool) -> tuple[JSON, list[Diagnostic]]:
-        from micropul_print.errors import UserError, errors_in, with_the_rest
+        from micropul_print.errors import without_errors
         from micropul_print.games.micropul.analysis import analyse
         from micropul_print.games.micropul.position import read_position
 
@@ -119,10 +119,8 @@ class MicropulGame:
                 raise UsageError(f"--legal takes a tile number of {catalogue.name} "
                                  f"({min(ids)} to {max(ids)}), got {legal!r}")
             legal_tile = int(legal)
-        position, diagnostics = read_position(path, catalogue)
-        errors = errors_in(diagnostics, strict)
-        if position is None or errors:
-            raise UserError(with_the_rest(errors, diagnostics) if errors else diagnostics)
+        found, diagnostics = read_position(path, catalogue)
+        position = without_errors(found, diagnostics, strict)
         return analyse(position, catalogue, legal_tile), diagnostics
 
     def theme_problems(self, catalogue: Catalogue, theme: Theme) -> list[Diagnostic]:
