@@ -7,7 +7,7 @@ each as ``file:line:col: severity: message`` and exits non-zero. Raising
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
@@ -109,6 +109,16 @@ def usable(value: T | None, diagnostics: Sequence[Diagnostic], strict: bool = Fa
     found = without_errors(value, diagnostics, strict)
     _LET_THROUGH.extend(diagnostics)
     return found
+
+
+def joined(problem: UserError, reading: Callable[[], object]) -> UserError:
+    """``problem`` (one input's) with the problems ``reading`` another input raises, if
+    any: every input's problems in one run, where the first would have hidden the rest."""
+    try:
+        reading()
+    except UserError as other:
+        return UserError([*problem.diagnostics, *other.diagnostics])
+    return problem
 
 
 def with_the_rest(errors: Sequence[Diagnostic],

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from micropul_print import registry
-from micropul_print.errors import Diagnostic, UserError
+from micropul_print.errors import Diagnostic, UserError, joined
 from micropul_print.gameapi import KIT_PARTS, KitJob, KitOptions, Progress
 from micropul_print.outputs import Staging
 from micropul_print.sheets.layout import SheetLayout, load_layout
@@ -91,16 +91,11 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     unknown = set(options.parts) - PARTS
     if unknown:
         raise ValueError(f"unknown kit parts: {sorted(unknown)}")
-    # Every input's problems at once: a catalogue's errors hid the theme's.
     try:
         catalogues = _catalogues(options)
-    except UserError as catalogue_problems:
-        try:
-            load_theme(options.theme, strict=options.strict)
-        except UserError as theme_problems:
-            raise UserError([*catalogue_problems.diagnostics,
-                             *theme_problems.diagnostics]) from None
-        raise
+    except UserError as problem:  # a catalogue's errors hid the theme's
+        raise joined(problem, lambda: load_theme(options.theme,
+                                                 strict=options.strict)) from None
     theme = load_theme(options.theme, strict=options.strict)
     problems = [problem for catalogue in catalogues
                 for problem in registry.get(catalogue.game).theme_problems(catalogue, theme)]

@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
 def _build(args: argparse.Namespace) -> int:
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
     from micropul_print.draw.theme import load_theme
-    from micropul_print.errors import UserError
+    from micropul_print.errors import UserError, joined
     from micropul_print.rulebook import (
         available_languages,
         build_booklets,
@@ -115,13 +115,8 @@ def _build(args: argparse.Namespace) -> int:
 
     try:
         catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game))
-    except UserError as catalogue_problems:  # every input's problems at once
-        try:
-            load_theme(args.theme)
-        except UserError as theme_problems:
-            raise UserError([*catalogue_problems.diagnostics,
-                             *theme_problems.diagnostics]) from None
-        raise
+    except UserError as problem:  # a catalogue's errors hid the theme's
+        raise joined(problem, lambda: load_theme(args.theme)) from None
     if args.catalogue:
         require_game(catalogue, args.game)
     locales = _user_folder(args, catalogue.game)
