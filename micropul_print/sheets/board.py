@@ -28,7 +28,7 @@ from micropul_print.draw.primitives import Circle, Drawing, Group, Line, Primiti
 from micropul_print.draw.theme import Hatch, MarkStyle
 from micropul_print.fonts import CAP_HEIGHT, fit_line
 from micropul_print.sheets.layout import SheetLayout
-from micropul_print.sheets.pages import SMALLEST_FOOTER
+from micropul_print.sheets.pages import SMALLEST_FOOTER, fitted_footer
 from micropul_print.sheets.pdf import DocumentInfo
 
 OVERLAP = 10.0  # width of the glue strip shared by neighbouring parts, mm
@@ -254,10 +254,8 @@ def _page_marks(layout: SheetLayout, split: BoardSplit, page: BoardPage) -> Draw
             items += _cross(*page.to_page(mark.x, mark.y))
     items += _header(layout, split, page)
     baseline = layout.paper_height - layout.margin - (layout.footer_band - layout.footer_size) / 2
-    label, size = fit_line(page.label, layout.footer_size,
-                           layout.paper_width - 2 * layout.margin,
-                           smallest=layout.footer_size * SMALLEST_FOOTER)
-    items.append(Text(layout.paper_width / 2, baseline, label, size, NOTE_COLOUR))
+    x, label, size = fitted_footer(layout, page.label)
+    items.append(Text(x, baseline, label, size, NOTE_COLOUR))
     return Drawing(layout.paper_width, layout.paper_height, tuple(items))
 
 
