@@ -18,6 +18,12 @@ from micropul_print.lab import runner
 distributed = pytest.importorskip("distributed")
 
 
+def _one_game_on(address: str) -> int:
+    """``analyse`` of one random solitaire game sent to the scheduler at ``address``."""
+    return main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
+                 "--scheduler", address])
+
+
 def test_a_cluster_plays_the_same_games(tmp_path: Path) -> None:
     args = ["analyse", "--game", "cellulae", "--variants", "5", "--games", "4", "--bots",
             "random,greedy"]
@@ -35,8 +41,7 @@ def test_a_scheduler_without_workers_is_a_usage_error(
     with distributed.LocalCluster(n_workers=0, processes=False,
                                   dashboard_address=None) as cluster:
         address = cluster.scheduler_address
-        assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
-                     "--scheduler", address]) == 2
+        assert _one_game_on(address) == 2
     assert capsys.readouterr().err == (
         f"micropul-print analyse: error: --scheduler {address!r}: the scheduler has no "
         f"workers (none joined within 0.5 s)\n")
@@ -91,8 +96,7 @@ def _refused_port() -> int:
 ])
 def test_a_malformed_scheduler_address_is_a_usage_error(
         address: str, reason: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
-                 "--scheduler", address]) == 2
+    assert _one_game_on(address) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"micropul-print analyse: error: --scheduler {address!r}: no Dask "
                           f"scheduler answers there ({reason}")
@@ -103,8 +107,7 @@ def test_a_scheduler_that_does_not_answer_is_a_usage_error_before_any_game(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(runner, "CONNECT_SECONDS", 0.5)
     address = f"tcp://127.0.0.1:{_refused_port()}"
-    assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
-                 "--scheduler", address]) == 2
+    assert _one_game_on(address) == 2
     assert capsys.readouterr().err == (
         f"micropul-print analyse: error: --scheduler {address!r}: no Dask scheduler answers "
         f"there (Timed out trying to connect to {address} after 0.5 s)\n")
@@ -118,8 +121,7 @@ def test_a_listener_that_never_answers_is_given_up_on(
         server.bind(("127.0.0.1", 0))
         server.listen()
         address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
-        assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
-                     "--scheduler", address]) == 2
+        assert _one_game_on(address) == 2
     assert capsys.readouterr().err == (
         f"micropul-print analyse: error: --scheduler {address!r}: no Dask scheduler answers "
         f"there (Timed out trying to connect to {address} after 0.5 s)\n")
@@ -141,8 +143,7 @@ def test_a_server_that_is_not_a_scheduler_is_told_apart(
 
         thread = threading.Thread(target=answer, daemon=True)
         thread.start()
-        assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
-                     "--scheduler", f"tcp://127.0.0.1:{port}"]) == 2
+        assert _one_game_on(f"tcp://127.0.0.1:{port}") == 2
         thread.join(5)
     err = capsys.readouterr().err
     assert err.startswith(f"micropul-print analyse: error: --scheduler "
