@@ -240,18 +240,25 @@ def test_the_official_set_is_the_official_set(catalogue: Catalogue) -> None:
     assert format_comparison(catalogue, comparison) == ["official set (Micropul 1.2.1)"]
 
 
+def _shipped_with(folder: Path, old: str, new: str) -> Path:
+    """The shipped Micropul catalogue with ``old`` replaced by ``new``, as mine.yaml in
+    ``folder``."""
+    from micropul_print.catalogue.loader import shipped_catalogue
+
+    text = Path(shipped_catalogue("micropul")).read_text(encoding="utf-8")
+    edited = text.replace(old, new)
+    assert edited != text
+    path = folder / "mine.yaml"
+    path.write_text(edited, encoding="utf-8")
+    return path
+
+
 def test_the_shipped_catalogue_with_one_tile_changed_is_a_variant_that_passes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A designer's first edit of an `init` copy: the set is a variant (the pairing facts
     become notices), the official name is warned, and check passes unless --strict."""
-    from micropul_print.catalogue.loader import shipped_catalogue
-
-    text = Path(shipped_catalogue("micropul")).read_text(encoding="utf-8")
-    edited = text.replace("  - id: 7\n    face:\n      - W .\n      - . 1\n",
-                          "  - id: 7\n    face:\n      - B .\n      - . 1\n")
-    assert edited != text
-    path = tmp_path / "mine.yaml"
-    path.write_text(edited, encoding="utf-8")
+    path = _shipped_with(tmp_path, "  - id: 7\n    face:\n      - W .\n      - . 1\n",
+                         "  - id: 7\n    face:\n      - B .\n      - . 1\n")
     assert main(["check", str(path), "--games", "2"]) == 0
     out, err = capsys.readouterr()
     assert "variant of Micropul 1.2.1: 1 tile changed, 0 tiles added, 0 tiles removed" in out
@@ -266,14 +273,8 @@ def test_the_guide_s_table_says_what_check_gives_a_variant_named_micropul(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """docs/catalogue.md's column "official set, or a catalogue named `Micropul`" against
     check on the shipped catalogue with tile 1 changed and its name kept."""
-    from micropul_print.catalogue.loader import shipped_catalogue
-
-    text = Path(shipped_catalogue("micropul")).read_text(encoding="utf-8")
-    edited = text.replace("  - id: 1\n    face:\n      - W .\n",
-                          "  - id: 1\n    face:\n      - B .\n")
-    assert edited != text
-    path = tmp_path / "mine.yaml"
-    path.write_text(edited, encoding="utf-8")
+    path = _shipped_with(tmp_path, "  - id: 1\n    face:\n      - W .\n",
+                         "  - id: 1\n    face:\n      - B .\n")
     assert main(["check", str(path), "--games", "2"]) == 0
     err = capsys.readouterr().err
 
