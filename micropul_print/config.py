@@ -200,11 +200,16 @@ def value_problem(args: argparse.Namespace, key: str, message: str) -> Exception
     return UsageError(f"argument --{key}: {message}")
 
 
-def missing_inputs(args: argparse.Namespace,
-                   keys: Mapping[str, Collection[str]]) -> list[Diagnostic]:
-    """Where the file names an input that is not there, for each of ``keys`` (each with
-    the names it takes that are not paths): at the value, as every bad value of the file;
-    the reader's own "file not found" names the path alone, as though it had been typed."""
+# The path keys that name files a command reads (not a folder it writes, or one it
+# checks itself: out, locales).
+INPUT_KEYS = frozenset({"catalogue", "theme"})
+
+
+def missing_inputs(args: argparse.Namespace, spec: ConfigSpec) -> list[Diagnostic]:
+    """Where the file names an input (INPUT_KEYS among ``spec``'s paths) that is not
+    there: at the value, as every bad value of the file; the reader's own "file not
+    found" names the path alone, as though it had been typed."""
+    keys = {key: names for key, names in spec.paths.items() if key in INPUT_KEYS}
     problems = []
     for setting in getattr(args, SETTINGS, ()):
         if (setting.key in keys and setting.at is not None

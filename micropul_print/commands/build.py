@@ -32,7 +32,6 @@ HELP = "build the print-and-play kit: tile images, duplex PDF sheets, boards, ru
 # is asked for each time); paths in the file are relative to it (docs/configuration.md).
 CONFIG = ConfigSpec(exclude=frozenset({"watch"}),
                     paths={"catalogue": (), "out": (), "theme": THEME_NAMES})
-INPUTS = ("catalogue", "theme")  # the paths of CONFIG that name files to read
 
 # Parts of the kit --only can pick; the default is all of them.
 PARTS = ("svg", "png", "sheets", "rulebooks")
@@ -230,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.config import missing_inputs
     from micropul_print.errors import UserError
 
-    missing = missing_inputs(args, {key: CONFIG.paths[key] for key in INPUTS})
+    missing = missing_inputs(args, CONFIG)
     if missing:
         raise UserError(missing)
     if args.watch:

@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.config import missing_inputs
     from micropul_print.errors import UserError
 
-    missing = missing_inputs(args, {key: CONFIG.paths[key] for key in ("catalogue", "theme")})
+    missing = missing_inputs(args, CONFIG)
     if missing:
         raise UserError(missing)
     if args.untranslated is not None:
