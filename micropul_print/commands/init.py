@@ -7,9 +7,11 @@ tables point every command at them. Existing files are never overwritten.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
+from pathlib import Path
 
 HELP = "start a variant of a game in a folder: its catalogue, a theme and a configuration"
 
@@ -30,8 +32,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from micropul_print import registry
     from micropul_print.config import CONFIG_NAME
     from micropul_print.draw.theme import THEMES_DIR
@@ -45,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     folder = Path(args.folder)
     shipped = game.shipped_catalogue()
     catalogue_text = shipped.read_text(encoding="utf-8")
-    files: dict[str, bytes] = {shipped.name: catalogue_text.encode("utf-8")}
+    variant_text = named_variant(catalogue_text, variant_name(folder, game.title))
+    files: dict[str, bytes] = {shipped.name: variant_text.encode("utf-8")}
     schema = schema_named(catalogue_text)
     if schema is not None and (shipped.parent / schema).is_file():
         files[schema] = (shipped.parent / schema).read_bytes()
@@ -73,6 +74,30 @@ def run(args: argparse.Namespace) -> int:
           f"then, in that folder, micropul-print check and micropul-print build "
           "(--watch rebuilds as you edit).", file=sys.stderr)
     return 0
+
+
+# The catalogue's top-level ``name:`` line (its set name).
+NAME_LINE = re.compile(r"^name:[^\n]*$", re.MULTILINE)
+MAX_VARIANT_NAME = 60  # a set name is a heading: a folder's long name is cut
+
+
+def variant_name(folder: Path, title: str) -> str:
+    """The set name of a new variant: its folder's name (``my-variant``), so that
+    ``check`` does not take it for the official set renamed, and every report tells it
+    from the official one; ``TITLE variant`` when the folder's name is the game's own
+    (or none, the root)."""
+    name = folder.resolve().name.strip()[:MAX_VARIANT_NAME].strip()
+    if not name or name.casefold() == title.casefold():
+        return f"{title} variant"
+    return name
+
+
+def named_variant(catalogue_text: str, name: str) -> str:
+    """The shipped catalogue's text with ``name`` as its set name (the rest as it is,
+    comments and all); quoted as JSON, which YAML reads as it is whatever the name
+    holds."""
+    return NAME_LINE.sub(lambda _: "name: " + json.dumps(name, ensure_ascii=False),
+                         catalogue_text, count=1)
 
 
 def schema_named(catalogue_text: str) -> str | None:

@@ -13,7 +13,7 @@ import yaml
 
 from micropul_print import registry
 from micropul_print.cli import main
-from micropul_print.commands.init import schema_named
+from micropul_print.commands.init import NAME_LINE, schema_named
 from micropul_print.config import CONFIG_NAME
 
 
@@ -29,9 +29,11 @@ def test_a_variant_that_check_and_build_accept_unchanged(
     names = [shipped.name, schema, "theme.yaml", CONFIG_NAME]
     assert capsys.readouterr().out.splitlines() == [str(variant / n) for n in names]
     assert sorted(p.name for p in variant.iterdir()) == sorted(names)
-    # The catalogue is the shipped one, and the schema beside it accepts it.
+    # The catalogue is the shipped one under a set name of its own, and the schema
+    # beside it accepts it.
     catalogue = variant / shipped.name
-    assert catalogue.read_bytes() == shipped.read_bytes()
+    assert catalogue.read_text("utf-8") == NAME_LINE.sub('name: "variant"',
+                                                         shipped.read_text("utf-8"), count=1)
     validator = jsonschema.Draft202012Validator(json.loads((variant / schema).read_text()))
     assert list(validator.iter_errors(yaml.safe_load(catalogue.read_text()))) == []
 
@@ -97,3 +99,35 @@ def test_an_empty_folder_name_is_refused(tmp_path: Path, monkeypatch: pytest.Mon
         "micropul-print init: error: argument DIR: an empty folder name; give a folder, . "
         "for this one")
     assert list(tmp_path.iterdir()) == []
+
+
+# One edit that makes each game's set a variant of the official one.
+EDITS = {"micropul": ("W .", "B ."), "cellulae": ("author: Federico Latini", "author: Me")}
+
+
+@pytest.mark.parametrize("game", registry.game_names())
+def test_a_changed_variant_is_not_taken_for_the_official_set_renamed(
+        game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    variant = tmp_path / "my-variant"
+    assert main(["init", "--game", game, str(variant)]) == 0
+    catalogue = variant / registry.get(game).shipped_catalogue().name
+    old, new = EDITS[game]
+    text = catalogue.read_text("utf-8")
+    assert old in text
+    catalogue.write_text(text.replace(old, new, 1), "utf-8")
+    monkeypatch.chdir(variant)
+    capsys.readouterr()
+    assert main(["check", "--games", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert "variant of" in out
+    assert "name of its own" not in err
+    assert "warning" not in err
+
+
+@pytest.mark.parametrize(("folder", "name"), [("micropul", "Micropul variant"),
+                                               ("x" * 80, "x" * 60), ("Ünïcode", "Ünïcode")])
+def test_a_variant_is_named_after_its_folder(tmp_path: Path, folder: str, name: str) -> None:
+    assert main(["init", str(tmp_path / folder)]) == 0
+    text = (tmp_path / folder / "micropul.yaml").read_text("utf-8")
+    assert yaml.safe_load(text)["name"] == name
