@@ -326,3 +326,80 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]]:
                 factor = rows[r][column]
                 rows[r] = [v - factor * w for v, w in zip(rows[r], rows[column], strict=True)]
     return [row[size:] for row in rows]
+
+
+# -- tests of differences, and their correction for many at once -----------------------------
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the regularised incomplete beta function (modified
+    Lentz, as in Numerical Recipes' betacf)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        for numerator in (m * (b - m) * x / ((a + m2 - 1) * (a + m2)),
+                          -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-14:
+            break
+    return h
+
+
+def incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _beta_fraction(a, b, x) / a
+    return 1.0 - front * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def t_two_sided_p(t: float, df: int) -> float:
+    """The two-sided p-value of Student's t statistic ``t`` with ``df`` degrees of
+    freedom: P(|T| >= |t|) = I_{df/(df+t^2)}(df/2, 1/2)."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be 1 or more, not {df}")
+    if math.isinf(t):
+        return 0.0
+    return incomplete_beta(df / 2, 0.5, df / (df + t * t))
+
+
+def paired_p(before: Sequence[float], after: Sequence[float]) -> float | None:
+    """The two-sided p-value of the paired t test of ``after - before`` (None: fewer
+    than two pairs; 1 when every difference is 0; 0 when they are all equal and not 0)."""
+    differences = [b - a for a, b in zip(before, after, strict=True)]
+    n = len(differences)
+    if n < 2:
+        return None
+    centre = mean(differences)
+    variance = math.fsum((d - centre) ** 2 for d in differences) / (n - 1)
+    if variance == 0.0:
+        return 1.0 if centre == 0.0 else 0.0
+    return t_two_sided_p(centre / math.sqrt(variance / n), n - 1)
+
+
+HOLM = "Holm"
+
+
+def holm(p_values: Sequence[float | None], alpha: float = 0.05) -> list[float | None]:
+    """Holm's step-down adjusted p-values (a family of tests: reject those at or below
+    ``alpha``; the chance of any false difference stays at most ``alpha``). None (a
+    test not made) stays None and does not count in the family."""
+    made = sorted((p, index) for index, p in enumerate(p_values) if p is not None)
+    adjusted: list[float | None] = [None] * len(p_values)
+    running = 0.0
+    count = len(made)
+    for rank, (p, index) in enumerate(made):
+        running = max(running, min(1.0, (count - rank) * p))
+        adjusted[index] = running
+    return adjusted

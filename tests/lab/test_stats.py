@@ -173,3 +173,25 @@ def test_paired_difference() -> None:
     assert not stats.paired_difference([1.0, 2.0], [2.0, 1.0]).excludes_zero
     with pytest.raises(ValueError):
         stats.paired_difference([1.0], [1.0, 2.0])
+
+
+def test_holm_adjusts_step_down_and_keeps_the_order() -> None:
+    adjusted = stats.holm([0.01, 0.04, None, 0.03, 0.5])
+    # Four tests: 0.01 * 4, then max(0.04, 0.03 * 3), then max(0.09, 0.04 * 2), 0.5.
+    assert adjusted[2] is None
+    assert adjusted[0] == pytest.approx(0.04)
+    assert adjusted[3] == pytest.approx(0.09) and adjusted[1] == pytest.approx(0.09)
+    assert adjusted[4] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(("t", "df", "p"), [(2.228, 10, 0.05), (12.706, 1, 0.05),
+                                            (1.96, 10_000, 0.05), (0.0, 5, 1.0),
+                                            (3.169, 10, 0.01)])
+def test_t_p_values_match_the_tables(t: float, df: int, p: float) -> None:
+    assert stats.t_two_sided_p(t, df) == pytest.approx(p, abs=5e-4)
+
+
+def test_paired_p_of_no_difference_and_of_a_constant_one() -> None:
+    assert stats.paired_p([1.0, 2.0, 3.0], [1.0, 2.0, 3.0]) == 1.0
+    assert stats.paired_p([1.0, 2.0, 3.0], [2.0, 3.0, 4.0]) == 0.0
+    assert stats.paired_p([1.0], [2.0]) is None
