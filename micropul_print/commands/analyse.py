@@ -1,8 +1,11 @@
 """`micropul-print analyse [CATALOGUE]`: self-play games between bots, in every variant and
 mode of the game, and what a designer learns from them (docs/analysis.md): seat balance,
 a rating ladder, game length, branching, how games end, drama, per-piece figures, a
-solitaire par table; ``--against`` compares a second catalogue on the same seeds.
-Never loads the drawing libraries unless ``--report`` asks for the HTML page."""
+solitaire par table; ``--against`` compares a second catalogue on the same seeds, and
+several catalogues (or a folder of them) make a sweep: every set on the same seeds,
+each compared with the first. Reads ``micropul-print.toml`` as build does (in a folder
+made by ``init``, plain ``analyse`` analyses that folder's catalogue). Never loads the
+drawing libraries unless ``--report`` asks for the HTML page."""
 
 from __future__ import annotations
 
@@ -25,14 +28,24 @@ from micropul_print.commands.values import (
     require_seeds,
     whole_number,
 )
+from micropul_print.config import ConfigSpec
 
 HELP = "play bots against each other and report on how the set plays (see docs/analysis.md)"
 DEFAULT_BOTS = "random,greedy,lookahead"
+MAX_SETS = 50  # a sweep's catalogues: each is played in full
+CATALOGUE_SUFFIXES = (".yaml", ".yml")
+# Every option but --json (a stream, or a file asked for each time) may be set in the
+# configuration file; paths in the file are relative to it (docs/configuration.md).
+CONFIG = ConfigSpec(exclude=frozenset({"json"}),
+                    paths={"catalogue": (), "against": (), "report": ()})
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("catalogue", metavar="CATALOGUE", nargs="?", type=file_name,
-                        help="tile catalogue (default: the shipped catalogue of --game)")
+    parser.add_argument("catalogue", metavar="CATALOGUE", nargs="*", type=file_name,
+                        help="tile catalogue (default: the shipped catalogue of --game); "
+                        "several, or a folder of them (*.yaml), make a sweep: every set "
+                        f"played on the same seeds and compared with the first (at most "
+                        f"{MAX_SETS})")
     names = registry.game_names()
     parser.add_argument("--game", choices=names,
                         help=f"analyse the catalogue shipped for this game (default: {names[0]})")
@@ -90,6 +103,68 @@ def _load(path: str | None, game: str | None, strict: bool) -> Any:
     return catalogue
 
 
+def catalogue_paths(given: Any) -> list[str]:
+    """The catalogues named on the command line (or by the configuration file, one
+    path), each folder among them replaced by its catalogues (*.yaml, *.yml, sorted by
+    name); UsageError past MAX_SETS, or for a folder without any."""
+    from micropul_print.gameapi import UsageError
+
+    named = [given] if isinstance(given, str) else list(given or [])
+    paths: list[str] = []
+    for path in named:
+        folder = Path(path)
+        if folder.is_dir():
+            inside = sorted(str(found) for found in folder.iterdir()
+                            if found.suffix.lower() in CATALOGUE_SUFFIXES and found.is_file())
+            if not inside:
+                raise UsageError(f"{path}: a folder without any catalogue (*.yaml) to sweep")
+            paths += inside
+        else:
+            paths.append(path)
+        if len(paths) > MAX_SETS:
+            raise UsageError(f"a sweep takes at most {MAX_SETS} catalogues, not "
+                             f"{len(paths)} or more")
+    return paths
+
+
+def load_sets(paths: list[str], game: str | None, strict: bool) -> list[Any]:
+    """Every catalogue of a sweep, or UserError with every problem of every one of them
+    (at file:line:col) before any game is played: a sweep analyses all of its sets or
+    none."""
+    from micropul_print.catalogue.loader import read_catalogue, require_game
+    from micropul_print.errors import Diagnostic, UserError, errors_in, with_the_rest
+
+    found_sets = []
+    problems: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
+    for path in paths:
+        found, diagnostics = read_catalogue(path)
+        errors = errors_in(diagnostics, strict)
+        if found is None or errors:
+            problems += with_the_rest(errors, diagnostics) if errors else diagnostics
+            continue
+        warnings += diagnostics
+        try:
+            require_game(found, game)
+        except UserError as exc:
+            problems += exc.diagnostics
+            continue
+        found_sets.append(found)
+    if not problems and found_sets:
+        first = found_sets[0]
+        for other in found_sets[1:]:
+            if other.game != first.game:
+                line, col = other.game_at
+                problems.append(Diagnostic(other.source, line, col, f"a sweep compares sets "
+                                           f"of one game: {first.source} is a {first.game} "
+                                           f"catalogue, this is a {other.game} one"))
+    if problems:
+        raise UserError(problems)
+    for diagnostic in warnings:
+        print(diagnostic, file=sys.stderr)
+    return found_sets
+
+
 class _Progress:
     """On a terminal, one line rewritten as games finish; in a pipe (a log), one line
     per finished part."""
@@ -136,16 +211,35 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from micropul_print.config import missing_inputs
     from micropul_print.errors import Diagnostic, UserError
     from micropul_print.gameapi import UsageError
     from micropul_print.lab import analyse, report
+    from micropul_print.lab.report import display_path
     from micropul_print.lab.runner import SchedulerLost, check_scheduler, run_plan
     from micropul_print.outputs import check_directory_target, check_file_target
 
+    missing = missing_inputs(args, CONFIG)
+    if missing:
+        raise UserError(missing)
     require_seeds(args.seed, args.games)  # game k is dealt seed S + k
-    catalogue = _load(args.catalogue, args.game, args.strict)
+    paths = catalogue_paths(args.catalogue)
+    sweep = len(paths) > 1
+    if sweep and args.against:
+        raise UsageError("--against compares two catalogues, a sweep (several catalogues) "
+                         "compares each with the first: give one or the other")
+    if sweep:
+        sets = load_sets(paths, args.game, args.strict)
+        catalogue = sets[0]
+    else:
+        catalogue = _load(paths[0] if paths else None, args.game, args.strict)
+        sets = [catalogue]
     # Its game is checked below, where the message can name --against (not --game).
     against = _load(args.against, None, args.strict) if args.against else None
+    shown = ([display_path(path) for path in paths] if paths
+             else [display_path(str(catalogue.source), shipped=True)])
+    if against is not None:
+        shown.append(display_path(args.against))
     if against is not None and against.game != catalogue.game:
         line, col = against.game_at
         raise UserError([Diagnostic(against.source, line, col, f"--against needs a "
@@ -165,7 +259,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.json not in (None, "-"):
         check_file_target(Path(args.json), "the report's JSON")
     try:
-        plans = [(catalogue, _plan(analyse, catalogue, args))]
+        plans = [(found, _plan(analyse, found, args)) for found in sets]
         if against is not None:
             plans.append((against, _plan(analyse, against, args)))
         anchor = analyse.choose_anchor(args.bots, args.anchor)
@@ -173,8 +267,8 @@ def _run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if args.scheduler is not None:
         check_scheduler(args.scheduler)  # before any game: a wrong address is told at once
-    progress = _Progress([("" if n == 0 else "against: ", p) for n, (_, p) in enumerate(plans)],
-                         sys.stderr.isatty())
+    progress = _Progress([("" if len(plans) == 1 else f"{shown[n]}: ", p)
+                          for n, (_, p) in enumerate(plans)], sys.stderr.isatty())
     outcomes: list[tuple[dict[int, list[Any]], bool]] = []
     complete = True
     lost = None
@@ -193,7 +287,8 @@ def _run(args: argparse.Namespace) -> int:
             outcomes.append((results, complete))
     finally:
         progress.finish()
-    document = report.build_report(plans, outcomes, args.bots, anchor)
+    document = report.build_report(plans, outcomes, args.bots, anchor, paths=shown,
+                                   sweep=sweep)
     if args.json != "-":  # first: should a file fail to be written, the figures are shown
         print(report.format_text(document), end="", flush=True)
     if args.json is not None:

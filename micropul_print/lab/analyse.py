@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +29,7 @@ from micropul_print.lab import stats
 from micropul_print.lab.bots import bot_seed, make_bot
 
 FORMAT = "micropul-print analysis"
-VERSION = 1
+VERSION = 2
 MAX_TURNS = 10_000  # a game still going then is cut short: an engine that never ends
 UNFINISHED = "unfinished (turn limit)"
 PAR_PERCENTILES = (10, 25, 50, 75, 90)
@@ -61,20 +61,30 @@ class Batch:
     seeds: tuple[int, ...]
 
 
+Kinds = tuple[tuple[str, int], ...]  # (kind of move, how many), kinds sorted
+
+
 @dataclass(frozen=True)
 class GameSummary:
-    """What the analysis keeps of one game."""
+    """What the analysis keeps of one game. A *player turn* is one decision of the
+    player to move: one move (in Micropul a placement, a draw or a claim; a catalyst's
+    extra turn is a turn of its own; in Cellulae a replication, a movement or a
+    skip)."""
 
     seed: int
     scores: tuple[float, ...]
     returns: tuple[float, ...]
     end: str
-    turns: int
-    branching: tuple[int, ...]  # legal moves before each move
+    turns: int  # player turns
+    branching: tuple[int, ...]  # legal moves before each move (every kind)
     lead_changes: int
     decided: float | None  # share of the moves after which the winner led for good
     behind: float | None  # share of the moves after which the winner was not leading
     pieces: tuple[tuple[str, int, int, float], ...]  # (piece, turn, seat, mover's gain)
+    moves: Kinds = ()  # moves played, by kind
+    legal: tuple[Kinds, ...] = ()  # legal moves of each kind before each move
+    held: tuple[str, ...] = ()  # pieces in a player's hand or supply at the end
+    scoring: tuple[str, ...] = ()  # pieces part of a group that scores at the end
 
 
 @dataclass(frozen=True)
@@ -130,13 +140,65 @@ def _leader(scores: Sequence[float]) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+# -- the engine, as the analysis calls it (every call to a state's moves is here) ----------
+
+def _legal(state: Any) -> Sequence[Any]:
+    return state.legal_moves()  # type: ignore[no-any-return]
+
+
+def _apply(state: Any, move: Any) -> None:
+    state.play(move)
+
+
+class _MoveKinds:
+    """A move's kind: its ``kind`` when it has one (Cellulae), else the key of its JSON
+    (``{"place": ...}``: the game record's words), found once per class of move."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+        self.by_class: dict[type, str] = {}
+
+    def __call__(self, move: Any) -> str:
+        kind = getattr(move, "kind", None)
+        if isinstance(kind, str):
+            return kind
+        cls = type(move)
+        found = self.by_class.get(cls)
+        if found is None:
+            data = self.state.move_to_json(move)
+            found = self.by_class[cls] = (next(iter(data)) if isinstance(data, dict) and data
+                                          else cls.__name__.lower())
+        return found
+
+    def count(self, moves: Sequence[Any]) -> Kinds:
+        found = Counter(self(move) for move in moves)
+        return tuple(sorted(found.items()))
+
+
+def piece_ends(state: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(pieces held by a player at the end, pieces part of a group that scores): a
+    state's optional ``piece_ends``; none when the game does not say."""
+    found = getattr(state, "piece_ends", None)
+    if found is None:
+        return (), ()
+    held, scoring = found()
+    return tuple(sorted(held, key=_piece_order)), tuple(sorted(scoring, key=_piece_order))
+
+
+def _piece_order(piece: str) -> tuple[int, str]:
+    return (int(piece), "") if piece.isdigit() else (0, piece)
+
+
 def play_game(game_name: str, catalogue: Any, part: Part, seed: int) -> GameSummary:
     """One game of ``part`` with ``seed``, every seat played by its bot."""
     game = registry.get(game_name)
     state = game.new_state(catalogue, players=part.players, seed=seed, variant=part.variant)
     bots = [make_bot(spec) for spec in part.bots]
     rngs = [random.Random(bot_seed(seed, seat)) for seat in range(part.players)]
+    kinds = _MoveKinds(state)
     branching: list[int] = []
+    legal: list[Kinds] = []
+    played: Counter[str] = Counter()
     leaders: list[int | None] = []
     pieces: list[tuple[str, int, int, float]] = []
     end = None
@@ -144,13 +206,16 @@ def play_game(game_name: str, catalogue: Any, part: Part, seed: int) -> GameSumm
         if state.turn() >= MAX_TURNS:
             end = UNFINISHED
             break
-        branching.append(len(state.legal_moves()))
+        moves = _legal(state)
+        branching.append(len(moves))
+        legal.append(kinds.count(moves))
         seat = state.current_player()
         move = bots[seat].choose(state, rngs[seat])
         piece = state.piece_of(move) if isinstance(state, PieceState) else None
         before = state.scores()[seat]
         turn = state.turn()
-        state.play(move)
+        played[kinds(move)] += 1
+        _apply(state, move)
         scores = state.scores()
         if piece is not None:
             pieces.append((piece, turn, seat, scores[seat] - before))
@@ -169,9 +234,11 @@ def play_game(game_name: str, catalogue: Any, part: Part, seed: int) -> GameSumm
         late = [index for index, leader in enumerate(leaders) if leader != winner]
         decided = (late[-1] + 1) / len(leaders) if late else 0.0
         behind = len(late) / len(leaders)
+    held, scoring = piece_ends(state) if end is None else ((), ())
     return GameSummary(seed, tuple(state.scores()), tuple(returns),
-                       end or state.end_reason() or UNFINISHED, state.turn(),
-                       tuple(branching), lead_changes, decided, behind, tuple(pieces))
+                       end or state.end_reason() or UNFINISHED, len(branching),
+                       tuple(branching), lead_changes, decided, behind, tuple(pieces),
+                       tuple(sorted(played.items())), tuple(legal), held, scoring)
 
 
 def run_batch(game_name: str, catalogue: Any, part: Part,
@@ -205,34 +272,58 @@ def _shares(items: Sequence[str], n: int) -> JSON:
             for key, count in sorted(Counter(items).items())}
 
 
-def _by_turn(games: Sequence[GameSummary]) -> list[list[float]]:
-    """[turn, mean legal moves, games still going] for each turn (1-based)."""
-    longest = max((len(g.branching) for g in games), default=0)
+def _by_turn(games: Sequence[GameSummary], kind: str) -> list[list[float]]:
+    """[player turn, mean legal moves of ``kind``, games where it had some] for each
+    player turn (1-based) at which some game offered that kind of move."""
+    longest = max((len(g.legal) for g in games), default=0)
     rows = []
     for turn in range(longest):
-        counts = [g.branching[turn] for g in games if len(g.branching) > turn]
-        rows.append([turn + 1, round(stats.mean(counts), 6), len(counts)])
+        counts = [float(dict(g.legal[turn]).get(kind, 0)) for g in games
+                  if len(g.legal) > turn]
+        offered = [c for c in counts if c > 0]
+        if offered:
+            rows.append([turn + 1, round(stats.mean(offered), 6), len(offered)])
     return rows
 
 
+def move_kinds(games: Sequence[GameSummary]) -> list[str]:
+    """Every kind of move played or offered in ``games``, sorted."""
+    return sorted({kind for g in games for kind, _ in g.moves}
+                  | {kind for g in games for decision in g.legal for kind, _ in decision})
+
+
 def _common(games: Sequence[GameSummary], seed: int) -> JSON:
-    """The figures every section has."""
+    """The figures every section has: length in player turns, the moves of each kind,
+    the legal moves of each kind per decision that offered that kind (a placement is
+    counted among placements, never averaged with a draw), how games end."""
     n = len(games)
-    per_game_branching = [stats.mean(g.branching) for g in games if g.branching]
+    kinds = move_kinds(games)
+    legal: JSON = {}
+    for kind in kinds:
+        per_game = []
+        decisions = 0
+        for g in games:
+            offered = [dict(d)[kind] for d in g.legal if dict(d).get(kind)]
+            decisions += len(offered)
+            if offered:
+                per_game.append(stats.mean([float(c) for c in offered]))
+        legal[kind] = {"mean": stats.t_interval(per_game, bounds=stats.COUNT).to_json(),
+                       "decisions": decisions, "by_turn": _by_turn(games, kind)}
     return {
         "games": n,
         "length": _distribution([float(g.turns) for g in games], seed, bounds=stats.COUNT),
-        "branching": {"mean": stats.t_interval(per_game_branching,
-                                               bounds=stats.COUNT).to_json(),
-                      "by_turn": _by_turn(games)},
+        "moves": {kind: stats.t_interval([float(dict(g.moves).get(kind, 0)) for g in games],
+                                         bounds=stats.COUNT).to_json() for kind in kinds},
+        "legal": legal,
         "ends": _shares([g.end for g in games], n),
     }
 
 
 def _pieces(pieces: Sequence[str], games: Sequence[GameSummary],
-            scored: tuple[float, float] | None = None) -> list[JSON]:
-    """Per piece: how often it is played, when, what the move gained its player, and how
-    that player fared (points: 1 a win, 0.5 a tie; and final score)."""
+            scored: tuple[float, float] | None = None, players: int = 2) -> list[JSON]:
+    """Per piece: how often it is played, when, what the move gained its player, how
+    that player fared (two players: points, 1 a win, 0.5 a tie; and final score), and
+    how often it was held to the end or part of a group that scored."""
     if not pieces:
         return []
     played: dict[str, list[tuple[int, int, float, GameSummary]]] = {p: [] for p in pieces}
@@ -240,22 +331,29 @@ def _pieces(pieces: Sequence[str], games: Sequence[GameSummary],
         for piece, turn, seat, gain in game.pieces:
             if piece in played:
                 played[piece].append((turn, seat, gain, game))
+    held = Counter(piece for g in games for piece in set(g.held))
+    scoring = Counter(piece for g in games for piece in set(g.scoring))
+    ended = sum(1 for g in games if g.end != UNFINISHED)
     rows = []
     n = len(games)
     for piece in pieces:
         moves = played[piece]
         in_games = len({id(g) for *_rest, g in moves})
-        rows.append({
+        row: JSON = {
             "piece": piece,
             "played": stats.wilson(in_games, n).to_json(),
             "turn": stats.t_interval([float(t) for t, *_ in moves],
                                      bounds=stats.COUNT).to_json(),
             "gain": stats.t_interval([gain for _t, _s, gain, _g in moves]).to_json(),
-            "points": stats.wilson(math.fsum(g.returns[s] for _t, s, _gain, g in moves),
-                                   len(moves)).to_json(),
-            "final_score": stats.t_interval([g.scores[s] for _t, s, _gain, g in moves],
-                                            bounds=scored).to_json(),
-        })
+        }
+        if players > 1:
+            row["points"] = stats.wilson(math.fsum(g.returns[s] for _t, s, _gain, g in moves),
+                                         len(moves)).to_json()
+        row["final_score"] = stats.t_interval([g.scores[s] for _t, s, _gain, g in moves],
+                                              bounds=scored).to_json()
+        row["held"] = stats.wilson(held[piece], ended).to_json()
+        row["scoring"] = stats.wilson(scoring[piece], ended).to_json()
+        rows.append(row)
     return rows
 
 
@@ -307,22 +405,49 @@ def score_range(state: Any) -> tuple[float, float] | None:
     return float(low), float(high)
 
 
+def pairing_name(bots: Sequence[str]) -> str:
+    return " v ".join(bots)
+
+
+def first_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary]]) -> JSON:
+    """The first player's edge: seat 1's points (a tie is half) in the *mirror*
+    pairings alone, a bot against itself, where only the seat differs. A lopsided
+    pairing's seat 1 is a given bot, and pooled with the reverse order it gives 50 %
+    by construction: it is never counted. ``unbalanced``: lopsided pairings whose two
+    seat orders played different numbers of games (an interrupted run), which tilts
+    the pooled figures (ties, length, the ladder) towards one order."""
+    mirror = [index for index in results if len(set(parts[index].bots)) == 1]
+    games = [g for index in mirror for g in results[index]]
+    played = {parts[index].bots: len(results[index]) for index in results}
+    unbalanced = []
+    for bots, count in played.items():
+        reverse = played.get(bots[::-1], 0)
+        if bots[0] < bots[1] and count != reverse:
+            unbalanced.append({"bots": list(bots), "games": [count, reverse]})
+        elif bots[0] > bots[1] and bots[::-1] not in played and count:
+            unbalanced.append({"bots": list(bots[::-1]), "games": [0, count]})
+    if not games:
+        note = ("no mirror pairing (a bot against itself) was played: the first player's "
+                "edge is not measured (lopsided pairings cannot show it)")
+    else:
+        note = None
+    return {"points": stats.wilson(math.fsum(g.returns[0] for g in games),
+                                   len(games)).to_json() if games else None,
+            "games": len(games),
+            "pairings": [pairing_name(parts[index].bots) for index in mirror],
+            "unbalanced": sorted(unbalanced, key=lambda row: row["bots"]),
+            "note": note}
+
+
 def _two_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary]],
                 bots: Sequence[str], pieces: Sequence[str], seed: int, anchor: str,
                 scored: tuple[float, float] | None = None) -> JSON:
     games = [g for index in results for g in results[index]]
     n = len(games)
     section = _common(games, seed)
-    seat_points = [math.fsum(g.returns[seat] for g in games) for seat in range(2)]
-    wins = [sum(1 for g in games if g.returns[seat] == 1.0) for seat in range(2)]
     ties = sum(1 for g in games if g.returns[0] == g.returns[1])
-    section["first_player"] = stats.wilson(seat_points[0], n).to_json()
+    section["first_player"] = first_player(parts, results)
     section["ties"] = stats.wilson(ties, n).to_json()
-    section["seats"] = [{"seat": seat + 1, "wins": stats.wilson(wins[seat], n).to_json(),
-                         "points": stats.wilson(seat_points[seat], n).to_json(),
-                         "scores": _distribution([g.scores[seat] for g in games], seed,
-                                                 bounds=scored)}
-                        for seat in range(2)]
     section["lead_changes"] = stats.t_interval([float(g.lead_changes) for g in games],
                                                bounds=stats.COUNT).to_json()
     section["decided"] = stats.t_interval([g.decided for g in games
@@ -336,9 +461,12 @@ def _two_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummar
     for index, part_games in results.items():
         a, b = (bots.index(name) for name in parts[index].bots)
         pairings.append({"bots": list(parts[index].bots), "games": len(part_games),
+                         "mirror": a == b,
                          "first_player": stats.wilson(
                              math.fsum(g.returns[0] for g in part_games),
-                             len(part_games)).to_json()})
+                             len(part_games)).to_json(),
+                         "scores": [_distribution([g.scores[seat] for g in part_games], seed,
+                                                  bounds=scored) for seat in range(2)]})
         if a == b:
             continue
         for g in part_games:
@@ -359,13 +487,14 @@ def _two_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummar
     section["matrix"] = {"bots": list(bots), "points": matrix}
     section["anchor"] = anchor
     section["ladder"] = _ladder(bots, between, anchor)
-    section["pieces"] = _pieces(pieces, games, scored)
+    section["pieces"] = _pieces(pieces, games, scored, 2)
     return section
 
 
 def _solitaire(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary]],
                pieces: Sequence[str], seed: int,
                scored: tuple[float, float] | None = None) -> JSON:
+    """Solitaire has no winner: each bot's score distribution and par table."""
     games = [g for index in results for g in results[index]]
     section = _common(games, seed)
     section["bots"] = []
@@ -374,8 +503,6 @@ def _solitaire(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary
         section["bots"].append({
             "bot": parts[index].bots[0],
             "games": len(part_games),
-            "won": stats.wilson(math.fsum(g.returns[0] for g in part_games),
-                                len(part_games)).to_json(),
             "scores": _distribution(scores, seed, bounds=scored),
             "par": [{"percentile": q, "score": interval.to_json()} for q, interval in
                     zip(PAR_PERCENTILES, stats.percentile_intervals(scores, PAR_PERCENTILES,
@@ -383,7 +510,7 @@ def _solitaire(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary
             "length": _distribution([float(g.turns) for g in part_games], seed,
                                     bounds=stats.COUNT),
         })
-    section["pieces"] = _pieces(pieces, games, scored)
+    section["pieces"] = _pieces(pieces, games, scored, 1)
     return section
 
 
@@ -416,33 +543,161 @@ def summarise(the_plan: Plan, catalogue: Any, bots: Sequence[str],
     return sections
 
 
-# -- two catalogues on the same seeds -----------------------------------------------------
+# -- catalogues compared on the same seeds ---------------------------------------------------
 
-def _paired_metrics(part: Part) -> list[tuple[str, Any]]:
-    """(name, value of one game) of each figure compared game by game."""
-    metrics: list[tuple[str, Any]] = [
-        ("length (turns)", lambda g: float(g.turns)),
-        ("mean legal moves per turn", lambda g: stats.mean(g.branching)),
-    ]
-    if part.players == 1:
-        metrics += [("score", lambda g: g.scores[0]), ("won", lambda g: g.returns[0])]
-    else:
-        metrics += [
-            ("first player's points", lambda g: g.returns[0]),
-            ("tie", lambda g: float(g.returns[0] == g.returns[1])),
-            ("score of seat 1", lambda g: g.scores[0]),
-            ("score of seat 2", lambda g: g.scores[1]),
-            ("lead changes", lambda g: float(g.lead_changes)),
+# A proportion is compared only with at least this many paired games, and in each set
+# at least MIN_EVENTS games with the event and as many without it: fewer, and a normal
+# approximation (the t interval of 0/1 differences) says nothing to trust.
+MIN_PROPORTION_GAMES = 30
+MIN_EVENTS = 5
+ALPHA = 0.05
+CORRECTION = stats.HOLM
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A figure compared game by game. ``kind``: "mean" or "proportion" (a 0/1 value
+    per game, shown in percent); ``words``, a template of ``{d}`` (the difference) and
+    ``{w}`` (``up`` or ``down``), words the summary ("games 1.5 player turns shorter");
+    ``parts``: which parts' games it is measured on (None: all)."""
+
+    name: str
+    unit: str
+    kind: str
+    value: Callable[[GameSummary], float]
+    words: str
+    up: str
+    down: str
+    parts: Callable[[Part], bool] | None = None
+
+
+def _moves_of(kind: str) -> Callable[[GameSummary], float]:
+    return lambda g: float(dict(g.moves).get(kind, 0))
+
+
+def _ends_by(end: str) -> Callable[[GameSummary], float]:
+    return lambda g: float(g.end == end)
+
+
+def _alone(bot: str) -> Callable[[Part], bool]:
+    return lambda part: part.bots == (bot,)
+
+
+def _metrics(players: int, parts: Sequence[Part], kinds: Sequence[str],
+             ends: Sequence[str]) -> list[Metric]:
+    """The figures compared for a section (a variant, a player count)."""
+    found = [Metric("length", "player turns", "mean", lambda g: float(g.turns),
+                    "games {d} player turns {w}", "longer", "shorter")]
+    for kind in kinds:
+        found.append(Metric(f"moves: {kind}", "moves per game", "mean",
+                            _moves_of(kind),
+                            f"{{d}} {{w}} {kind} moves per game", "more", "fewer"))
+    if players == 2:
+        found += [
+            Metric("first-player edge", "% of points to seat 1 (mirror pairings)",
+                   "proportion", lambda g: g.returns[0],
+                   "first-player edge {d} percentage points {w}", "larger",
+                   "smaller", lambda part: len(set(part.bots)) == 1),
+            Metric("ties", "% of games", "proportion",
+                   lambda g: float(g.returns[0] == g.returns[1]),
+                   "ties {w} ({d} percentage points)", "more often", "less often"),
+            Metric("lead changes", "per game", "mean", lambda g: float(g.lead_changes),
+                   "{d} {w} lead changes per game", "more", "fewer"),
         ]
-    return metrics
+    else:
+        for bot in dict.fromkeys(part.bots[0] for part in parts):
+            found.append(Metric(f"score: {bot}", "points", "mean", lambda g: g.scores[0],
+                                f"{bot}'s scores {{d}} points {{w}}", "higher", "lower",
+                                _alone(bot)))
+    for end in ends:
+        found.append(Metric(f"ends: {end}", "% of games", "proportion",
+                            _ends_by(end), f"games end by '{end}' {{w}} ({{d}} percentage "
+                            "points)", "more often", "less often"))
+    return found
+
+
+def _sections(the_plan: Plan,
+              results: Mapping[int, Sequence[GameSummary]]) -> dict[tuple[str, int], list[int]]:
+    keys: dict[tuple[str, int], list[int]] = {}
+    for index, part in enumerate(the_plan.parts):
+        if results.get(index):
+            keys.setdefault((part.variant, part.players), []).append(index)
+    return keys
+
+
+def _metric_row(metric: Metric, pairs: Sequence[tuple[GameSummary, GameSummary]]) -> JSON:
+    before = [metric.value(a) for a, _ in pairs]
+    after = [metric.value(b) for _, b in pairs]
+    scale = 100.0 if metric.kind == "proportion" else 1.0
+    difference = stats.paired_difference(before, after)
+    row: JSON = {"metric": metric.name, "unit": metric.unit, "kind": metric.kind,
+                 "games": len(pairs),
+                 "this": round(stats.mean(before) * scale, 6),
+                 "against": round(stats.mean(after) * scale, 6),
+                 "difference": stats.Interval(difference.value * scale,
+                                              difference.low * scale,
+                                              difference.high * scale,
+                                              difference.method).to_json(),
+                 "words": [metric.words, metric.up, metric.down],
+                 "p": None, "p_adjusted": None, "significant": False, "not_compared": None}
+    if len(pairs) < 2:
+        row["not_compared"] = "fewer than 2 games"
+    elif metric.kind == "proportion" and (
+            len(pairs) < MIN_PROPORTION_GAMES
+            or min(sum(before), len(pairs) - sum(before), sum(after),
+                   len(pairs) - sum(after)) < MIN_EVENTS):
+        row["not_compared"] = (f"too few games to compare a proportion (needs "
+                               f"{MIN_PROPORTION_GAMES} games and {MIN_EVENTS} with and "
+                               f"without it in each set)")
+    else:
+        p_value = stats.paired_p(before, after)
+        row["p"] = None if p_value is None else round(p_value, 6)
+    return row
+
+
+def compare_sections(the_plan: Plan, results: Mapping[int, Sequence[GameSummary]],
+                     other_plan: Plan,
+                     other: Mapping[int, Sequence[GameSummary]]) -> list[JSON]:
+    """For each section (variant, player count) both sets played, each figure of
+    :func:`_metrics` over the games both played (paired by part and seed): its mean in
+    both, the mean paired difference (other minus this one) with its t interval, and
+    its p-value; :func:`correct` decides which differences survive."""
+    rows = []
+    other_parts = {part: index for index, part in enumerate(other_plan.parts)}
+    mine = _sections(the_plan, results)
+    theirs = _sections(other_plan, other)
+    for (variant, players), indices in mine.items():
+        if (variant, players) not in theirs:
+            continue
+        paired: list[tuple[Part, GameSummary, GameSummary]] = []
+        for index in indices:
+            part = the_plan.parts[index]
+            found = other_parts.get(part)
+            if found is None or not other.get(found):
+                continue
+            by_seed = {g.seed: g for g in other[found]}
+            paired += [(part, g, by_seed[g.seed]) for g in results[index] if g.seed in by_seed]
+        if not paired:
+            continue
+        games = [g for _, a, b in paired for g in (a, b)]
+        ends = sorted({g.end for g in games})
+        figures = []
+        for metric in _metrics(players, [p for p, _, _ in paired], move_kinds(games), ends):
+            chosen = [(a, b) for part, a, b in paired
+                      if metric.parts is None or metric.parts(part)]
+            if chosen:
+                figures.append(_metric_row(metric, chosen))
+        rows.append({"variant": variant, "players": players, "games": len(paired),
+                     "metrics": figures})
+    return rows
 
 
 def compare(the_plan: Plan, results: Mapping[int, Sequence[GameSummary]],
             against: Mapping[int, Sequence[GameSummary]],
             against_plan: Plan) -> list[JSON]:
-    """For each part both catalogues played, each figure's mean in both and the paired
-    difference (against minus this one) over the seeds both played, with its t interval;
-    significant when the interval leaves out 0."""
+    """Per part both catalogues played (a pairing or a bot alone, in a variant): each
+    figure of :func:`_metrics` over the seeds both played, as :func:`compare_sections`
+    does for whole sections."""
     rows = []
     other_parts = {part: index for index, part in enumerate(against_plan.parts)}
     for index, part in enumerate(the_plan.parts):
@@ -451,19 +706,51 @@ def compare(the_plan: Plan, results: Mapping[int, Sequence[GameSummary]],
             continue
         by_seed = {g.seed: g for g in against[other]}
         pairs = [(g, by_seed[g.seed]) for g in results[index] if g.seed in by_seed]
-        ends = sorted({g.end for pair in pairs for g in pair})
-        metrics = _paired_metrics(part) + [
-            (f"ends: {end}", lambda g, end=end: float(g.end == end)) for end in ends]
-        figures = []
-        for name, value in metrics:
-            before = [value(a) for a, _ in pairs]
-            after = [value(b) for _, b in pairs]
-            difference = stats.paired_difference(before, after)
-            figures.append({"metric": name, "this": round(stats.mean(before), 6),
-                            "against": round(stats.mean(after), 6),
-                            "difference": difference.to_json(),
-                            "significant": difference.method != "none"
-                            and difference.excludes_zero})
+        games = [g for pair in pairs for g in pair]
+        figures = [_metric_row(metric, pairs) for metric in
+                   _metrics(part.players, [part], move_kinds(games),
+                            sorted({g.end for g in games}))
+                   if metric.parts is None or metric.parts(part)]
         rows.append({"variant": part.variant, "bots": list(part.bots), "games": len(pairs),
                      "metrics": figures})
     return rows
+
+
+def correct(*families: Sequence[JSON]) -> None:
+    """Holm's correction over every compared figure of ``families`` (lists of rows with
+    ``metrics``), as one family: sets each figure's ``p_adjusted`` and ``significant``
+    (adjusted p at most ALPHA)."""
+    figures = [metric for family in families for row in family for metric in row["metrics"]]
+    adjusted = stats.holm([metric["p"] for metric in figures])
+    for metric, p_value in zip(figures, adjusted, strict=True):
+        metric["p_adjusted"] = None if p_value is None else round(p_value, 6)
+        metric["significant"] = p_value is not None and p_value <= ALPHA
+
+
+def describe_difference(metric: JSON) -> str:
+    """A significant difference in words: ``games 1.5 player turns shorter (0.9 to
+    2.1)``; percentages of games in percentage points."""
+    template, up, down = metric["words"]
+    difference = metric["difference"]
+    value = difference["value"]
+    low, high = sorted((abs(difference["low"]), abs(difference["high"])))
+    text: str = template.format(d=f"{abs(value):.1f}", w=up if value > 0 else down)
+    return f"{text} ({low:.1f} to {high:.1f})"
+
+
+def summary_sentences(sections: Sequence[JSON]) -> list[str]:
+    """The plain-words summary of a comparison: per section, the differences that
+    survive the correction, and the first-player edge said unchanged when it was
+    compared and did not change."""
+    lines = []
+    for section in sections:
+        title = f"{section['variant']}, " + ("solitaire" if section["players"] == 1
+                                             else f"{section['players']} players")
+        said = [describe_difference(m) for m in section["metrics"] if m["significant"]]
+        edge = [m for m in section["metrics"] if m["metric"] == "first-player edge"]
+        if edge and not edge[0]["significant"]:
+            said.append("first-player edge unchanged" if edge[0]["p"] is not None
+                        else f"first-player edge not compared ({edge[0]['not_compared']})")
+        lines.append(f"{title}: " + ("; ".join(said) if said
+                                     else "no difference survives the correction"))
+    return lines

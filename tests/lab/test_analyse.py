@@ -57,8 +57,10 @@ def test_the_results_are_the_same_in_workers_and_in_this_process() -> None:
 
 
 def _game(seed: int, returns: tuple[float, ...], scores: tuple[float, ...] = (1.0, 0.0),
-          pieces: tuple[tuple[str, int, int, float], ...] = ()) -> GameSummary:
-    return GameSummary(seed, scores, returns, "done", 10, (3, 3), 1, 0.5, 0.25, pieces)
+          pieces: tuple[tuple[str, int, int, float], ...] = (), turns: int = 10,
+          end: str = "done") -> GameSummary:
+    return GameSummary(seed, scores, returns, end, turns, (3, 3), 1, 0.5, 0.25, pieces,
+                       (("place", turns),), ((("draw", 1), ("place", 2)),) * 2)
 
 
 def test_points_are_counted_for_the_right_bot_and_seat() -> None:
@@ -69,7 +71,11 @@ def test_points_are_counted_for_the_right_bot_and_seat() -> None:
         1: [_game(0, (1.0, 0.0), pieces=(("7", 3, 0, 2.0),)), _game(1, (0.5, 0.5))],
     }
     section = analyse._two_player(parts, results, ["a", "b"], ["7", "8"], 0, "b")
-    assert section["first_player"]["value"] == pytest.approx(3.5 / 4)
+    # Only lopsided pairings: seat 1 took 3.5 points of 4, but that is a and b in turn
+    # in that seat, not the seat: no first-player figure.
+    assert section["first_player"]["points"] is None
+    assert section["first_player"]["pairings"] == []
+    assert "no mirror pairing" in section["first_player"]["note"]
     assert section["ties"]["value"] == 0.25
     points = section["matrix"]["points"]
     assert points[0][1]["value"] == pytest.approx(2.5 / 4)  # a against b
@@ -84,6 +90,7 @@ def test_points_are_counted_for_the_right_bot_and_seat() -> None:
     seven, eight = section["pieces"]
     assert seven["piece"] == "7" and seven["played"]["value"] == 0.25
     assert seven["points"]["value"] == 1.0 and seven["gain"]["value"] == 2.0
+    assert seven["held"]["value"] == 0.0 and seven["scoring"]["value"] == 0.0
     assert eight["played"]["value"] == 0.0
 
 
@@ -118,7 +125,8 @@ def test_the_anchor_is_greedy_when_it_plays_else_the_first_bot() -> None:
 def test_lead_changes_and_how_late_the_winner_is_known() -> None:
     catalogue = _catalogue("cellulae")
     summary = analyse.play_game("cellulae", catalogue, Part("5", ("random", "greedy")), 2)
-    assert summary.turns == len(summary.branching)
+    assert summary.turns == len(summary.branching) == len(summary.legal)
+    assert sum(count for _, count in summary.moves) == summary.turns
     assert summary.decided is not None and 0.0 <= summary.decided <= 1.0
     assert summary.behind is not None and summary.behind <= summary.decided
     assert summary.lead_changes >= 0
@@ -130,11 +138,12 @@ def test_a_catalogue_compared_with_itself_differs_in_nothing() -> None:
     plan = analyse.plan("cellulae", catalogue, ["random"], 4, 0, variants=["5"])
     results, _ = run_plan(plan, catalogue, jobs=1)
     rows = analyse.compare(plan, results, results, plan)
+    analyse.correct(rows)
     assert [row["bots"] for row in rows] == [["random", "random"]]
     assert rows[0]["games"] == 4
     assert all(m["difference"]["value"] == 0 and not m["significant"]
                for m in rows[0]["metrics"])
-    assert "first player's points" in [m["metric"] for m in rows[0]["metrics"]]
+    assert "first-player edge" in [m["metric"] for m in rows[0]["metrics"]]
 
 
 def test_a_bot_that_met_no_other_is_not_rated_at_zero_in_the_text() -> None:
@@ -167,7 +176,9 @@ def test_a_compared_solitaire_part_is_named_as_one_bot_alone() -> None:
     document = report.build_report([(catalogue, plan), (catalogue, plan)],
                                    [(results, True), (results, True)], ["random"])
     page = report.render_html(document)
-    assert '<td class="name">standard, random alone</td><td class="name">score</td>' in page
+    assert '<td class="name">standard, random alone</td><td class="name">score: random</td>' in page
+    # One file given twice: two labels all the same.
+    assert document["catalogue"]["label"] != document["against"]["catalogue"]["label"]
 
 
 def test_workers_that_played_everything_end_on_their_own(
@@ -237,7 +248,7 @@ def test_score_intervals_stay_within_what_a_score_can_be(game: str) -> None:
     section, = analyse.summarise(the_plan, catalogue, ["random"], results)
     # The t interval's half width: t(2) 4.303 times the standard error 11.547 / sqrt(3).
     for seat, mean in ((0, 20 / 3), (1, 40 / 3)):
-        interval = section["seats"][seat]["scores"]["mean"]
+        interval = section["pairings"][0]["scores"][seat]["mean"]
         assert interval["value"] == pytest.approx(mean, abs=1e-6)
         assert interval["low"] == 0.0  # -22.0 and -15.4 before
         assert interval["high"] == pytest.approx(min(high, mean + 28.69), abs=0.01)
@@ -249,3 +260,92 @@ def test_a_game_that_does_not_say_what_a_score_can_be_keeps_the_whole_interval()
                                  {0: [_game(0, (1.0,), (0.0,)), _game(1, (0.0,), (0.0,)),
                                       _game(2, (0.0,), (30.0,))]}, [], 0)
     assert section["bots"][0]["scores"]["mean"]["low"] < 0
+
+
+def test_the_first_player_edge_comes_from_mirror_pairings_alone() -> None:
+    parts = (Part("v", ("a", "a")), Part("v", ("a", "b")), Part("v", ("b", "a")))
+    results = {
+        0: [_game(0, (1.0, 0.0)), _game(1, (1.0, 0.0)), _game(2, (0.0, 1.0)),
+            _game(3, (0.5, 0.5))],
+        # a beats b whatever the seat: pooled with the mirror, seat 1 would look even.
+        1: [_game(0, (1.0, 0.0)), _game(1, (1.0, 0.0))],
+        2: [_game(0, (0.0, 1.0)), _game(1, (0.0, 1.0))],
+    }
+    edge = analyse._two_player(parts, results, ["a", "b"], [], 0, "a")["first_player"]
+    assert edge["points"]["value"] == pytest.approx(2.5 / 4)
+    assert edge["games"] == 4 and edge["pairings"] == ["a v a"]
+    assert edge["unbalanced"] == [] and edge["note"] is None
+
+
+def test_an_interrupted_run_with_unbalanced_seat_orders_says_so() -> None:
+    from micropul_print.lab import report
+
+    parts = (Part("v", ("a", "a")), Part("v", ("a", "b")), Part("v", ("b", "a")))
+    results = {0: [_game(0, (1.0, 0.0)), _game(1, (0.0, 1.0))],
+               1: [_game(0, (1.0, 0.0)), _game(1, (1.0, 0.0)), _game(2, (1.0, 0.0))],
+               2: [_game(0, (0.0, 1.0))]}
+    edge = analyse._two_player(parts, results, ["a", "b"], [], 0, "a")["first_player"]
+    assert edge["unbalanced"] == [{"bots": ["a", "b"], "games": [3, 1]}]
+    assert "seat orders unbalanced by the interruption: a v b 3 games, reversed 1" in (
+        report.first_player_text(edge))
+
+
+def test_length_is_in_player_turns_and_legal_moves_are_counted_by_kind() -> None:
+    catalogue = _catalogue("micropul")
+    summary = analyse.play_game("micropul", catalogue, Part("standard", ("greedy", "greedy")),
+                                3)
+    kinds = dict(summary.moves)
+    assert set(kinds) <= {"place", "draw", "claim"} and kinds["place"] > 0
+    # Every decision's legal moves, by kind, add up to the legal moves of that decision.
+    assert [sum(n for _, n in d) for d in summary.legal] == list(summary.branching)
+    section = analyse._common([summary], 0)
+    assert set(section["legal"]) >= {"place", "draw"}
+    # Placements are averaged over the decisions that offered a placement, apart from
+    # the draws: a draw is one choice, a placement one of many.
+    assert section["legal"]["draw"]["mean"]["value"] == 1.0
+    assert section["legal"]["place"]["mean"]["value"] > 1.0
+    assert section["length"]["mean"]["value"] == summary.turns
+
+
+def test_a_solitaire_section_has_no_win() -> None:
+    from micropul_print.lab import report
+
+    catalogue = _catalogue("micropul")
+    plan = analyse.plan("micropul", catalogue, ["random", "greedy"], 2, 0, players=[1])
+    results, _ = run_plan(plan, catalogue, jobs=1)
+    document = report.build_report([(catalogue, plan)], [(results, True)], ["random", "greedy"])
+    section, = document["sections"]
+    assert all("won" not in row for row in section["bots"])
+    assert all("points" not in row for row in section["pieces"])
+    for text in (report.format_text(document), report.render_html(document)):
+        assert "won" not in text.lower().replace("unknown", "")
+        assert "par" in text
+
+
+def test_differences_are_corrected_for_multiple_comparisons_and_worded() -> None:
+    parts = (Part("v", ("a", "a")),)
+    this = {0: [_game(seed, (1.0, 0.0), turns=20 + seed % 3) for seed in range(40)]}
+    other = {0: [_game(seed, (1.0, 0.0), turns=18 + seed % 2) for seed in range(40)]}
+    plan = analyse.Plan("cellulae", parts, 40, 0)
+    compared = analyse.compare_sections(plan, this, plan, other)
+    analyse.correct(compared)
+    (section,) = compared
+    length = next(m for m in section["metrics"] if m["metric"] == "length")
+    assert length["significant"] and length["p_adjusted"] >= length["p"]
+    assert analyse.describe_difference(length).startswith("games 2.5 player turns shorter (")
+    edge = next(m for m in section["metrics"] if m["metric"] == "first-player edge")
+    # Seat 1 won all 40 games in both: no game without it, too few to compare.
+    assert edge["not_compared"] is not None and edge["p"] is None
+    assert analyse.summary_sentences(compared) == [
+        f"v, 2 players: {analyse.describe_difference(length)}; 2.5 fewer place moves per "
+        "game (2.2 to 2.8); first-player edge not "
+        f"compared ({edge['not_compared']})"]
+
+
+def test_a_proportion_needs_enough_games_to_be_compared() -> None:
+    parts = (Part("v", ("a", "a")),)
+    plan = analyse.Plan("cellulae", parts, 10, 0)
+    this = {0: [_game(seed, (1.0, 0.0) if seed % 2 else (0.0, 1.0)) for seed in range(10)]}
+    compared = analyse.compare_sections(plan, this, plan, this)
+    edge = next(m for m in compared[0]["metrics"] if m["metric"] == "first-player edge")
+    assert edge["not_compared"].startswith("too few games to compare a proportion (needs 30")

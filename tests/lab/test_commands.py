@@ -45,10 +45,14 @@ def test_analyse_writes_a_valid_report_and_the_same_bytes_every_time(
     assert main([*args, "--report", str(tmp_path / "one")]) == 0
     out = capsys.readouterr().out
     assert "5, 2 players: 12 games" in out
-    assert "first player's points:" in out
+    # The same file twice: labels of their own.
+    assert out.startswith("cellulae: Cellulae (shipped:cellulae.yaml) #1; Cellulae "
+                          "(shipped:cellulae.yaml) #2: ")
+    assert "first-player edge: " in out
     assert "ladder (Elo, greedy = 0): greedy 0 (anchor), random -" in out
     assert "gaps to the next rung down: greedy +" in out
-    assert "significant differences (against minus this one, 95 %):\n  none\n" in out
+    assert "Holm's correction" in out
+    assert "5, 2 players: first-player edge not compared (too few games" in out
     assert main([*args, "--jobs", "2", "--report", str(tmp_path / "two")]) == 0
     for name in ("report.json", "report.html"):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
@@ -58,6 +62,7 @@ def test_analyse_writes_a_valid_report_and_the_same_bytes_every_time(
     assert section["anchor"] == "greedy"
     assert [row["gap_below"] is None for row in section["ladder"]] == [False, True]
     assert document["complete"] and document["against"]["comparison"][0]["games"] == 3
+    assert document["against"]["compared"][0]["games"] == 12
     page = (tmp_path / "one" / "report.html").read_text("utf-8")
     assert page.count("<svg") >= 5
     # Self-contained: no script, no style sheet, picture or font from anywhere.
@@ -79,16 +84,23 @@ def test_a_report_names_no_folder_and_is_the_same_wherever_its_catalogue_lies(
             "# moved, with a comment of its own\n" + text, "utf-8")
     common = ["analyse", "--games", "1", "--bots", "random", "--players", "1", "--jobs", "1"]
     first = run(tmp_path / "a", *common, "variant.yaml", "--json", "-")
-    second = run(tmp_path / "b", *common, str(tmp_path / "b/c/variant.yaml"), "--json", "-")
+    # Outside the working folder: the file's name alone, never a folder of the machine.
+    second = run(tmp_path / "a", *common, str(tmp_path / "b/c/variant.yaml"), "--json", "-")
     assert first.returncode == second.returncode == 0, first.stderr + second.stderr
     assert first.stdout == second.stdout
     assert str(tmp_path) not in first.stdout and str(tmp_path) not in second.stdout
     catalogue = json.loads(first.stdout)["catalogue"]
     assert catalogue["source"] == "variant.yaml"
+    # Named by its set name and its path: from the working folder when the file is in
+    # it, else the file's name alone.
+    assert catalogue["path"] == "variant.yaml" and catalogue["name"] == "Micropul"
+    inside = run(tmp_path / "b", *common, "c/variant.yaml", "--json", "-")
+    assert json.loads(inside.stdout)["catalogue"]["path"] == "c/variant.yaml"
     shipped_run = run(tmp_path, *common, "--json", "-")
     assert str(shipped.parent) not in shipped_run.stdout
     from_shipped = json.loads(shipped_run.stdout)["catalogue"]
-    assert from_shipped == {**catalogue, "source": "micropul.yaml"}
+    assert from_shipped == {**catalogue, "source": "micropul.yaml",
+                            "path": "shipped:micropul.yaml"}
     (tmp_path / "a" / "variant.yaml").write_text(text.replace("W .", "B .", 1), "utf-8")
     changed = run(tmp_path / "a", *common, "variant.yaml", "--json", "-")
     assert json.loads(changed.stdout)["catalogue"]["digest"] != catalogue["digest"]
@@ -604,8 +616,7 @@ def test_against_a_catalogue_with_no_board_in_common_says_nothing_was_compared(
                "3)")
     # Not "none" significant: no difference was even measured.
     assert capsys.readouterr().out.endswith(
-        f"significant differences (against minus this one, 95 %):\n  none compared: "
-        f"{nothing}\n")
+        f"in each set):\n  none compared: {nothing}\n")
     page = (tmp_path / "report" / "report.html").read_text("utf-8")
     assert f"Nothing compared: {nothing}." in page
 

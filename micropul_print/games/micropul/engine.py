@@ -135,6 +135,22 @@ class MicropulState:
     def piece_of(self, move: Move) -> str | None:
         return str(move.tile) if isinstance(move, Place) else None
 
+    def piece_ends(self) -> tuple[set[str], set[str]]:
+        """(tiles a player holds at the end, in hand or supply; tiles with a micropul
+        in a closed group that scores): the lab's per-tile table."""
+        game = self.game
+        held = {str(tid) for p in range(game.players)
+                for tid in (*game.hands[p], *game.face_down[p], *game.revealed[p])}
+        board = game.board
+        scoring = set()
+        for group in board.groups():
+            if group.scores_for is not None:
+                for x, y, _quadrant in group.quadrants:
+                    found = board.tile_at(x, y)
+                    if found is not None:
+                        scoring.add(str(found[0]))
+        return held, scoring
+
 
 def move_from_json(data: Any) -> Move:
     """The move a game record's JSON object describes; ValueError if none."""
