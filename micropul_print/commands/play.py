@@ -9,8 +9,12 @@ from pathlib import Path
 
 from micropul_print import registry
 from micropul_print.commands.values import MAX_SEED, bot_list, file_name, whole_number
+from micropul_print.config import ConfigSpec
 
 HELP = "play one game between bots and write its game record (see docs/analysis.md)"
+# The configuration file may set all but --record (a file asked for each game); in a
+# folder made by init, play plays that folder's catalogue.
+CONFIG = ConfigSpec(exclude=frozenset({"record"}), paths={"catalogue": ()})
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,11 +37,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from micropul_print.commands.analyse import _load
-    from micropul_print.errors import printable
+    from micropul_print.config import missing_inputs
+    from micropul_print.errors import UserError, printable
     from micropul_print.gameapi import UsageError
-    from micropul_print.lab.record import play
+    from micropul_print.lab.record import catalogue_path, heading, play
     from micropul_print.outputs import check_file_target, write_atomic
 
+    missing = missing_inputs(args, CONFIG)
+    if missing:
+        raise UserError(missing)
     catalogue = _load(args.catalogue, args.game, False)
     game = registry.get(catalogue.game)
     if len(args.bots) not in game.player_counts:
@@ -51,18 +59,22 @@ def run(args: argparse.Namespace) -> int:
     if args.record is not None:
         check_file_target(Path(args.record), "the game record")
     try:
-        record, state = play(catalogue.game, catalogue, args.bots, args.seed, args.variant)
+        path = (None if args.record is None else
+                catalogue_path(catalogue, Path(args.record), game.shipped_catalogue()))
+        record, state = play(catalogue.game, catalogue, args.bots, args.seed, args.variant,
+                             path)
     except ValueError as exc:  # a bad bot spec
         raise UsageError(str(exc)) from None
     seats = ", ".join(f"player {seat + 1} ({bot}) {score:g}" for seat, (bot, score)
                       in enumerate(zip(record.bots, state.scores(), strict=True)))
     returns = state.returns()
     winners = [seat + 1 for seat, r in enumerate(returns) if r == max(returns)]
-    verdict = ("a tie" if len(winners) > 1 else f"player {winners[0]} wins"
-               if len(returns) > 1 else "won" if returns[0] else "lost")
-    print(printable(f"{game.title}, {catalogue.name}, variant {record.variant}, seed "
+    # Alone there is no winner: the score is the result.
+    verdict = ("game over" if len(returns) == 1 else "a tie" if len(winners) > 1
+               else f"player {winners[0]} wins")
+    print(printable(f"{heading(game.title, catalogue.name)}, variant {record.variant}, seed "
                     f"{record.seed}: {seats}; {verdict} ({state.end_reason()}) after "
-                    f"{state.turn()} turns"))
+                    f"{len(record.moves)} player turns"))
     if args.record is not None:
         write_atomic(Path(args.record), record.to_json_text().encode("utf-8"))
     return 0

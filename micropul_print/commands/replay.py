@@ -1,27 +1,39 @@
 """`micropul-print replay RECORD --out DIR`: a game record played again through the
 engine, every move checked (an illegal move is an error at its line in the record),
 and pictured: DIR/turn-000.svg (the set-up) to DIR/turn-NNN.svg, and DIR/replay.pdf
-with every turn, one per page."""
+with every turn, one per page of the kit's paper. The catalogue is the one given
+(--catalogue, or the configuration file's), else the one the record names (its path
+from the record's folder, checked by its digest), else the game's shipped one."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from micropul_print.commands.values import file_name, folder_name, theme_name
+from micropul_print.config import SETTINGS, ConfigSpec
+from micropul_print.draw.theme import THEME_NAMES
+from micropul_print.gameapi import PAPERS
 
 HELP = "check a game record move by move and draw every turn (SVG per turn, one PDF)"
+# All but the record and the folder written may be set in the configuration file.
+CONFIG = ConfigSpec(exclude=frozenset({"record", "out"}),
+                    paths={"catalogue": (), "theme": THEME_NAMES})
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("record", metavar="RECORD", type=file_name,
                         help="a game record (play --record)")
     parser.add_argument("--catalogue", metavar="PATH", type=file_name,
-                        help="the catalogue the game was played with (default: the shipped "
-                        "catalogue of the record's game)")
+                        help="the catalogue the game was played with (default: the one the "
+                        "record names, where it says, else the shipped catalogue of the "
+                        "record's game)")
     parser.add_argument("--theme", metavar="T", default="classic", type=theme_name,
                         help="theme of the pictures (default classic)")
+    parser.add_argument("--paper", choices=PAPERS, default="a4",
+                        help="paper of replay.pdf, as the kit's (default a4)")
     parser.add_argument("--out", metavar="DIR", type=folder_name,
                         help="write the pictures into DIR (without it, only check the record)")
 
@@ -29,9 +41,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from micropul_print import registry
     from micropul_print.catalogue.loader import load_catalogue
+    from micropul_print.config import missing_inputs
     from micropul_print.errors import UserError
     from micropul_print.lab.record import read_record, replay
     from micropul_print.outputs import check_directory_target
+
+    missing = missing_inputs(args, CONFIG)
+    if missing:
+        raise UserError(missing)
 
     if args.out is not None:
         check_directory_target(Path(args.out), "the pictures")
@@ -43,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         game = registry.get(record.game)
     except UserError as exc:
         raise UserError([read.at("game", d.message) for d in exc.diagnostics]) from None
-    catalogue = load_catalogue(args.catalogue or game.shipped_catalogue())
+    catalogue = load_catalogue(_catalogue_file(args, read, game.shipped_catalogue()))
     if catalogue.game != record.game:
         raise UserError([read.at("game", f"the record is of a {record.game} game, and "
                                  f"{catalogue.source} is a {catalogue.game} catalogue")])
@@ -70,10 +87,38 @@ def run(args: argparse.Namespace) -> int:
     with staging as output:
         written = [output.write_bytes(f"turn-{turn:0{digits}d}.svg", to_svg(page))
                    for turn, page in enumerate(pages)]
+        # The title names the record's file alone: no folder of this machine.
         written.append(output.write_bytes("replay.pdf", pages_pdf(
-            pages, f"{game.title}: {read.source}")))
+            pages, f"{game.title} replay: {Path(read.source).name}", args.paper)))
         removed = staging.commit({"replay": written})
     stale = f"; removed {len(removed)} pictures of an earlier replay" if removed else ""
     print(f"wrote {len(pages)} SVG pictures and replay.pdf into {output.root}{stale}",
           file=sys.stderr)
     return 0
+
+
+def _catalogue_file(args: argparse.Namespace, read: Any, shipped: Path) -> Path | str:
+    """The catalogue to replay with: --catalogue on the command line; else the one the
+    record names (catalogue_path, from the record's folder) when it is there; else the
+    configuration file's; else the game's shipped one. A named file that is missing is
+    an error at the record's catalogue_path, unless a catalogue was given otherwise."""
+    from micropul_print.errors import UserError
+    from micropul_print.lab.record import SHIPPED
+
+    from_file = any(setting.key == "catalogue" and setting.source not in ("command line",
+                                                                          "default")
+                    for setting in getattr(args, SETTINGS, ()))
+    if args.catalogue and not from_file:
+        return str(args.catalogue)
+    named: str | None = read.record.catalogue_path
+    if named is not None:
+        if named.startswith(SHIPPED):
+            return shipped
+        there = Path(str(read.source)).parent / named
+        if there.is_file():
+            return there
+        if not args.catalogue:
+            raise UserError([read.at("catalogue_path", f"the catalogue the game was played "
+                                     f"with is not where the record says ({there}): give "
+                                     "its file with --catalogue")])
+    return str(args.catalogue) if args.catalogue else shipped

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import re
 from collections.abc import Mapping, Sequence
@@ -41,8 +42,10 @@ if TYPE_CHECKING:
 FORMAT = "micropul-print game record"
 VERSION = 1
 KEYS = ("format", "version", "game", "catalogue", "seed", "variant", "players", "bots",
-        "moves", "result", "catalogue_digest")
-REQUIRED = KEYS[:-2]
+        "moves", "result", "catalogue_digest", "catalogue_path")
+REQUIRED = KEYS[:-3]
+SHIPPED = "shipped:"  # a catalogue_path naming the game's shipped catalogue
+MOVER = "player"  # the key of a recorded move naming its player (1-based)
 DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 SEEDS = f"a whole number from 0 to {MAX_SEED}"  # the seeds play --seed takes
 
@@ -67,6 +70,9 @@ class GameRecord:
     result: JSON  # scores, returns, end, turns ({} when a record leaves it out)
     # catalogue_digest(catalogue) of the catalogue played; None in a record without it
     catalogue_digest: str | None = None
+    # Where the catalogue's file is, relative to the record's folder ("shipped:NAME"
+    # for a shipped one); None in a record without it
+    catalogue_path: str | None = None
 
     @property
     def players(self) -> int:
@@ -79,6 +85,8 @@ class GameRecord:
                       "catalogue": self.catalogue}
         if self.catalogue_digest is not None:
             head["catalogue_digest"] = self.catalogue_digest
+        if self.catalogue_path is not None:
+            head["catalogue_path"] = self.catalogue_path
         head |= {"seed": self.seed, "variant": self.variant, "players": self.players,
                  "bots": list(self.bots)}
         lines = ["{"]
@@ -101,10 +109,22 @@ def _result(state: GameState) -> JSON:
             "end": state.end_reason(), "turns": state.turn()}
 
 
+def catalogue_path(catalogue: Any, record: Path, shipped: Path | None) -> str:
+    """How a record names its catalogue's file: ``shipped:NAME`` for the game's shipped
+    catalogue, else the path from the record's folder (so that the two can move
+    together)."""
+    source = Path(catalogue.source)
+    if shipped is not None and source.resolve() == shipped.resolve():
+        return SHIPPED + shipped.name
+    return Path(os.path.relpath(source.resolve(), record.resolve().parent)).as_posix()
+
+
 def play(game_name: str, catalogue: Any, bots: Sequence[str], seed: int,
-         variant: str | None = None) -> tuple[GameRecord, GameState]:
-    """One game of the bots (seat order) from the set-up of ``seed``: its record and
-    its final state. The bots play as they do in ``analyse``."""
+         variant: str | None = None,
+         path: str | None = None) -> tuple[GameRecord, GameState]:
+    """One game of the bots (seat order) from the set-up of ``seed``: its record (each
+    move with its player; ``path``, the record's catalogue_path) and its final state.
+    The bots play as they do in ``analyse``."""
     game = registry.get(game_name)
     chosen = variant if variant is not None else game.variants(catalogue)[0]
     state = game.new_state(catalogue, players=len(bots), seed=seed, variant=chosen)
@@ -114,11 +134,11 @@ def play(game_name: str, catalogue: Any, bots: Sequence[str], seed: int,
     while not state.is_over():
         seat = state.current_player()
         move = players[seat].choose(state, rngs[seat])
-        moves.append(state.move_to_json(move))
+        moves.append({MOVER: seat + 1, **state.move_to_json(move)})
         state.play(move)
     record = GameRecord(game_name, catalogue.name, seed, chosen,
                         tuple(player.name for player in players), tuple(moves),
-                        _result(state), catalogue_digest(catalogue))
+                        _result(state), catalogue_digest(catalogue), path)
     return record, state
 
 
@@ -204,6 +224,7 @@ def read_record(path: str | Path) -> ReadRecord:
     moves = expect("moves", list, "a list of moves")
     result = expect("result", dict, "an object")
     digest = expect("catalogue_digest", str, "'sha256:' and 64 hex digits")
+    named = expect("catalogue_path", str, "the catalogue's path from the record's folder")
     if digest is not None and not DIGEST.fullmatch(digest):
         node = root.get("catalogue_digest")
         assert node is not None
@@ -221,7 +242,7 @@ def read_record(path: str | Path) -> ReadRecord:
     moves_node = root.get("moves")
     assert isinstance(moves_node, YamlSequence)
     record = GameRecord(game, catalogue, seed, variant, tuple(bots), tuple(moves),
-                        result or {}, digest)
+                        result or {}, digest, named)
     return ReadRecord(record, moves_node.items, root.get("result"), file, tuple(diagnostics),
                       {key.raw: node for key, node in root.entries})
 
@@ -254,6 +275,13 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
         if state.is_over():
             raise UserError([node.diagnostic(f"{where}: the game is already over "
                                              f"({state.end_reason()})")])
+        if isinstance(data, dict) and MOVER in data:
+            data = {key: value for key, value in data.items() if key != MOVER}
+            mover = read.record.moves[index][MOVER]
+            if mover != state.current_player() + 1:
+                raise UserError([node.diagnostic(
+                    f"{where}: recorded as player {mover!r}'s, but it is player "
+                    f"{state.current_player() + 1}'s turn")])
         try:
             move = state.move_from_json(data)
             state.play(move)
@@ -284,29 +312,69 @@ HEADER_SIZE = 5.0
 HEADER_LINE = 7.0
 MARGIN = 6.0
 MIN_WIDTH = 160.0
+PAPER_MARGIN = 10.0  # mm left free on every side of replay.pdf's pages
 
 
-def _describe_move(data: JSON) -> str:
-    return json.dumps(data, ensure_ascii=False, separators=(", ", ": "))
+def _cell(data: Any) -> str:
+    if isinstance(data, dict) and set(data) >= {"x", "y"}:
+        return f"({data['x']},{data['y']})"
+    if isinstance(data, list) and len(data) == 2:
+        return f"({data[0]},{data[1]})"
+    return json.dumps(data, ensure_ascii=False)
+
+
+def move_notation(data: JSON) -> str:
+    """A recorded move as a player reads it: ``P2 26 @ (-1,2) r270`` (player, tile,
+    cell, rotation), ``P1 draws``, ``P1 stone @ (0,0) tl``; Cellulae ``P1 replicates
+    @ (1,0)``, ``P2 moves (4,4) -> (1,1)``, ``P1 skips``. A move of another game: its
+    JSON."""
+    body = {key: value for key, value in data.items() if key != MOVER}
+    who = f"P{data[MOVER]} " if MOVER in data else ""
+    if len(body) == 1:
+        (kind, value), = body.items()
+        if kind == "place" and isinstance(value, dict):
+            return (f"{who}{value.get('tile')} @ {_cell(value)} "
+                    f"r{value.get('rotation')}")
+        if kind == "draw":
+            return f"{who}draws" + ("" if value is None else f" {value}")
+        if kind == "claim" and isinstance(value, dict):
+            return f"{who}stone @ {_cell(value)} {value.get('quadrant')}"
+        if kind == "replicate":
+            return f"{who}replicates @ {_cell(value)}"
+        if kind == "move" and isinstance(value, dict):
+            return f"{who}moves {_cell(value.get('from'))} -> {_cell(value.get('to'))}"
+        if kind == "skip":
+            return f"{who}skips"
+    return who + json.dumps(body, ensure_ascii=False, separators=(", ", ": "))
+
+
+def heading(game_title: str, catalogue_name: str) -> str:
+    """The game, named once: ``Micropul``, or ``Micropul, set Thin Ice`` for a set of
+    another name."""
+    same = catalogue_name.strip().casefold() == game_title.strip().casefold()
+    return game_title if same else f"{game_title}, set {catalogue_name}"
 
 
 def turn_drawing(record: GameRecord, game_title: str, catalogue_name: str,
                  picture: Drawing, state: GameState, turn: int,
                  mover: int | None) -> Drawing:
-    """One turn's page: a header (game, turn, the move just played, the scores) above
-    the game's own picture of the state."""
+    """One turn's page: a header (game, turn, the move just played in notation, the
+    scores) above the game's own picture of the state."""
     from micropul_print.draw.primitives import Drawing, Group, Text
 
-    seats = ", ".join(f"player {seat + 1} ({bot}) {score:g}"
+    seats = ", ".join(f"P{seat + 1} ({bot}) {score:g}"
                       for seat, (bot, score) in enumerate(zip(record.bots, state.scores(),
                                                               strict=True)))
     if turn == 0:
         happened = f"set-up: seed {record.seed}, variant {record.variant}"
     else:
-        who = f"player {mover + 1}" if mover is not None else "a player"
-        happened = f"move {turn}: {who} plays {_describe_move(record.moves[turn - 1])}"
+        data = record.moves[turn - 1]
+        if mover is not None and isinstance(data, dict) and MOVER not in data:
+            data = {MOVER: mover + 1, **data}
+        happened = f"player turn {turn}: {move_notation(data)}"
     over = state.end_reason()
-    lines = [f"{game_title}, {catalogue_name}: turn {turn} of {len(record.moves)}",
+    lines = [f"{heading(game_title, catalogue_name)}: player turn {turn} of "
+             f"{len(record.moves)}",
              happened, f"scores: {seats}" + (f"; over: {over}" if over else "")]
     items: list[Any] = [Text(MARGIN, MARGIN + HEADER_SIZE + n * HEADER_LINE, text,
                              HEADER_SIZE, anchor="start", weight="bold" if n == 0 else "regular")
@@ -335,20 +403,32 @@ def replay_drawings(read: ReadRecord, catalogue: Any, theme: Theme,
     return pages
 
 
-def pages_pdf(pages: Sequence[Drawing], title: str) -> bytes:
-    """Every page on one size (the largest), each drawing at its top-left corner."""
+def pages_pdf(pages: Sequence[Drawing], title: str, paper: str = "a4") -> bytes:
+    """Every page on the kit's ``paper`` (a4 or letter, portrait), each drawing at the
+    top left inside PAPER_MARGIN, scaled down to fit when it is larger. ``title`` goes
+    into the metadata: the caller gives one without a path."""
     import io
 
     from reportlab.lib.units import mm
 
     from micropul_print.backends.pdf import draw, make_canvas
+    from micropul_print.sheets.layout import load_layout
 
-    width = max(page.width for page in pages)
-    height = max(page.height for page in pages)
+    layout = load_layout(paper)
+    width, height = layout.paper_width, layout.paper_height
+    room_w, room_h = width - 2 * PAPER_MARGIN, height - 2 * PAPER_MARGIN
     buffer = io.BytesIO()
     canvas = make_canvas(buffer, (width * mm, height * mm), title)
     for page in pages:
+        scale = min(1.0, room_w / page.width, room_h / page.height)
+        canvas.saveState()
+        # draw() puts (x, y) mm from the top-left corner; scaled about that corner,
+        # then moved inside the margin.
+        canvas.translate(PAPER_MARGIN * mm, height * mm - PAPER_MARGIN * mm)
+        canvas.scale(scale, scale)
+        canvas.translate(0, -height * mm)
         draw(canvas, page, 0.0, 0.0)
+        canvas.restoreState()
         canvas.showPage()
     canvas.save()
     return buffer.getvalue()

@@ -285,9 +285,14 @@ def test_play_then_replay_every_turn(tmp_path: Path) -> None:
     result = run(tmp_path, "play", "--bots", "greedy,random", "--seed", "3", "--record",
                  "game.json")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("Micropul, Micropul, variant standard, seed 3: player 1 "
+    # The game named once; its length in player turns.
+    assert result.stdout.startswith("Micropul, variant standard, seed 3: player 1 "
                                     "(greedy) ")
+    assert re.search(r"after \d+ player turns\n$", result.stdout)
     record = json.loads((tmp_path / "game.json").read_text("utf-8"))
+    # Each move names its player; the record names its catalogue's file.
+    assert [move["player"] for move in record["moves"][:2]] == [1, 2]
+    assert record["catalogue_path"] == "shipped:micropul.yaml"
     assert (record["format"], record["game"], record["seed"], record["bots"]) == (
         "micropul-print game record", "micropul", 3, ["greedy", "random"])
     moves = len(record["moves"])
@@ -651,3 +656,123 @@ def test_a_folder_named_like_a_page_stays_a_folder(tmp_path: Path,
                  "--bots", "random", "--jobs", "1", "--report", "lab.html"]) == 0
     assert sorted(p.name for p in (tmp_path / "lab.html").iterdir()) == [
         "report.html", "report.json"]
+
+
+def test_moves_are_written_as_a_player_reads_them() -> None:
+    from micropul_print.lab.record import move_notation
+
+    assert move_notation({"player": 2, "place": {"tile": 26, "x": -1, "y": 2,
+                                                 "rotation": 270}}) == "P2 26 @ (-1,2) r270"
+    assert move_notation({"player": 1, "draw": None}) == "P1 draws"
+    assert move_notation({"player": 1, "draw": 12}) == "P1 draws 12"
+    assert move_notation({"player": 1, "claim": {"x": 0, "y": 0, "quadrant": "tl"}}) == (
+        "P1 stone @ (0,0) tl")
+    assert move_notation({"player": 2, "move": {"from": [4, 4], "to": [1, 1]}}) == (
+        "P2 moves (4,4) -> (1,1)")
+    assert move_notation({"replicate": {"x": 1, "y": 0}}) == "replicates @ (1,0)"
+    assert move_notation({"player": 1, "skip": True}) == "P1 skips"
+
+
+def test_a_replay_is_readable_on_the_kit_s_paper(tmp_path: Path) -> None:
+    assert main(["play", "--bots", "greedy,greedy", "--seed", "3", "--record",
+                 str(tmp_path / "game.json")]) == 0
+    for paper, size in (("a4", (595, 842)), ("letter", (612, 792))):
+        out = tmp_path / paper
+        assert main(["replay", str(tmp_path / "game.json"), "--out", str(out),
+                     "--paper", paper]) == 0
+        pdf = PdfReader(out / "replay.pdf")
+        box = pdf.pages[0].mediabox
+        assert (round(float(box.width)), round(float(box.height))) == size
+        # The metadata names no folder of this machine.
+        assert pdf.metadata is not None and str(tmp_path) not in str(pdf.metadata)
+        assert pdf.metadata.title == "Micropul replay: game.json"
+    first = (tmp_path / "a4" / "turn-001.svg").read_text("utf-8")
+    # The game named once, the move in notation, its player named.
+    assert "Micropul: player turn 1 of" in first and "Micropul, Micropul" not in first
+    assert re.search(r"player turn 1: P1 \d+ @ \(-?\d+,-?\d+\) r\d+\"", first)
+
+
+def test_the_state_picture_has_coordinates_the_last_placement_and_stones_by_player() -> None:
+    from micropul_print.draw.primitives import Circle, Rect, Text
+    from micropul_print.draw.theme import load_theme
+    from micropul_print.games.micropul import statedrawing
+    from micropul_print.games.micropul.engine import MicropulState
+    from micropul_print.games.micropul.rules.game import Claim, Place
+
+    catalogue = registry_catalogue("micropul")
+    from micropul_print.catalogue.loader import load_catalogue
+
+    model = load_catalogue(catalogue)
+    state = MicropulState.new(model, players=2, seed=1)
+    place = next(m for m in state.legal_moves() if isinstance(m, Place))
+    state.play(place)
+    claim = next(m for m in state.legal_moves() if isinstance(m, Claim))
+    state.play(claim)
+    picture = statedrawing.state_drawing(model, load_theme("classic"), state)
+    frames = [item for item in picture.items if isinstance(item, Rect)
+              and item.stroke == statedrawing.LAST_PLACED]
+    assert len(frames) == 1
+    texts = {item.text for item in picture.items if isinstance(item, Text)}
+    assert {str(place.x), str(place.y), "0"} <= texts
+    rings = [item.fill for item in picture.items if isinstance(item, Circle)
+             and item.fill in statedrawing.PLAYER_COLOURS.values()]
+    assert statedrawing.PLAYER_COLOURS[2] in rings  # player 2 claimed
+
+
+def test_replay_finds_the_catalogue_the_record_names(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shipped = registry_catalogue("micropul").read_text("utf-8")
+    games = tmp_path / "games"
+    games.mkdir()
+    (tmp_path / "thin.yaml").write_text(shipped.replace("W .", "B .", 1).replace(
+        "name: Micropul", "name: Thin", 1), "utf-8")
+    record = games / "game.json"
+    assert main(["play", str(tmp_path / "thin.yaml"), "--bots", "greedy,random", "--seed",
+                 "5", "--record", str(record)]) == 0
+    assert json.loads(record.read_text("utf-8"))["catalogue_path"] == "../thin.yaml"
+    capsys.readouterr()
+    # Without --catalogue: the file the record names, found from the record's folder.
+    assert main(["replay", str(record), "--out", str(tmp_path / "out")]) == 0
+    svg = (tmp_path / "out" / "turn-000.svg").read_text("utf-8")
+    assert "Micropul, set Thin: player turn 0 of" in svg
+    (tmp_path / "thin.yaml").rename(tmp_path / "gone.yaml")
+    capsys.readouterr()
+    assert main(["replay", str(record)]) == 1
+    line = _line_of(record.read_text("utf-8"), '"catalogue_path"')
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"{record}:{line}:21: error: the catalogue the game was played with is not where "
+        f"the record says ({games / '../thin.yaml'}): give its file with --catalogue")
+    assert main(["replay", str(record), "--catalogue", str(tmp_path / "gone.yaml")]) == 0
+
+
+def test_a_move_recorded_for_the_wrong_player_is_an_error_at_it(
+        record_text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = record_text.replace('{"player": 2,', '{"player": 1,', 1)
+    path = tmp_path / "game.json"
+    path.write_text(text, "utf-8")
+    assert main(["replay", str(path)]) == 1
+    line = _line_of(text, '"moves"') + 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"{path}:{line}:5: error: move 2 (moves[1]): recorded as player 1's, but it is "
+        "player 2's turn")
+
+
+def test_analyse_play_and_replay_read_the_folder_s_configuration(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    variant = tmp_path / "thin-ice"
+    assert main(["init", str(variant)]) == 0
+    monkeypatch.chdir(variant)
+    capsys.readouterr()
+    assert main(["analyse", "--games", "1", "--bots", "random", "--players", "1",
+                 "--jobs", "1", "--json", "-"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    # The folder's catalogue, under its own name, not the shipped one.
+    assert document["catalogue"]["name"] == "thin-ice"
+    assert document["catalogue"]["path"] == "micropul.yaml"
+    assert main(["play", "--bots", "random", "--record", "game.json"]) == 0
+    assert capsys.readouterr().out.startswith("Micropul, set thin-ice, variant standard")
+    assert json.loads((variant / "game.json").read_text("utf-8"))["catalogue"] == "thin-ice"
+    assert main(["replay", "game.json"]) == 0
+    assert main(["replay", "--show-config", "game.json"]) == 0
+    assert 'theme = "theme.yaml"' in " ".join(capsys.readouterr().out.split())
