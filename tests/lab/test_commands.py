@@ -776,3 +776,79 @@ def test_analyse_play_and_replay_read_the_folder_s_configuration(
     assert main(["replay", "game.json"]) == 0
     assert main(["replay", "--show-config", "game.json"]) == 0
     assert 'theme = "theme.yaml"' in " ".join(capsys.readouterr().out.split())
+
+
+def _sweep_sets(folder: Path) -> list[Path]:
+    """Three Micropul sets: the official one and two with one tile changed each."""
+    shipped = registry_catalogue("micropul").read_text("utf-8")
+    folder.mkdir()
+    sets = {"a.yaml": shipped,
+            "b.yaml": shipped.replace("W .", "B .", 1).replace("name: Micropul", "name: Dark", 1),
+            "c.yaml": shipped.replace("B .", "W .", 1).replace("name: Micropul", "name: Light",
+                                                               1)}
+    for name, text in sets.items():
+        (folder / name).write_text(text, "utf-8")
+    return [folder / name for name in sets]
+
+
+def test_a_sweep_plays_every_set_on_the_same_seeds_and_compares_each_with_the_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    paths = _sweep_sets(tmp_path / "sets")
+    common = ["--games", "3", "--bots", "random", "--jobs", "1"]
+    assert main(["analyse", *map(str, paths), *common, "--report",
+                 str(tmp_path / "report")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("micropul: Micropul (a.yaml); Dark (b.yaml); Light (c.yaml): ")
+    assert "sweep: each set compared with Micropul on the same seeds" in out
+    assert "    Dark: length (player turns) " in out and "    Light: length" in out
+    document = json.loads((tmp_path / "report" / "report.json").read_text("utf-8"))
+    _validate(document)
+    sweep = document["sweep"]
+    assert [found["catalogue"]["label"] for found in sweep["sets"]] == ["Dark", "Light"]
+    assert sweep["correction"] == "Holm"
+    # Every set on the same seeds: the comparison pairs every game.
+    for found in sweep["sets"]:
+        assert [c["games"] for c in found["compared"]] == [
+            s["games"] for s in document["sections"]]
+    page = (tmp_path / "report" / "report.html").read_text("utf-8")
+    assert "Sweep: every set on the same seeds, compared with Micropul" in page
+    # A folder is its catalogues, in name order: the same run.
+    assert main(["analyse", str(tmp_path / "sets"), *common, "--json", "-"]) == 0
+    from_folder = json.loads(capsys.readouterr().out)
+    assert from_folder["sweep"] == sweep
+
+
+def test_a_sweep_with_a_bad_catalogue_says_where_and_analyses_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    paths = _sweep_sets(tmp_path / "sets")
+    paths[1].write_text(paths[1].read_text("utf-8").replace("tile_count: 48",
+                                                            "tile_count: [48", 1), "utf-8")
+    paths[2].write_text(paths[2].read_text("utf-8").replace("tile_count: 48",
+                                                            "tile_count: many", 1), "utf-8")
+    assert main(["analyse", *map(str, paths), "--games", "2", "--bots", "random",
+                 "--jobs", "1", "--report", str(tmp_path / "report")]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    errors = captured.err.splitlines()
+    # Both files' problems, each at its line and column, and no game played.
+    assert any(re.match(rf"{re.escape(str(paths[1]))}:\d+:\d+: error: ", e) for e in errors)
+    assert any(re.match(rf"{re.escape(str(paths[2]))}:\d+:\d+: error: ", e) for e in errors)
+    assert "analyse:" not in captured.err
+    assert not (tmp_path / "report").exists()
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--against", "{a}"], "--against compares two catalogues, a sweep (several catalogues) "
+     "compares each with the first: give one or the other"),
+    (["{empty}"], "{empty}: a folder without any catalogue (*.yaml) to sweep"),
+])
+def test_sweep_usage_errors(tmp_path: Path, extra: list[str], message: str,
+                            capsys: pytest.CaptureFixture[str]) -> None:
+    paths = _sweep_sets(tmp_path / "sets")
+    (tmp_path / "empty").mkdir()
+    names = {"a": str(paths[0]), "empty": str(tmp_path / "empty")}
+    words = [word.format(**names) for word in extra]
+    given = [str(paths[0]), str(paths[1])] if extra[0] == "--against" else words
+    rest = words if extra[0] == "--against" else []
+    assert main(["analyse", *given, *rest, "--games", "1", "--bots", "random"]) == 2
+    assert message.format(**names) in capsys.readouterr().err
