@@ -280,7 +280,8 @@ def _run(args: argparse.Namespace) -> int:
             try:
                 results, complete = run_plan(plan, cat, jobs=args.jobs,
                                              scheduler=args.scheduler,
-                                             done=progress.callback(number))
+                                             done=progress.callback(number),
+                                             told=_tell)
             except SchedulerLost as exc:  # reported as an interruption is, then said
                 lost = exc
                 results, complete = exc.results, False
@@ -304,6 +305,12 @@ def _run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 130
     return 0
+
+
+def _tell(message: str) -> None:
+    """What the run met on the way (a Dask worker lost), on a line of its own."""
+    print(f"\nanalyse: {message}" if sys.stderr.isatty() else f"analyse: {message}",
+          file=sys.stderr, flush=True)
 
 
 def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:

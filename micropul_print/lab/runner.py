@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
 from micropul_print import registry
@@ -48,15 +48,18 @@ def cpus() -> int:
 
 def run_plan(the_plan: Plan, catalogue: Any, *, jobs: int | None = None,
              scheduler: str | None = None,
-             done: BatchDone | None = None) -> tuple[Results, bool]:
+             done: BatchDone | None = None,
+             told: Callable[[str], None] | None = None) -> tuple[Results, bool]:
     """Play every batch; (results, whether all were played). ``jobs``: worker
     processes (None: one per CPU; 1: this process); ``scheduler``: the address of a
     Dask scheduler to send the batches to instead; ``done`` is told of each batch as
-    it finishes (in the order they finish). Raises SchedulerLost, with the games
-    already played, should the scheduler stop answering."""
+    it finishes (in the order they finish); ``told`` of what the run met on the way (a
+    Dask worker lost or restarted, and the batches played again). Raises
+    SchedulerLost, with the games already played, should the scheduler stop
+    answering."""
     results: dict[int, list[GameSummary]] = {}
     if scheduler is not None:
-        finished = _on_cluster(the_plan, catalogue, scheduler)
+        finished = _on_cluster(the_plan, catalogue, scheduler, told)
     else:
         workers = min(cpus() if jobs is None else max(1, jobs), len(the_plan.batches))
         finished = (_in_workers(the_plan, catalogue, workers) if workers > 1
@@ -153,8 +156,45 @@ def _in_workers(the_plan: Plan, catalogue: Any,
         _PENDING.clear()
 
 
+def _last_event(client: Any) -> float:
+    """The time of the scheduler's latest event: those after it are this run's."""
+    events = client.get_events("all")
+    return max((stamp for stamp, _ in events), default=0.0)
+
+
+def worker_losses(events: Any, since: float, keys: Mapping[Any, int]) -> tuple[int, list[int]]:
+    """(workers removed from the cluster after ``since``, indices of the batches among
+    ``keys`` that they were playing or held, which the scheduler plays again) from the
+    scheduler's "all" events (Dask's "remove-worker" records)."""
+    lost = 0
+    again: set[int] = set()
+    for stamp, message in events:
+        if stamp <= since or not isinstance(message, dict):
+            continue
+        if message.get("action") != "remove-worker":
+            continue
+        lost += 1
+        for key in (*message.get("processing-tasks", ()),
+                    *message.get("lost-computed-tasks", ())):
+            if key in keys:
+                again.add(keys[key])
+    return lost, sorted(again)
+
+
+def _losses_told(the_plan: Plan, lost: int, again: list[int]) -> str:
+    parts = dict.fromkeys(the_plan.parts[the_plan.batches[index].part].label()
+                          for index in again)
+    games = sum(len(the_plan.batches[index].seeds) for index in again)
+    workers = "1 Dask worker" if lost == 1 else f"{lost} Dask workers"
+    if not again:
+        return f"{workers} lost or restarted during the run; no batch had to be played again"
+    return (f"{workers} lost or restarted during the run; {len(again)} "
+            f"{'batch' if len(again) == 1 else 'batches'} ({games} games) played again "
+            f"elsewhere, the same games from the same seeds: {'; '.join(parts)}")
+
+
 def _on_cluster(the_plan: Plan, catalogue: Any,
-                address: str) -> _Finished:
+                address: str, told: Callable[[str], None] | None = None) -> _Finished:
     try:
         from distributed import CancelledError, Client, as_completed
     except ImportError as exc:
@@ -172,9 +212,11 @@ def _on_cluster(the_plan: Plan, catalogue: Any,
             except TimeoutError:
                 raise UsageError(f"--scheduler {address!r}: the scheduler has no workers "
                                  f"(none joined within {CONNECT_SECONDS:g} s)") from None
+            since = _last_event(client)
             futures = {client.submit(run_batch, the_plan.game, catalogue,
                                      the_plan.parts[batch.part], batch, pure=False): index
                        for index, batch in enumerate(the_plan.batches)}
+            left = set(futures)
             try:
                 # The client's loop: as_completed would otherwise look for a default client.
                 finished = as_completed(list(futures), loop=client.loop)  # type: ignore[no-untyped-call]
@@ -185,9 +227,18 @@ def _on_cluster(the_plan: Plan, catalogue: Any,
                         if future.status == "error":  # the batch's own exception: a bug
                             raise
                         raise SchedulerLost(address) from exc
+                    left.discard(future)
                     yield futures[future], games
+                if told is not None:
+                    keys = {future.key: index for future, index in futures.items()}
+                    lost, again = worker_losses(client.get_events("all"), since, keys)
+                    if lost:
+                        told(_losses_told(the_plan, lost, again))
             finally:
-                client.cancel(list(futures))  # type: ignore[no-untyped-call]
+                # Only what is still to play: cancelling finished batches fills the
+                # scheduler's log with a cancellation line per run.
+                if left:
+                    client.cancel(list(left))  # type: ignore[no-untyped-call]
         finally:
             client.close()  # type: ignore[no-untyped-call]
     finally:

@@ -149,3 +149,79 @@ def test_a_server_that_is_not_a_scheduler_is_told_apart(
     assert err.startswith(f"micropul-print analyse: error: --scheduler "
                           f"'tcp://127.0.0.1:{port}': no Dask scheduler answers there (")
     assert "Traceback" not in err and "internal error" not in err
+
+
+def test_a_normal_run_cancels_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every batch played: nothing to cancel. Cancelling the finished batches wrote a
+    "Client ... requests to cancel" line into the scheduler's log on every run."""
+    cancelled: list[object] = []
+    real = distributed.Client.cancel
+
+    def cancel(self: object, futures: object, *args: object, **kwargs: object) -> object:
+        cancelled.append(futures)
+        return real(self, futures, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(distributed.Client, "cancel", cancel)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        assert main(["analyse", "--game", "cellulae", "--variants", "5", "--games", "2",
+                     "--bots", "random", "--scheduler", cluster.scheduler_address,
+                     "--json", str(tmp_path / "run.json")]) == 0
+    assert cancelled == []
+
+
+def test_workers_lost_are_counted_with_the_batches_played_again() -> None:
+    from micropul_print.lab.analyse import Batch, Part, Plan
+
+    the_plan = Plan("cellulae", (Part("5", ("random", "random")),), 4, 0,
+                    (Batch(0, (0, 1)), Batch(0, (2, 3))))
+    keys = {"run_batch-a": 0, "run_batch-b": 1}
+    events = [(1.0, {"action": "remove-worker", "processing-tasks": {"run_batch-a"}}),
+              (5.0, {"action": "add-worker"}),
+              (6.0, {"action": "remove-worker", "processing-tasks": {"other"},
+                     "lost-computed-tasks": {"run_batch-b"}}),
+              (7.0, {"action": "remove-worker", "processing-tasks": set()})]
+    assert runner.worker_losses(events, 0.0, keys) == (3, [0, 1])
+    assert runner.worker_losses(events, 2.0, keys) == (2, [1])  # before the run: not ours
+    assert runner._losses_told(the_plan, 2, [1]) == (
+        "2 Dask workers lost or restarted during the run; 1 batch (2 games) played again "
+        "elsewhere, the same games from the same seeds: 5, random v random")
+    assert runner._losses_told(the_plan, 1, []) == (
+        "1 Dask worker lost or restarted during the run; no batch had to be played again")
+
+
+def test_a_worker_killed_mid_run_is_reported_and_changes_no_figure(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A worker process killed once the first batch is in: its nanny starts another,
+    the scheduler plays its batches again, the run says so, and the report is the one
+    --jobs 1 writes."""
+    import os
+    import signal
+
+    args = ["analyse", "--game", "cellulae", "--variants", "5", "--games", "120", "--bots",
+            "random,greedy"]
+    assert main([*args, "--jobs", "1", "--json", str(tmp_path / "local.json")]) == 0
+    capsys.readouterr()
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        client = distributed.Client(cluster, set_as_default=False)
+        pids = list(client.run(os.getpid).values())
+        client.close()
+        callback = analyse_command._Progress.callback
+
+        def killing(progress: analyse_command._Progress, number: int) -> Callable[..., None]:
+            done = callback(progress, number)
+
+            def first_then_kill(batch: object, games: list[object]) -> None:
+                done(batch, games)
+                if len(pids) == 2:  # one of the two, once
+                    os.kill(pids.pop(), signal.SIGKILL)
+            return first_then_kill
+
+        monkeypatch.setattr(analyse_command._Progress, "callback", killing)
+        assert main([*args, "--scheduler", cluster.scheduler_address, "--json",
+                     str(tmp_path / "cluster.json")]) == 0
+    err = capsys.readouterr().err
+    assert "analyse: 1 Dask worker lost or restarted during the run; " in err
+    assert (tmp_path / "cluster.json").read_bytes() == (tmp_path / "local.json").read_bytes()
