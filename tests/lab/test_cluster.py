@@ -159,7 +159,7 @@ def test_a_normal_run_cancels_nothing(tmp_path: Path, monkeypatch: pytest.Monkey
 
     def cancel(self: object, futures: object, *args: object, **kwargs: object) -> object:
         cancelled.append(futures)
-        return real(self, futures, *args, **kwargs)  # type: ignore[arg-type]
+        return real(self, futures, *args, **kwargs)
 
     monkeypatch.setattr(distributed.Client, "cancel", cancel)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
