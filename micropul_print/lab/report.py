@@ -913,9 +913,9 @@ class _Charts:
         axes = figure.add_subplot()
         size = len(bots)
         points = section["matrix"]["points"]
-        values = [[(cell["value"] if cell is not None else 0.5) for cell in row]
+        values = [[(cell["value"] * 100 if cell is not None else 50.0) for cell in row]
                   for row in points]
-        image = axes.imshow(values, cmap="RdBu", vmin=0, vmax=1)
+        image = axes.imshow(values, cmap="RdBu", vmin=0, vmax=100)
         for i in range(size):
             for j in range(size):
                 cell = points[i][j]
@@ -928,7 +928,7 @@ class _Charts:
         axes.set_title("% of the points of row against column")
         axes.set_xlabel("column: opponent bot")
         axes.set_ylabel("row: bot")
-        figure.colorbar(image, ax=axes, shrink=0.8, label="share of the points (0 to 1)")
+        figure.colorbar(image, ax=axes, shrink=0.8, label="% of the points")
         return self._svg(figure)
 
     LINES = ("-", "--", ":", "-.")
