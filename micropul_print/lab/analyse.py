@@ -67,9 +67,7 @@ Kinds = tuple[tuple[str, int], ...]  # (kind of move, how many), kinds sorted
 @dataclass(frozen=True)
 class GameSummary:
     """What the analysis keeps of one game. A *player turn* is one decision of the
-    player to move: one move (in Micropul a placement, a draw or a claim; a catalyst's
-    extra turn is a turn of its own; in Cellulae a replication, a movement or a
-    skip)."""
+    player to move: one move (each game's moves and their kinds: docs/analysis.md)."""
 
     seed: int
     scores: tuple[float, ...]
@@ -151,7 +149,7 @@ def _apply(state: Any, move: Any) -> None:
 
 
 class _MoveKinds:
-    """A move's kind: its ``kind`` when it has one (Cellulae), else the key of its JSON
+    """A move's kind: its ``kind`` when it has one, else the key of its JSON
     (``{"place": ...}``: the game record's words), found once per class of move."""
 
     def __init__(self, state: Any) -> None:

@@ -315,42 +315,24 @@ MIN_WIDTH = 160.0
 PAPER_MARGIN = 10.0  # mm left free on every side of replay.pdf's pages
 
 
-def _cell(data: Any) -> str:
-    if isinstance(data, dict) and set(data) >= {"x", "y"}:
-        return f"({data['x']},{data['y']})"
-    if isinstance(data, list) and len(data) == 2:
-        return f"({data[0]},{data[1]})"
-    return json.dumps(data, ensure_ascii=False)
-
-
-def move_notation(data: JSON) -> str:
-    """A recorded move as a player reads it: ``P2 26 @ (-1,2) r270`` (player, tile,
-    cell, rotation), ``P1 draws``, ``P1 stone @ (0,0) tl``; Cellulae ``P1 replicates
-    @ (1,0)``, ``P2 moves (4,4) -> (1,1)``, ``P1 skips``. A move of another game: its
-    JSON."""
+def move_notation(data: JSON, state: Any = None) -> str:
+    """A recorded move as a player reads it: its player (``P2``), then what the game's
+    optional ``move_notation`` (of the state) writes for it (``26 @ (-1,2) r270``:
+    tile, cell, rotation); a game without one: the move's kind and its JSON."""
     body = {key: value for key, value in data.items() if key != MOVER}
     who = f"P{data[MOVER]} " if MOVER in data else ""
-    if len(body) == 1:
-        (kind, value), = body.items()
-        if kind == "place" and isinstance(value, dict):
-            return (f"{who}{value.get('tile')} @ {_cell(value)} "
-                    f"r{value.get('rotation')}")
-        if kind == "draw":
-            return f"{who}draws" + ("" if value is None else f" {value}")
-        if kind == "claim" and isinstance(value, dict):
-            return f"{who}stone @ {_cell(value)} {value.get('quadrant')}"
-        if kind == "replicate":
-            return f"{who}replicates @ {_cell(value)}"
-        if kind == "move" and isinstance(value, dict):
-            return f"{who}moves {_cell(value.get('from'))} -> {_cell(value.get('to'))}"
-        if kind == "skip":
-            return f"{who}skips"
+    writes = getattr(state, "move_notation", None)
+    if writes is not None:
+        try:
+            return who + str(writes(body))
+        except (KeyError, TypeError, ValueError):
+            pass  # a move the game cannot write: its JSON, below
     return who + json.dumps(body, ensure_ascii=False, separators=(", ", ": "))
 
 
 def heading(game_title: str, catalogue_name: str) -> str:
-    """The game, named once: ``Micropul``, or ``Micropul, set Thin Ice`` for a set of
-    another name."""
+    """The game, named once: its title, or ``TITLE, set NAME`` for a set of another
+    name."""
     same = catalogue_name.strip().casefold() == game_title.strip().casefold()
     return game_title if same else f"{game_title}, set {catalogue_name}"
 
@@ -371,7 +353,7 @@ def turn_drawing(record: GameRecord, game_title: str, catalogue_name: str,
         data = record.moves[turn - 1]
         if mover is not None and isinstance(data, dict) and MOVER not in data:
             data = {MOVER: mover + 1, **data}
-        happened = f"player turn {turn}: {move_notation(data)}"
+        happened = f"player turn {turn}: {move_notation(data, state)}"
     over = state.end_reason()
     lines = [f"{heading(game_title, catalogue_name)}: player turn {turn} of "
              f"{len(record.moves)}",

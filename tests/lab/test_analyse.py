@@ -3,6 +3,7 @@ shared out, and that each figure is taken the right way round."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -349,3 +350,44 @@ def test_a_proportion_needs_enough_games_to_be_compared() -> None:
     compared = analyse.compare_sections(plan, this, plan, this)
     edge = next(m for m in compared[0]["metrics"] if m["metric"] == "first-player edge")
     assert edge["not_compared"].startswith("too few games to compare a proportion (needs 30")
+
+
+def test_whole_numbers_go_into_whole_bins() -> None:
+    from micropul_print.lab.report import _bins
+
+    # Few values: one bin per whole number, centred on it.
+    assert _bins([3.0, 5.0, 9.0]) == [2.5 + k for k in range(8)]
+    # Many: a whole width, so that no bin holds more whole numbers than the next.
+    edges = _bins([0.0, 100.0])
+    widths = {round(b - a, 9) for a, b in itertools.pairwise(edges)}
+    assert widths == {3.0} and edges[0] == -0.5 and edges[-1] >= 100.0
+    assert _bins([0.5, 1.25]) == 30  # not whole numbers
+
+
+def test_score_distributions_are_per_bot_not_pooled() -> None:
+    from micropul_print.lab import report
+
+    parts = (Part("v", ("a", "a")), Part("v", ("a", "b")), Part("v", ("b", "b")))
+    results = {0: [_game(0, (1.0, 0.0), (10.0, 4.0))],
+               1: [_game(0, (1.0, 0.0), (50.0, 0.0))],
+               2: [_game(0, (0.0, 1.0), (30.0, 31.0))]}
+    section = analyse._two_player(parts, results, ["a", "b"], [], 0, "a")
+    assert report.pairing_scores(section) == [("a", [[4.0, 1], [10.0, 1]]),
+                                              ("b", [[30.0, 1], [31.0, 1]])]
+
+
+def test_the_tiles_two_catalogues_describe_differently_are_marked() -> None:
+    from micropul_print.catalogue.loader import read_catalogue
+    from micropul_print.lab import report
+
+    shipped = registry.get("micropul").shipped_catalogue()
+    official = _catalogue("micropul")
+    assert report.changed_pieces(official, official) == []
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        changed = Path(folder) / "changed.yaml"
+        changed.write_text(shipped.read_text("utf-8").replace("W .", "B .", 1), "utf-8")
+        variant, _ = read_catalogue(changed)
+    assert report.changed_pieces(official, variant) == ["1"]

@@ -659,18 +659,30 @@ def test_a_folder_named_like_a_page_stays_a_folder(tmp_path: Path,
 
 
 def test_moves_are_written_as_a_player_reads_them() -> None:
+    from micropul_print import registry
+    from micropul_print.catalogue.loader import load_catalogue
     from micropul_print.lab.record import move_notation
 
+    def state(game: str) -> object:
+        found = registry.get(game)
+        return found.new_state(load_catalogue(found.shipped_catalogue()), players=2,
+                               variant=found.variants(load_catalogue(
+                                   found.shipped_catalogue()))[0])
+
+    micropul, cellulae = state("micropul"), state("cellulae")
     assert move_notation({"player": 2, "place": {"tile": 26, "x": -1, "y": 2,
-                                                 "rotation": 270}}) == "P2 26 @ (-1,2) r270"
-    assert move_notation({"player": 1, "draw": None}) == "P1 draws"
-    assert move_notation({"player": 1, "draw": 12}) == "P1 draws 12"
-    assert move_notation({"player": 1, "claim": {"x": 0, "y": 0, "quadrant": "tl"}}) == (
-        "P1 stone @ (0,0) tl")
-    assert move_notation({"player": 2, "move": {"from": [4, 4], "to": [1, 1]}}) == (
-        "P2 moves (4,4) -> (1,1)")
-    assert move_notation({"replicate": {"x": 1, "y": 0}}) == "replicates @ (1,0)"
-    assert move_notation({"player": 1, "skip": True}) == "P1 skips"
+                                                 "rotation": 270}},
+                         micropul) == "P2 26 @ (-1,2) r270"
+    assert move_notation({"player": 1, "draw": None}, micropul) == "P1 draws"
+    assert move_notation({"player": 1, "draw": 12}, micropul) == "P1 draws 12"
+    assert move_notation({"player": 1, "claim": {"x": 0, "y": 0, "quadrant": "tl"}},
+                         micropul) == "P1 stone @ (0,0) tl"
+    assert move_notation({"player": 2, "move": {"from": [4, 4], "to": [1, 1]}},
+                         cellulae) == "P2 moves (4,4) -> (1,1)"
+    assert move_notation({"replicate": {"x": 1, "y": 0}}, cellulae) == "replicates @ (1,0)"
+    assert move_notation({"player": 1, "skip": True}, cellulae) == "P1 skips"
+    # A game that writes no notation: the move's JSON, its player named.
+    assert move_notation({"player": 1, "turn": {"to": 3}}) == 'P1 {"turn": {"to": 3}}'
 
 
 def test_a_replay_is_readable_on_the_kit_s_paper(tmp_path: Path) -> None:
@@ -771,7 +783,9 @@ def test_analyse_play_and_replay_read_the_folder_s_configuration(
     assert document["catalogue"]["name"] == "thin-ice"
     assert document["catalogue"]["path"] == "micropul.yaml"
     assert main(["play", "--bots", "random", "--record", "game.json"]) == 0
-    assert capsys.readouterr().out.startswith("Micropul, set thin-ice, variant standard")
+    played = capsys.readouterr().out
+    assert played.startswith("Micropul, set thin-ice, variant standard")
+    assert "game over" in played and "won" not in played  # alone: no winner
     assert json.loads((variant / "game.json").read_text("utf-8"))["catalogue"] == "thin-ice"
     assert main(["replay", "game.json"]) == 0
     assert main(["replay", "--show-config", "game.json"]) == 0

@@ -94,6 +94,19 @@ class CellulaeState:
     def move_from_json(self, data: JSON) -> Move:
         return move_from_json(data)
 
+    def move_notation(self, data: JSON) -> str:
+        """A move's record JSON as a player reads it (the lab's replays):
+        ``replicates @ (1,0)``, ``moves (4,4) -> (1,1)``, ``skips``."""
+        (kind, body), = data.items()
+        if kind == "replicate":
+            return f"replicates @ ({body['x']},{body['y']})"
+        if kind == "move":
+            (fx, fy), (tx, ty) = body["from"], body["to"]
+            return f"moves ({fx},{fy}) -> ({tx},{ty})"
+        if kind == "skip":
+            return "skips"
+        raise ValueError(f"not a Cellulae move: {data!r}")
+
 
 def _square(value: Any) -> tuple[int, int] | None:
     if (isinstance(value, list) and len(value) == 2

@@ -135,6 +135,19 @@ class MicropulState:
     def piece_of(self, move: Move) -> str | None:
         return str(move.tile) if isinstance(move, Place) else None
 
+    def move_notation(self, data: JSON) -> str:
+        """A move's record JSON as a player reads it (the lab's replays):
+        ``26 @ (-1,2) r270`` (tile, cell, rotation), ``draws``, ``draws 12``, ``stone
+        @ (0,0) tl``."""
+        (kind, body), = data.items()
+        if kind == "place":
+            return f"{body['tile']} @ ({body['x']},{body['y']}) r{body['rotation']}"
+        if kind == "draw":
+            return "draws" if body is None else f"draws {body}"
+        if kind == "claim":
+            return f"stone @ ({body['x']},{body['y']}) {body['quadrant']}"
+        raise ValueError(f"not a Micropul move: {data!r}")
+
     def piece_ends(self) -> tuple[set[str], set[str]]:
         """(tiles a player holds at the end, in hand or supply; tiles with a micropul
         in a closed group that scores): the lab's per-tile table."""
