@@ -157,10 +157,12 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
-def _user_folder(args: argparse.Namespace, game: str) -> Path | None:
+def _user_folder(args: argparse.Namespace, game: str, *, required: bool = True) -> Path | None:
     """The game's folder of the user's translations, DIR/<game>/, if --locales DIR has
-    one (a DIR without it adds no language to this game's book). Refused if it holds
-    a catalogue whose name is no language code: it would not be read."""
+    one. Refused if it holds a catalogue whose name is no language code (it would not
+    be read) and, when ``required`` (a command about this game's book), if it holds no
+    translation at all: --locales would change nothing, and saying so beats a build
+    in the shipped languages only (catalogues put in DIR itself were not read)."""
     from micropul_print.errors import Diagnostic, UserError
     from micropul_print.rulebook.locales import TRANSLATION_SUFFIX, is_language_code
 
@@ -168,6 +170,8 @@ def _user_folder(args: argparse.Namespace, game: str) -> Path | None:
         return None
     folder = Path(args.locales) / game
     if not folder.is_dir():
+        if required:
+            raise _nothing_for(args, [game])
         return None
     unread = [Diagnostic(str(path), 0, 0, "not a catalogue --locales reads: its name is "
                          f"not a language code ({_CODES})")
@@ -175,7 +179,42 @@ def _user_folder(args: argparse.Namespace, game: str) -> Path | None:
               if not is_language_code(path.stem)]
     if unread:
         raise UserError(unread)
+    if required and not _translations_in(folder):
+        raise _nothing_for(args, [game])
     return folder
+
+
+def _translations_in(folder: Path) -> list[str]:
+    """The languages --locales reads from ``folder`` (a game's): its <lang>.po files,
+    English (the source, never replaced) aside."""
+    from micropul_print.rulebook.locales import (
+        REFERENCE_LANGUAGE,
+        TRANSLATION_SUFFIX,
+        is_language_code,
+    )
+
+    return sorted(path.stem for path in folder.glob(f"*{TRANSLATION_SUFFIX}")
+                  if is_language_code(path.stem) and path.stem != REFERENCE_LANGUAGE)
+
+
+def _nothing_for(args: argparse.Namespace, games: list[str]) -> Exception:
+    """The error for a --locales DIR with no translation for ``games``' books: where
+    they are read from, and the catalogues DIR holds in the wrong place, if any."""
+    from micropul_print.config import value_problem
+
+    folder = Path(args.locales)
+    game = games[0] if len(games) == 1 else "<game>"
+    books = f"the {games[0]} rulebook" if len(games) == 1 else "any rulebook"
+    named = "" if len(games) == 1 else f" (<game>: {' or '.join(games)})"
+    message = (f"no translations for {books} in {str(folder)!r}: they are read from "
+               f"{folder / game / '<lang>.po'}{named}")
+    stray = _translations_in(folder)
+    if stray:
+        shown = ", ".join(f"{lang}.po" for lang in stray[:5])
+        more = f" and {len(stray) - 5} more" if len(stray) > 5 else ""
+        message += (f", and {folder} holds {shown}{more} directly: move "
+                    f"{'it' if len(stray) == 1 else 'them'} into {folder / game}")
+    return value_problem(args, "locales", message)
 
 
 def _require_locales(args: argparse.Namespace) -> None:
@@ -217,7 +256,13 @@ def _untranslated(args: argparse.Namespace) -> int:
     if not args.untranslated and args.lang:  # --untranslated --lang pl: as --untranslated pl
         args.untranslated = list(args.lang)
     games = [args.game] if args.game else games_with_rulebooks()
-    books = {game: (rulebook_for(game), _user_folder(args, game)) for game in games}
+    # Without --game a DIR may hold one book's translations only: nothing for any book
+    # is the mistake.
+    books = {game: (rulebook_for(game), _user_folder(args, game, required=bool(args.game)))
+             for game in games}
+    if args.locales is not None and all(folder is None or not _translations_in(folder)
+                                        for _book, folder in books.values()):
+        raise _nothing_for(args, games)
     known = {game: book.languages(folder) for game, (book, folder) in books.items()}
     # A language may be in one book only: without --game, each book reports the
     # languages asked for that it has, and a language no book has is the mistake.

@@ -30,6 +30,7 @@ from micropul_print.rulebook.book import (
     Heading,
     Legend,
     Paragraph,
+    Ruling,
     Title,
 )
 from micropul_print.rulebook.games import GameRulebook
@@ -262,6 +263,9 @@ def page_blocks(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
             blocks.append(layout.FigureBlock(drawing, caption, cell))
         elif isinstance(block, Bullets):
             blocks.append(layout.BulletsBlock(tuple(locale.text(k, shared) for k in block.keys)))
+        elif isinstance(block, Ruling):
+            blocks.append(layout.RulingBlock(locale.text(block.heading, shared),
+                                             locale.text(block.text, shared)))
     texts = layout.PageTexts(
         lang=locale.lang,
         title=locale.text("meta.title"),

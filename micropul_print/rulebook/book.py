@@ -65,6 +65,16 @@ class Bullets:
 
 
 @dataclass(frozen=True)
+class Ruling:
+    """A ruling of this edition (where the original rules are silent): a heading and a
+    paragraph, set in a box so that a reader tells it from the original rules."""
+
+    heading: str  # key
+    text: str  # key
+    where: Where
+
+
+@dataclass(frozen=True)
 class LegendRow:
     text: str  # key
     symbol: str = ""  # a symbol of the game's pieces, as its figure art names them
@@ -119,7 +129,7 @@ class Figure:
     outline: tuple[ClaimKey, ...] = ()
 
 
-Block = Title | Heading | Paragraph | Bullets | Legend | Figure
+Block = Title | Heading | Paragraph | Bullets | Ruling | Legend | Figure
 
 
 @dataclass(frozen=True)
@@ -145,6 +155,8 @@ class Book:
                 found.extend((key, block.where) for key in block.keys)
             elif isinstance(block, Heading | Paragraph):
                 found.append((block.key, block.where))
+            elif isinstance(block, Ruling):
+                found.extend((key, block.where) for key in (block.heading, block.text))
             elif isinstance(block, Legend):
                 found.append((block.caption, block.where))
                 found.extend((row.text, block.where) for row in block.rows)
@@ -214,8 +226,8 @@ def load_book(path: Path, rules: BookRules) -> Book:
     return book
 
 
-_BLOCK_KINDS = ("title", "lead", "heading", "subheading", "paragraph", "bullets", "legend",
-                "figure")
+_BLOCK_KINDS = ("title", "lead", "heading", "subheading", "paragraph", "bullets", "ruling",
+                "legend", "figure")
 
 
 def _block(node: YamlNode, rules: BookRules, out: list[Diagnostic]) -> Block | None:
@@ -241,6 +253,15 @@ def _block(node: YamlNode, rules: BookRules, out: list[Diagnostic]) -> Block | N
         if keys is None:
             return None
         return Title(keys, where) if kind == "title" else Bullets(keys, where)
+    if kind == "ruling":
+        keys = _text_list(body, "a ruling", out)
+        if keys is None:
+            return None
+        if len(keys) != 2:
+            out.append(body.diagnostic(f"a ruling is [heading key, text key], got "
+                                       f"{len(keys)} key{'s' if len(keys) != 1 else ''}"))
+            return None
+        return Ruling(keys[0], keys[1], where)
     if kind == "legend":
         return _legend(body, where, rules, out)
     return _figure(body, where, rules, out)

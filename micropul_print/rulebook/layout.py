@@ -55,6 +55,9 @@ INK = HexColor("#212529")
 ACCENT = HexColor("#1864ab")
 MUTED = HexColor("#495057")
 RULE = HexColor("#adb5bd")
+RULING_TINT = HexColor("#e7f0f9")  # the box of a ruling of this edition
+# The box's margin around a ruling's text (pt), inside the column.
+RULING_PADDING = 4.0
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,14 @@ class BulletsBlock:
 
 
 @dataclass(frozen=True)
+class RulingBlock:
+    """A ruling of this edition: its heading and text, set in a tinted box."""
+
+    heading: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Picture:
     """A drawing, or the ``clip`` (x, y, width, height in drawing mm) of one, shown
     ``size`` mm wide."""
@@ -151,7 +162,8 @@ class FigureBlock:
     tile_size: float  # the tile art's size in drawing mm (shown at a FIGURE_TILE_MM size)
 
 
-PageBlock = TitleBlock | HeadingBlock | TextBlock | BulletsBlock | LegendBlock | FigureBlock
+PageBlock = (TitleBlock | HeadingBlock | TextBlock | BulletsBlock | RulingBlock | LegendBlock
+             | FigureBlock)
 
 
 # -- markup -------------------------------------------------------------------------------
@@ -343,6 +355,11 @@ def _styles(lang: str, unbreakable: Sequence[str] = ()) -> dict[str, ParagraphSt
         "h2": ParagraphStyle("h2", parent=body, fontName=bold, fontSize=9.8, leading=12.4,
                              alignment=TA_LEFT, spaceBefore=3, spaceAfter=1.6,
                              hyphenationLang=""),
+        # The text inset by the padding: the tint then spans the column exactly.
+        "ruling": ParagraphStyle("ruling", parent=body, backColor=RULING_TINT,
+                                 borderPadding=RULING_PADDING, leftIndent=RULING_PADDING,
+                                 rightIndent=RULING_PADDING, spaceBefore=RULING_PADDING + 1,
+                                 spaceAfter=RULING_PADDING + 4.2),
         "caption": ParagraphStyle("caption", parent=body, fontSize=8, leading=10.4,
                                   textColor=MUTED, alignment=TA_LEFT, spaceBefore=3,
                                   spaceAfter=9),
@@ -983,6 +1000,12 @@ def _story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             story.extend(_tagged(BookParagraph(markup(item), styles["bullet"], bulletText="•"),
                                  index, "text")
                          for item in block.items)
+        elif isinstance(block, RulingBlock):
+            # One paragraph, its heading the first line: split at a column end, each
+            # part is boxed.
+            story.append(_tagged(BookParagraph(f"<b>{markup(block.heading)}</b><br/>"
+                                               f"{markup(block.text)}", styles["ruling"]),
+                                 index, "text"))
         elif isinstance(block, LegendBlock):
             figure_number += 1
             story.append(_legend(block, styles, texts, figure_number, column_width, index))

@@ -29,7 +29,7 @@ import babel.plural
 
 from micropul_print.errors import Diagnostic, Severity, UserError, errors_in, printable
 from micropul_print.fonts import missing_letters
-from micropul_print.rulebook.po import read_catalogue
+from micropul_print.rulebook.po import capped, read_catalogue
 from micropul_print.yamlsource import YamlMapping, YamlScalar, read_input_bytes, read_yaml
 
 REFERENCE_LANGUAGE = "en"
@@ -311,7 +311,8 @@ def check_locale(locale: Locale, reference: Locale) -> list[Diagnostic]:
     keys, placeholders added or left out, braces that are not placeholders, plurals
     that cannot be read or lack a category of the language, letters the font lacks."""
     problems = untranslated(locale, reference)
-    for key in locale.marks.keys() - reference.texts.keys():
+    for key in sorted(locale.marks.keys() - reference.texts.keys(),
+                      key=lambda key: locale.marks[key]):
         problems.append(locale.error(key, f"unknown key '{key}' (not in {REFERENCE_FILE})"))
     for key, text in locale.texts.items():
         if key not in reference.texts:
@@ -330,7 +331,7 @@ def check_locale(locale: Locale, reference: Locale) -> list[Diagnostic]:
             problems.append(locale.error(key, f"'{key}' lacks placeholder {{{name}}}"))
         for name in sorted(found - wanted):
             problems.append(locale.error(key, f"'{key}' has unknown placeholder {{{name}}}"))
-    return problems
+    return capped(problems)
 
 
 def emphasis(text: str) -> str:

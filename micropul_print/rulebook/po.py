@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from babel.core import UnknownLocaleError
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import (
     PoFileError,
@@ -29,8 +30,8 @@ from babel.messages.pofile import (
     unescape,
 )
 
-from micropul_print.errors import Diagnostic
-from micropul_print.yamlsource import read_input_bytes
+from micropul_print.errors import Diagnostic, printable, quoted
+from micropul_print.yamlsource import MAX_PROBLEMS, in_file_order, read_input_bytes
 
 # Lines are wrapped as gettext's own tools wrap them; the texts are joined back whole.
 WIDTH = 76
@@ -46,6 +47,27 @@ _LINE = re.compile(rf"\s*(?:(?:#~\s*)?(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:
 _PREVIOUS_COMMENT = re.compile(r'\|\s*(?:(?:msgctxt|msgid|msgid_plural)\s+)?"')
 # The header's line naming the file's encoding: "Content-Type: text/plain; charset=UTF-8\n".
 _CHARSET = re.compile(r'^\s*"Content-Type:.*?(charset=)([^\s;"\\]*)', re.IGNORECASE)
+# The most plural forms a language has: CLDR's six categories (zero, one, two, few,
+# many, other). A header declaring more is refused before Babel reads an entry.
+MAX_PLURAL_FORMS = 6
+_NPLURALS = re.compile(r"nplurals\s*=\s*([^;\s]*)", re.IGNORECASE)
+
+
+def _header_problem(name: str, value: str) -> str | None:
+    """What is wrong with one field of a catalogue's header (None: nothing we check)."""
+    if name.strip().lower() != "plural-forms":
+        return None
+    found = _NPLURALS.search(value)
+    if found is None:
+        return None  # Babel's default, 2
+    number = found.group(1)
+    if not number.isascii() or not number.isdigit():
+        return f"nplurals must be a whole number from 1 to {MAX_PLURAL_FORMS}, got {quoted(number)}"
+    if len(number) > 3 or not 1 <= int(number) <= MAX_PLURAL_FORMS:
+        shown = number if len(number) <= 12 else f"a number of {len(number)} digits"
+        return (f"nplurals={shown}: a language has 1 to {MAX_PLURAL_FORMS} plural forms "
+                "(CLDR's zero, one, two, few, many and other)")
+    return None
 
 
 @dataclass(frozen=True)
@@ -63,11 +85,25 @@ class PoEntry:
 
 class _Catalogue(Catalog):
     """A catalogue being read that keeps each entry given again with the msgctxt and
-    msgid of an earlier one: Babel merges it into that one, its translation lost."""
+    msgid of an earlier one: Babel merges it into that one, its translation lost. Its
+    header's fields are judged before Babel acts on them: a Plural-Forms declaring
+    hundreds of millions of forms made Babel build a list that long per entry."""
 
     def __init__(self) -> None:
         super().__init__(charset="utf-8")
         self.again: list[Message] = []
+        self.header_problems: list[tuple[str, str]] = []  # (field, what is wrong)
+
+    def _set_mime_headers(self, headers: Iterable[tuple[str, str]]) -> None:
+        for name, value in headers:
+            problem = _header_problem(name, value)
+            if problem is None:
+                try:
+                    super()._set_mime_headers([(name, value)])
+                except (ValueError, UnknownLocaleError) as exc:  # e.g. nplurals=x
+                    problem = f"Babel cannot read it ({printable(str(exc))})"
+            if problem is not None:
+                self.header_problems.append((name, problem))
 
     def __setitem__(self, id: str | tuple[str, ...] | list[str], message: Message) -> None:
         if id and self.get(id, message.context) is not None:
@@ -123,9 +159,13 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
     except PoFileError as exc:
         return [], [Diagnostic(where, exc.lineno + 1, 1,
                                f"not a gettext catalogue: {str(exc).lower()}")]
-    except ValueError as exc:  # a header Babel cannot read, such as nplurals=x
-        return [], [Diagnostic(where, 0, 0, f"not a gettext catalogue: {exc}")]
+    except ValueError as exc:  # none known since the header is judged first: at its top
+        return [], [Diagnostic(where, 1, 1, f"not a gettext catalogue: {printable(str(exc))}")]
     lines = _lines(text)
+    if catalog.header_problems:
+        return [], [Diagnostic(where, *_header_field_at(lines, name),
+                               f"the header's {printable(name.strip())} field: {problem}")
+                    for name, problem in catalog.header_problems]
     if catalog.charset.lower() not in {"utf-8", "utf8"}:
         line, column, named = _charset_at(lines)
         return [], [Diagnostic(where, line, column, "not a UTF-8 gettext catalogue: its "
@@ -166,8 +206,21 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
                 where, _msgstr_line(lines, message.lineno or 0), 1,
                 f"'{message.context}' is given twice (first at line "
                 f"{_msgstr_line(lines, first.lineno or 0)})"))
-    problems.sort(key=lambda problem: problem.line)  # in file order, as gettext's
-    return entries, problems
+    return entries, capped(problems)
+
+
+def capped(problems: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """One catalogue's problems in file order (those of no line first, as found) and at
+    most MAX_PROBLEMS of them, then one saying there are more, as the YAML reader
+    stops: 20,000 unknown keys are not 20,000 lines, and the same each run."""
+    ordered = in_file_order(problems)
+    if len(ordered) <= MAX_PROBLEMS:
+        return ordered
+    first = ordered[MAX_PROBLEMS]
+    return [*ordered[:MAX_PROBLEMS],
+            Diagnostic(first.file, first.line, first.col,
+                       f"more than {MAX_PROBLEMS} problems ({len(ordered)} in all); "
+                       f"the first {MAX_PROBLEMS} are shown")]
 
 
 def _previous_msgid(lines: Sequence[str], msgid_line: int) -> str:
@@ -197,6 +250,17 @@ def _charset_at(lines: Sequence[str]) -> tuple[int, int, str]:
         if found:
             return number, found.start(1) + 1, found.group(2)
     return 0, 0, ""
+
+
+def _header_field_at(lines: Sequence[str], name: str) -> tuple[int, int]:
+    """Where the header's field ``name`` starts (line, column); the file's first line
+    when it is not found on one line (a field split across strings)."""
+    wanted = re.compile(rf'^\s*"\s*({re.escape(name.strip())})\s*:', re.IGNORECASE)
+    for number, row in enumerate(lines, start=1):
+        found = wanted.search(row)
+        if found:
+            return number, found.start(1) + 1
+    return 1, 1
 
 
 def _lines(text: str) -> list[str]:

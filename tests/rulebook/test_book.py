@@ -59,7 +59,7 @@ def test_each_mistake_in_a_structure_is_reported() -> None:
         MICROPUL.load_book(path)
     assert [str(d) for d in caught.value.diagnostics] == [
         f"{path}:3:5: error: a block is one of title, lead, heading, subheading, paragraph, "
-        "bullets, legend or figure with its content, got the keys chapter",
+        "bullets, ruling, legend or figure with its content, got the keys chapter",
         f"{path}:4:14: error: a heading must be a non-empty text, got a list",
         f"{path}:9:11: error: a claim about a placement states exactly one of legal, reason, "
         "draws, plus or tile",

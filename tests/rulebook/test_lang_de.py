@@ -84,10 +84,10 @@ def test_the_micropul_terms_and_the_engine_values(
                    "endet das Spiel dann sofort und wird wie üblich gewertet"):
         assert phrase in text, phrase
     assert "nimmt 3 Plättchen aus dem Kern" in text
-    assert "bringt dem Besitzer des Steins darauf 6 Punkte" in text
+    assert "bringt dem Besitzer des Steins darauf 6 Siegpunkte" in text
     assert "Auf dieser Gruppe liegen nun 2 Steine" in text
     assert "hat es hier 5 erlaubte Platzierungen" in text
-    assert "geschlossen wäre sie 3 Punkte wert" in text
+    assert "geschlossen wäre sie 3 Siegpunkte wert" in text
     assert "also nimmt, wer es gelegt hat, 1 Plättchen" in text  # the singular
 
 
@@ -99,7 +99,7 @@ def test_the_cellulae_terms_and_the_engine_values(
                    "Ein Brett mit 5 × 5 Feldern", "25 Plättchen beim Standardbrett",
                    "20 Züge in Folge", "10 Züge je Spieler", "Federico Latini"):
         assert phrase in text, phrase
-    assert "die Wahl zwischen 2 verschiedenen Vermehrungen" in text
+    assert "zwischen 2 verschiedenen Vermehrungen und 3 verschiedenen Bewegungen" in text
     assert "über 2 besetzte Felder" in text
     assert "3 weißen Plättchen, die schwarz werden" in text
     assert "steckt 2 schwarze Plättchen an" in text

@@ -95,10 +95,11 @@ def test_a_language_of_one_book_only_is_reported_for_that_book(
         f"{Path(mine) / '<game>' / 'xx.po'})")
     assert main(["rulebook", "--game", "micropul", "--locales", mine, "--untranslated",
                  "nl"]) == 2
+    # With --game, a folder holding nothing for that book is the mistake, said first.
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "micropul-print rulebook: error: argument --untranslated: unknown language 'nl' for "
-        f"the micropul rulebook; choose from {','.join(rulebook_for('micropul').languages())}"
-        f" (a catalogue of yours is read from {Path(mine) / 'micropul' / 'nl.po'})")
+        f"micropul-print rulebook: error: argument --locales: no translations for the "
+        f"micropul rulebook in {mine!r}: they are read from "
+        f"{Path(mine) / 'micropul' / '<lang>.po'}")
 
 
 def test_a_half_translated_book_is_refused_at_each_gap(
@@ -374,19 +375,44 @@ def test_a_template_is_one_language(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert not (tmp_path / "x.po").exists()
 
 
+@pytest.mark.parametrize("argv", [["--lang", "nl", "--check"], ["--check"], [],
+                                  ["--untranslated"], ["--lang", "de", "--no-booklet"]])
 def test_a_catalogue_outside_its_game_s_folder_is_pointed_to(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # mine/nl.po instead of mine/cellulae/nl.po: the error says where it is read from.
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """mine/nl.po instead of mine/cellulae/nl.po was read by no command, which went on
+    with the shipped languages as though --locales had not been given."""
     po = _template(tmp_path)
     po.rename(tmp_path / "mine" / "nl.po")
+    (tmp_path / "mine" / "cellulae").rmdir()
     mine = tmp_path / "mine"
-    known = ",".join(rulebook_for("cellulae").languages())
-    assert main(["rulebook", "--game", "cellulae", "--locales", str(mine), "--lang", "nl",
-                 "--check"]) == 2
+    out = tmp_path / "out"
+    assert main(["rulebook", "--game", "cellulae", "--locales", str(mine), "--out", str(out),
+                 *argv]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "micropul-print rulebook: error: argument --lang: unknown language 'nl' for the "
-        f"cellulae rulebook; choose from {known} (a catalogue of yours is read from "
-        f"{mine / 'cellulae' / 'nl.po'})")
+        "micropul-print rulebook: error: argument --locales: no translations for the "
+        f"cellulae rulebook in {str(mine)!r}: they are read from "
+        f"{mine / 'cellulae' / '<lang>.po'}, and {mine} holds nl.po directly: move it "
+        f"into {mine / 'cellulae'}")
+    assert not out.exists()
+
+
+def test_a_locales_folder_with_nothing_for_any_book_is_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --game a folder may hold one book's translations only; one holding none
+    for any book (here only the English source, which is never replaced) is said."""
+    mine = tmp_path / "mine"
+    (mine / "micropul").mkdir(parents=True)
+    (mine / "micropul" / "en.po").write_text("", encoding="utf-8")
+    assert main(["rulebook", "--locales", str(mine), "--untranslated"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "micropul-print rulebook: error: argument --locales: no translations for any "
+        f"rulebook in {str(mine)!r}: they are read from {mine / '<game>' / '<lang>.po'} "
+        "(<game>: micropul or cellulae)")
+    assert main(["rulebook", "--locales", str(mine), "--check"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "micropul-print rulebook: error: argument --locales: no translations for the "
+        f"micropul rulebook in {str(mine)!r}: they are read from "
+        f"{mine / 'micropul' / '<lang>.po'}")
 
 
 @pytest.mark.parametrize("argv", [["--check"], ["--untranslated", "nl"]])
@@ -400,3 +426,16 @@ def test_a_pipe_among_ones_translations_is_refused_without_waiting(
     code = main(["rulebook", "--game", "cellulae", "--locales", "mine", *argv])
     assert (code, capsys.readouterr().err) == (
         1, "mine/cellulae/nl.po: error: is a pipe or socket, not a file\n")
+
+
+def test_a_configured_locales_folder_with_nothing_for_the_book_is_said_at_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "micropul-print.toml").write_text('[rulebook]\nlocales = "mine"\n',
+                                                 encoding="utf-8")
+    assert main(["rulebook", "--check"]) == 1
+    assert capsys.readouterr().err == (
+        "micropul-print.toml:2:11: error: locales: no translations for the micropul "
+        "rulebook in 'mine': they are read from mine/micropul/<lang>.po\n")

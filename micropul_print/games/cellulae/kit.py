@@ -378,7 +378,7 @@ def board_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLa
     from micropul_print.games.cellulae.faces import board_drawing, grid_lines
     from micropul_print.sheets.board import plan_board, render_board_pdf
 
-    title = f"{catalogue.name} — board {side} x {side}"
+    title = f"{catalogue.name} — board {side} × {side}"
     lines = grid_lines(side, catalogue.tile_size_mm)  # seams between squares, not across
     plan = plan_board(layout, board_drawing(catalogue, side, theme), title, stops_x=lines,
                       stops_y=lines)
@@ -386,7 +386,7 @@ def board_sheets_pdf(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLa
     info = DocumentInfo(
         title=f"{title}, {layout.label}",
         author=_author(catalogue),
-        subject=f"The {side} x {side} board of {catalogue.name}, squares of "
+        subject=f"The {side} × {side} board of {catalogue.name}, squares of "
                 f"{catalogue.tile_size_mm:g} mm, on {pages} {layout.label} "
                 f"page{'s' if pages > 1 else ''}",
     )

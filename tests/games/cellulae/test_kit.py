@@ -259,7 +259,7 @@ def test_tile_sheet_pdf_metadata_and_embedded_fonts(kit: tuple[Path, list[Path]]
     assert "Federico Latini" in str(reader.metadata.author)
     board = PdfReader(out / "cellulae/sheets/cellulae-board-9-letter.pdf")
     assert board.metadata is not None
-    assert board.metadata.title == "Cellulae — board 9 x 9, Letter"
+    assert board.metadata.title == "Cellulae — board 9 × 9, Letter"
     for document in (reader, board):
         pages: Any = document.pages
         for page in pages:

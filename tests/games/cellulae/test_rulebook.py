@@ -52,7 +52,7 @@ def test_every_figure_claim_holds_and_names_its_values(catalogue: CellulaeCatalo
     assert [v.figure for v in verified] == list(book.figures)
     values = {v.figure.position: v.values for v in verified}
     assert values == {
-        "figures/setup.yaml": {"options": 2},
+        "figures/setup.yaml": {"options": 2, "moves": 3},
         "figures/replication.yaml": {},
         "figures/diagonal-only.yaml": {},
         "figures/movement.yaml": {"passed": 2},
