@@ -9,13 +9,14 @@ everywhere else in the project: millimetres from the page's top-left corner.
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
+import string
 from typing import IO, Any, assert_never
 
 from reportlab.lib.colors import toColor
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfgen.canvas import Canvas
 
 from micropul_print import fonts
@@ -42,6 +43,39 @@ _FONT_FILES = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITA
 CREATOR = "micropul-print"
 
 
+def subset_tag(font_name: bytes, codes: list[int]) -> bytes:
+    """The six capital letters before the "+" of an embedded subset's name: drawn from
+    a hash of the font and the characters of the subset, so equal subsets get equal
+    tags and different ones (almost surely) different tags, the same on every run.
+    reportlab numbers subsets instead (AAAAAA, AAAAAB...), so every PDF's first subset
+    of every font is AAAAAA+ and a shop merging two of them gets two fonts of one name."""
+    digest = hashlib.sha256(font_name + b"\0" + ",".join(map(str, codes)).encode()).digest()
+    number = int.from_bytes(digest[:8], "big")
+    letters = []
+    for _ in range(6):
+        number, letter = divmod(number, 26)
+        letters.append(string.ascii_uppercase[letter])
+    return "".join(letters).encode()
+
+
+class TaggedTTFont(ttfonts.TTFont):  # type: ignore[misc]  # reportlab is untyped
+    """reportlab's TrueType font, its subsets tagged by subset_tag rather than by
+    their number."""
+
+    def addObjects(self, doc: Any) -> None:
+        state = self.state.get(doc)
+        subsets = [] if state is None else [list(subset) for subset in state.subsets]
+        tags = [subset_tag(self.face.name, subset) for subset in subsets]
+        # reportlab builds each subset's name with the module's SUBSETN(n) inside this
+        # method: lend it ours for the call (a build paints in one thread).
+        numbered = ttfonts.SUBSETN
+        ttfonts.SUBSETN = lambda n: tags[n]
+        try:
+            super().addObjects(doc)
+        finally:
+            ttfonts.SUBSETN = numbered
+
+
 def register_fonts() -> None:
     """Make Lato (regular, bold, italic, bold italic) known to reportlab under
     FONT_NAMES, with family mapping so <b>/<i> in paragraphs use them. Idempotent,
@@ -51,7 +85,7 @@ def register_fonts() -> None:
         return
     for style, name in FONT_NAMES.items():
         if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, str(_FONT_FILES[style])))
+            pdfmetrics.registerFont(TaggedTTFont(name, str(_FONT_FILES[style])))
     pdfmetrics.registerFontFamily(fonts.FAMILY, normal=FONT_NAMES["regular"],
                                   bold=FONT_NAMES["bold"], italic=FONT_NAMES["italic"],
                                   boldItalic=FONT_NAMES["bold_italic"])
