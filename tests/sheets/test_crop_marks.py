@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from micropul_print.draw.bounds import Box, item_bounds
-from micropul_print.draw.primitives import Line
+from micropul_print.draw.primitives import Line, Text
 from micropul_print.sheets.gutterfold import plan_gutterfold
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pages import (
@@ -106,3 +106,33 @@ def test_no_mark_crosses_a_piece(game: str, paper: str, bleed: float) -> None:
     for what, pages, _fold in _plans(game, paper, bleed):
         for number, page in enumerate(pages, 1):
             assert _crossings(page) == [], f"{what}, page {number}"
+
+
+def _level_with_round_pieces(page: Page) -> list[str]:
+    """Black marks of the page (crop marks, fold targets, registration marks) lying
+    level with a round piece (a stone): in the band its height spans across the page."""
+    bands = [(p.y, p.y + p.drawing.height) for p in page.placements if p.round]
+    found = []
+    for item in page.marks.items:
+        if isinstance(item, Text) or MARK_COLOUR not in (getattr(item, "stroke", None),
+                                                         getattr(item, "fill", None)):
+            continue
+        reach = item_bounds(item)
+        found += [f"{item!r} beside the piece at y {top:g}-{bottom:g}"
+                  for top, bottom in bands if reach.y0 < bottom and top < reach.y1]
+    return found
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("bleed", [0.0, 1.0, 3.0])
+def test_no_mark_lies_beside_a_stone_on_gutter_fold_pages(game: str, paper: str,
+                                                          bleed: float) -> None:
+    """Gutter-fold Letter's stones lie in a row under the grid: the grid's crop marks ran
+    down through that row, and the lower fold target sat beside the stones. (On duplex
+    sheets with registration marks, a mark moved into a slot kept free for them may lie
+    beside the pieces of its row, crossing none.)"""
+    for what, pages, fold in _plans(game, paper, bleed):
+        for number, page in enumerate(pages, 1):
+            if fold:
+                assert _level_with_round_pieces(page) == [], f"{what}, page {number}"
