@@ -79,16 +79,25 @@ class TaggedTTFont(ttfonts.TTFont):  # type: ignore[misc]  # reportlab is untype
 def register_fonts() -> None:
     """Make Lato (regular, bold, italic, bold italic) known to reportlab under
     FONT_NAMES, with family mapping so <b>/<i> in paragraphs use them. Idempotent,
-    and cheap once done (draw calls it for every drawing)."""
+    and cheap once done."""
     registered = set(pdfmetrics.getRegisteredFontNames())
     if registered.issuperset(FONT_NAMES.values()):
         return
-    for style, name in FONT_NAMES.items():
-        if name not in registered:
-            pdfmetrics.registerFont(TaggedTTFont(name, str(_FONT_FILES[style])))
+    for style in FONT_NAMES:
+        register_face(style)
     pdfmetrics.registerFontFamily(fonts.FAMILY, normal=FONT_NAMES["regular"],
                                   bold=FONT_NAMES["bold"], italic=FONT_NAMES["italic"],
                                   boldItalic=FONT_NAMES["bold_italic"])
+
+
+@functools.cache
+def register_face(style: str) -> str:
+    """Make one face of Lato known to reportlab (once); its name. A sheet uses two of
+    the four faces: reportlab reads a whole font file to register it."""
+    name = FONT_NAMES[style]
+    if name not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TaggedTTFont(name, str(_FONT_FILES[style])))
+    return name
 
 
 class PageCanvas(Canvas):  # type: ignore[misc]  # reportlab is untyped
@@ -107,7 +116,6 @@ class PageCanvas(Canvas):  # type: ignore[misc]  # reportlab is untyped
 
 def draw(canvas: PageCanvas, drawing: Drawing, x: float, y: float) -> None:
     """Paint ``drawing`` with its top-left corner at (x, y) mm from the page's top-left."""
-    register_fonts()
     page_height = float(canvas.page_size[1])
     canvas.saveState()
     # From here on, one unit is 1 mm and y runs down the page, as in the primitives.
@@ -133,9 +141,8 @@ def make_canvas(target: str | IO[bytes], pagesize: tuple[float, float],
     """A reproducible canvas (``pagesize`` in points): invariant mode, fixed metadata,
     and Lato as its initial font, so not even reportlab's page preamble names a
     standard-14 font (a plain Canvas would reference an unembedded Helvetica)."""
-    register_fonts()
     canvas = PageCanvas(target, pagesize=pagesize, invariant=1, pageCompression=1,
-                        initialFontName=FONT_NAMES["regular"])
+                        initialFontName=register_face("regular"))
     set_metadata(canvas, title)
     return canvas
 
@@ -202,7 +209,7 @@ def _paint(canvas: Any, item: Primitive) -> None:
             canvas.translate(item.x, item.y)
             canvas.scale(1, -1)  # upright glyphs in the y-down frame
             canvas.setFillColor(_colour(item.fill))
-            canvas.setFont(FONT_NAMES[item.weight], item.size)
+            canvas.setFont(register_face(item.weight), item.size)
             if item.anchor == "middle":
                 canvas.drawCentredString(0, 0, item.text)
             elif item.anchor == "end":
