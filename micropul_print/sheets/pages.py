@@ -406,7 +406,7 @@ def _blocked(line: Line, zones: Sequence[Box]) -> bool:
 def _span(at: float, used: Collection[tuple[int, int]], grid: Grid, *,
           vertical: bool) -> tuple[float, float]:
     """Where the pieces lying along the cut line at ``at`` (an x for a ``vertical``
-    line, else a y) begin and end along it: their art's first and last edge."""
+    line, else a y) begin and end along it: their first and last cut edge."""
     starts, ends = [], []
     for column, row in used:
         box = slot_box(grid, column, row)
@@ -414,7 +414,7 @@ def _span(at: float, used: Collection[tuple[int, int]], grid: Grid, *,
         if any(_close(edge, at) for edge in edges):
             starts.append(box.y0 if vertical else box.x0)
             ends.append(box.y1 if vertical else box.x1)
-    return min(starts) - grid.bleed, max(ends) + grid.bleed
+    return min(starts), max(ends)
 
 
 def _up_to_zones(line: Line, start: float, limit: float, zones: Sequence[Box]) -> Line:
