@@ -110,8 +110,9 @@ def test_no_mark_crosses_a_piece(game: str, paper: str, bleed: float) -> None:
 
 def _level_with_round_pieces(page: Page) -> list[str]:
     """Black marks of the page (crop marks, fold targets, registration marks) lying
-    level with a round piece (a stone): in the band its height spans across the page."""
-    bands = [(p.y, p.y + p.drawing.height) for p in page.placements if p.round]
+    level with a round piece (a stone): in the band its cut circle spans across the
+    page."""
+    bands = [(p.cut.y0, p.cut.y1) for p in page.placements if p.round and p.cut is not None]
     found = []
     for item in page.marks.items:
         if isinstance(item, Text) or MARK_COLOUR not in (getattr(item, "stroke", None),
@@ -136,3 +137,18 @@ def test_no_mark_lies_beside_a_stone_on_gutter_fold_pages(game: str, paper: str,
         for number, page in enumerate(pages, 1):
             if fold:
                 assert _level_with_round_pieces(page) == [], f"{what}, page {number}"
+
+
+# Gutter-fold pages of (Micropul A4, Micropul Letter, Cellulae A4, Cellulae Letter) before
+# the marks stopped above the row of stones: leaving them room took no sheet more.
+FOLD_PAGES = {0.0: [2, 2, 3, 4], 1.0: [3, 4, 6, 6], 2.0: [4, 4, 6, 6], 3.0: [4, 4, 6, 6]}
+
+
+@pytest.mark.parametrize("bleed", sorted(FOLD_PAGES))
+def test_the_row_of_stones_takes_no_sheet_more(bleed: float) -> None:
+    pages = []
+    for game in ("micropul", "cellulae"):
+        for paper in ("a4", "letter"):
+            *_rest, (_what, fold_pages, _fold) = _plans(game, paper, bleed)
+            pages.append(len(fold_pages))
+    assert pages == FOLD_PAGES[bleed]
