@@ -10,8 +10,8 @@ folder. The bench then saves edits, one at a time, each after the last rebuild e
 
 - one tile's face (tile 1's blank lower-right quadrant turned into a one-dot catalyst
   and back): the time until that tile's SVG and PNG and the A4 tile sheet are all
-  rewritten ("tile"), and until every output of the rebuild is ("all": the manifest,
-  written last by the commit);
+  rewritten ("tile"), and until every output of the rebuild is ("all": the last
+  change of the manifest, which each commit writes last);
 - a theme colour (the tile numbers' grey, one step lighter and back): the time until
   every tile's SVG is rewritten.
 
@@ -74,14 +74,16 @@ def _until_rewritten(paths: Sequence[Path], before: Sequence[int], saved: float)
         time.sleep(POLL_S)
 
 
-def _settled(manifest: Path) -> None:
-    """Wait until the manifest has not changed for a second (the build is over)."""
+def _settled(manifest: Path, saved: float | None = None) -> float:
+    """Wait until the manifest has not changed for two seconds (the rebuild, which may
+    commit more than once, is over); the seconds from ``saved`` to its last change."""
     last, since = _mtimes([manifest]), time.perf_counter()
-    while time.perf_counter() - since < 1.0:
-        time.sleep(0.05)
+    while time.perf_counter() - since < 2.0:
+        time.sleep(POLL_S)
         now = _mtimes([manifest])
         if now != last:
             last, since = now, time.perf_counter()
+    return since - saved if saved is not None else 0.0
 
 
 def main(argv: list[str]) -> int:
@@ -129,8 +131,8 @@ def main(argv: list[str]) -> int:
                 before = _mtimes([*tile_files, manifest])
                 saved = _save(catalogue, tile_edit if n % 2 == 0 else catalogue_text)
                 samples["tile"].append(_until_rewritten(tile_files, before[:-1], saved))
-                samples["all"].append(_until_rewritten([manifest], before[-1:], saved))
-                _settled(manifest)
+                _until_rewritten([manifest], before[-1:], saved)
+                samples["all"].append(_settled(manifest, saved))
             for n in range(2 * max(1, args.edits)):
                 before = _mtimes(all_svgs)
                 saved = _save(theme, theme_edit if n % 2 == 0 else theme_text)
