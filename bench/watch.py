@@ -10,8 +10,8 @@ folder. The bench then saves edits, one at a time, each after the last rebuild e
 
 - one tile's face (tile 1's blank lower-right quadrant turned into a one-dot catalyst
   and back): the time until that tile's SVG and PNG and the A4 tile sheet are all
-  rewritten ("tile"), and until every output of the rebuild is ("all": the last
-  change of the manifest, which each commit writes last);
+  rewritten ("tile"), and until every output of the rebuild is ("all": until the
+  watcher prints the line that ends the rebuild, after its last commit);
 - a theme colour (the tile numbers' grey, one step lighter and back): the time until
   every tile's SVG is rewritten.
 
@@ -25,14 +25,17 @@ from __future__ import annotations
 
 import argparse
 import os
+import queue
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import IO
 
 from bench.kit import child_environment, pin_to_two_cpus
 
@@ -74,16 +77,21 @@ def _until_rewritten(paths: Sequence[Path], before: Sequence[int], saved: float)
         time.sleep(POLL_S)
 
 
-def _settled(manifest: Path, saved: float | None = None) -> float:
-    """Wait until the manifest has not changed for two seconds (the rebuild, which may
-    commit more than once, is over); the seconds from ``saved`` to its last change."""
-    last, since = _mtimes([manifest]), time.perf_counter()
-    while time.perf_counter() - since < 2.0:
-        time.sleep(POLL_S)
-        now = _mtimes([manifest])
-        if now != last:
-            last, since = now, time.perf_counter()
-    return since - saved if saved is not None else 0.0
+def _reported(lines: queue.Queue[tuple[float, str]], saved: float) -> float:
+    """Seconds from ``saved`` until the watcher printed the line that ends a rebuild
+    ("<file> changed: rebuilt ..."), after the last of the rebuild's commits."""
+    while True:
+        try:
+            when, line = lines.get(timeout=TIMEOUT_S)
+        except queue.Empty:
+            raise RuntimeError(f"no rebuild reported within {TIMEOUT_S:g} s") from None
+        if " changed: " in line:
+            return when - saved
+
+
+def _read_lines(stream: IO[bytes], lines: queue.Queue[tuple[float, str]]) -> None:
+    for raw in stream:
+        lines.put((time.perf_counter(), raw.decode(errors="replace")))
 
 
 def main(argv: list[str]) -> int:
@@ -108,36 +116,35 @@ def main(argv: list[str]) -> int:
             print("bench watch: the shipped catalogue or theme no longer has the text edited",
                   file=sys.stderr)
             return 1
-        manifest = out / ".micropul-print-manifest.json"
         tile_files = [out / "tiles/svg/tile-01.svg", out / "tiles/png/tile-01.png",
                       out / "sheets/micropul-tiles-a4.pdf"]
         all_svgs = [out / f"tiles/svg/tile-{n:02d}.svg" for n in range(1, 49)]
         command = [str(ROOT / ".venv/bin/micropul-print"), "build", str(catalogue), "--theme",
                    str(theme), "--paper", "a4", "--no-config", "--out", str(out), "--watch"]
         watcher = subprocess.Popen(command, env=child_environment(), cwd=scratch,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        lines: queue.Queue[tuple[float, str]] = queue.Queue()
+        assert watcher.stdout is not None
+        threading.Thread(target=_read_lines, args=(watcher.stdout, lines), daemon=True).start()
         samples: dict[str, list[float]] = {name: [] for name in GOALS}
         try:
-            deadline = time.perf_counter() + TIMEOUT_S
-            while not manifest.exists():
-                if watcher.poll() is not None or time.perf_counter() > deadline:
-                    err = watcher.stderr.read().decode() if watcher.stderr else ""
-                    print(f"bench watch: the first build did not finish:\n{err}",
-                          file=sys.stderr)
-                    return 1
-                time.sleep(0.05)
-            _settled(manifest)
+            while True:  # the first build ends with the line "watching N files ..."
+                try:
+                    _when, line = lines.get(timeout=TIMEOUT_S)
+                except queue.Empty:
+                    raise RuntimeError("the first build did not finish") from None
+                if line.startswith("watching "):
+                    break
             for n in range(2 * max(1, args.edits)):
-                before = _mtimes([*tile_files, manifest])
+                before = _mtimes(tile_files)
                 saved = _save(catalogue, tile_edit if n % 2 == 0 else catalogue_text)
-                samples["tile"].append(_until_rewritten(tile_files, before[:-1], saved))
-                _until_rewritten([manifest], before[-1:], saved)
-                samples["all"].append(_settled(manifest, saved))
+                samples["tile"].append(_until_rewritten(tile_files, before, saved))
+                samples["all"].append(_reported(lines, saved))
             for n in range(2 * max(1, args.edits)):
                 before = _mtimes(all_svgs)
                 saved = _save(theme, theme_edit if n % 2 == 0 else theme_text)
                 samples["theme"].append(_until_rewritten(all_svgs, before, saved))
-                _settled(manifest)
+                _reported(lines, saved)
         except RuntimeError as exc:
             print(f"bench watch: {exc}", file=sys.stderr)
             return 1
