@@ -36,6 +36,7 @@ class OutputDir:
     def __init__(self, root: str | Path, *, staging: Path | None = None) -> None:
         self.root = Path(root).resolve()
         self.staging = staging
+        self._folders: set[Path] = set()  # folders of the staging known to exist
 
     def path(self, relative: str | Path) -> Path:
         """Where ``relative`` lies in the output directory; UserError if that is not
@@ -50,8 +51,18 @@ class OutputDir:
     def write_bytes(self, relative: str | Path, data: bytes) -> Path:
         """Write one file atomically; returns its final path."""
         target = self.path(relative)
-        where = target if self.staging is None else self.staging / target.relative_to(self.root)
-        write_atomic(where, data)
+        if self.staging is None:
+            write_atomic(target, data)
+            return target
+        # The staging folder is this build's own and new, and commit() moves its files
+        # into place atomically: written straight (a temporary file and a rename for each
+        # of a kit's hundreds of files took more time than drawing the tiles).
+        where = self.staging / target.relative_to(self.root)
+        if where.parent not in self._folders:
+            where.parent.mkdir(parents=True, exist_ok=True)
+            self._folders.add(where.parent)
+        with open(where, "wb") as handle:
+            handle.write(data)
         return target
 
 

@@ -6,6 +6,8 @@ rulebook language. What a change rebuilds:
 
 - a catalogue: that game's whole kit;
 - the theme: every drawing, so every part of every game (the rulebooks' figures too);
+
+(both as two builds: the tile files and sheets first, committed, then the rulebooks;)
 - a page layout: the sheets of that paper;
 - a locale file: that game's rulebook in that language, and nothing else;
 - the configuration file: it is read again (the command line still wins), and the
@@ -205,18 +207,28 @@ def rebuilds(changed: Iterable[Input], options: KitOptions) -> list[Rebuild]:
     work: list[Rebuild] = []
     for item in changed:
         if item.kind == "theme":
-            work += [Rebuild(game, everything) for game in games]
+            work += _tiles_first(games, everything)
         elif item.kind == "catalogue" and item.game is not None:
             # The game it names now: it may have been unreadable when watching began.
             given = options.catalogue is not None and item.path == options.catalogue.resolve()
-            work.append(Rebuild((given and _game_of(item.path)) or item.game, everything))
+            work += _tiles_first([(given and _game_of(item.path)) or item.game], everything)
         elif item.kind == "layout" and item.key is not None:
             work += [Rebuild(game, frozenset({"sheets"}), papers=frozenset({item.key}))
                      for game in games]
         elif item.kind == "locale" and item.game is not None and item.key is not None:
             work.append(Rebuild(item.game, frozenset({"rulebooks"}),
                                 langs=frozenset({item.key})))
-    return merged(work)
+    # Rulebooks last (stable: the rest keeps its order), as _tiles_first lays them out.
+    return sorted(merged(work), key=lambda rebuild: "rulebooks" in rebuild.parts)
+
+
+def _tiles_first(games: Sequence[str], parts: frozenset[str]) -> list[Rebuild]:
+    """``parts`` of ``games`` rebuilt as two builds, each committed when done: every
+    game's tile files and sheets, then the rulebooks (most of a kit's time), so that
+    the tiles of an edited face or colour land without waiting for the books."""
+    books = parts & {"rulebooks"}
+    first = [Rebuild(game, parts - books) for game in games if parts - books]
+    return first + [Rebuild(game, books) for game in games if books]
 
 
 def config_rebuilds(before: KitOptions, after: KitOptions) -> list[Rebuild]:

@@ -226,8 +226,11 @@ def test_sigterm_while_watching_is_143_not_ctrl_c_s_130(variant: Path) -> None:
 def test_what_each_input_rebuilds() -> None:
     options = KitOptions(games=("micropul", "cellulae"))
     everything = frozenset(options.parts)
+    tiles, books = everything - {"rulebooks"}, frozenset({"rulebooks"})
+    # The tile files and sheets of every game first, then the rulebooks.
     assert rebuilds([Input(Path("/t.yaml"), "theme")], options) == [
-        Rebuild("micropul", everything), Rebuild("cellulae", everything)]
+        Rebuild("micropul", tiles), Rebuild("cellulae", tiles), Rebuild("micropul", books),
+        Rebuild("cellulae", books)]
     assert rebuilds([Input(Path("/it.yaml"), "locale", "cellulae", "it")], options) == [
         Rebuild("cellulae", frozenset({"rulebooks"}), langs=frozenset({"it"}))]
     assert rebuilds([Input(Path("/a4.yaml"), "layout", key="a4"),
@@ -238,9 +241,10 @@ def test_what_each_input_rebuilds() -> None:
         Rebuild("micropul", frozenset({"rulebooks"}), langs=frozenset({"pl", "it"}))]
     assert rebuilds([Input(Path("/pl.yaml"), "locale", "micropul", "pl"),
                      Input(Path("/t.yaml"), "theme")], options) == [
-        Rebuild("micropul", everything), Rebuild("cellulae", everything)]
+        Rebuild("micropul", tiles), Rebuild("cellulae", tiles), Rebuild("micropul", books),
+        Rebuild("cellulae", books)]
     assert rebuilds([Input(Path("/c.yaml"), "catalogue", "micropul")], options) == [
-        Rebuild("micropul", everything)]
+        Rebuild("micropul", tiles), Rebuild("micropul", books)]
     assert merged([Rebuild("m", frozenset({"rulebooks"}), langs=frozenset({"it"})),
                    Rebuild("m", frozenset({"rulebooks"}), langs=frozenset({"pl"}))]) == [
         Rebuild("m", frozenset({"rulebooks"}), langs=frozenset({"it", "pl"}))]

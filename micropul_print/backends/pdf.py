@@ -9,13 +9,14 @@ everywhere else in the project: millimetres from the page's top-left corner.
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
+import string
 from typing import IO, Any, assert_never
 
 from reportlab.lib.colors import toColor
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfgen.canvas import Canvas
 
 from micropul_print import fonts
@@ -42,19 +43,61 @@ _FONT_FILES = {"regular": fonts.REGULAR, "bold": fonts.BOLD, "italic": fonts.ITA
 CREATOR = "micropul-print"
 
 
+def subset_tag(font_name: bytes, codes: list[int]) -> bytes:
+    """The six capital letters before the "+" of an embedded subset's name: drawn from
+    a hash of the font and the characters of the subset, so equal subsets get equal
+    tags and different ones (almost surely) different tags, the same on every run.
+    reportlab numbers subsets instead (AAAAAA, AAAAAB...), so every PDF's first subset
+    of every font is AAAAAA+ and a shop merging two of them gets two fonts of one name."""
+    digest = hashlib.sha256(font_name + b"\0" + ",".join(map(str, codes)).encode()).digest()
+    number = int.from_bytes(digest[:8], "big")
+    letters = []
+    for _ in range(6):
+        number, letter = divmod(number, 26)
+        letters.append(string.ascii_uppercase[letter])
+    return "".join(letters).encode()
+
+
+class TaggedTTFont(ttfonts.TTFont):  # type: ignore[misc]  # reportlab is untyped
+    """reportlab's TrueType font, its subsets tagged by subset_tag rather than by
+    their number."""
+
+    def addObjects(self, doc: Any) -> None:
+        state = self.state.get(doc)
+        subsets = [] if state is None else [list(subset) for subset in state.subsets]
+        tags = [subset_tag(self.face.name, subset) for subset in subsets]
+        # reportlab builds each subset's name with the module's SUBSETN(n) inside this
+        # method: lend it ours for the call (a build paints in one thread).
+        numbered = ttfonts.SUBSETN
+        ttfonts.SUBSETN = lambda n: tags[n]
+        try:
+            super().addObjects(doc)
+        finally:
+            ttfonts.SUBSETN = numbered
+
+
 def register_fonts() -> None:
     """Make Lato (regular, bold, italic, bold italic) known to reportlab under
     FONT_NAMES, with family mapping so <b>/<i> in paragraphs use them. Idempotent,
-    and cheap once done (draw calls it for every drawing)."""
+    and cheap once done."""
     registered = set(pdfmetrics.getRegisteredFontNames())
     if registered.issuperset(FONT_NAMES.values()):
         return
-    for style, name in FONT_NAMES.items():
-        if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, str(_FONT_FILES[style])))
+    for style in FONT_NAMES:
+        register_face(style)
     pdfmetrics.registerFontFamily(fonts.FAMILY, normal=FONT_NAMES["regular"],
                                   bold=FONT_NAMES["bold"], italic=FONT_NAMES["italic"],
                                   boldItalic=FONT_NAMES["bold_italic"])
+
+
+@functools.cache
+def register_face(style: str) -> str:
+    """Make one face of Lato known to reportlab (once); its name. A sheet uses two of
+    the four faces: reportlab reads a whole font file to register it."""
+    name = FONT_NAMES[style]
+    if name not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TaggedTTFont(name, str(_FONT_FILES[style])))
+    return name
 
 
 class PageCanvas(Canvas):  # type: ignore[misc]  # reportlab is untyped
@@ -73,7 +116,6 @@ class PageCanvas(Canvas):  # type: ignore[misc]  # reportlab is untyped
 
 def draw(canvas: PageCanvas, drawing: Drawing, x: float, y: float) -> None:
     """Paint ``drawing`` with its top-left corner at (x, y) mm from the page's top-left."""
-    register_fonts()
     page_height = float(canvas.page_size[1])
     canvas.saveState()
     # From here on, one unit is 1 mm and y runs down the page, as in the primitives.
@@ -99,9 +141,8 @@ def make_canvas(target: str | IO[bytes], pagesize: tuple[float, float],
     """A reproducible canvas (``pagesize`` in points): invariant mode, fixed metadata,
     and Lato as its initial font, so not even reportlab's page preamble names a
     standard-14 font (a plain Canvas would reference an unembedded Helvetica)."""
-    register_fonts()
     canvas = PageCanvas(target, pagesize=pagesize, invariant=1, pageCompression=1,
-                        initialFontName=FONT_NAMES["regular"])
+                        initialFontName=register_face("regular"))
     set_metadata(canvas, title)
     return canvas
 
@@ -168,7 +209,7 @@ def _paint(canvas: Any, item: Primitive) -> None:
             canvas.translate(item.x, item.y)
             canvas.scale(1, -1)  # upright glyphs in the y-down frame
             canvas.setFillColor(_colour(item.fill))
-            canvas.setFont(FONT_NAMES[item.weight], item.size)
+            canvas.setFont(register_face(item.weight), item.size)
             if item.anchor == "middle":
                 canvas.drawCentredString(0, 0, item.text)
             elif item.anchor == "end":

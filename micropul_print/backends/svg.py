@@ -5,8 +5,9 @@ One SVG element per primitive (a Group is one ``g``), in the same order; numbers
 written with at most four decimals, so the same Drawing always gives the same bytes.
 Text becomes a ``path`` of Lato's glyph outlines, labelled with the text: the file
 prints the same on a machine without Lato, as the PDF and PNG do. The outlines of
-printable ASCII come from the generated glyph table (no font parsing); any other text's
-are read from the font. Either way fontTools' SVGPathPen writes the path data.
+printable ASCII come from the generated glyph table (no font parsing), written as
+fontTools' SVGPathPen writes them; any other text's are read from the font, and the
+pen writes them.
 
 The document is built with the standard library's ElementTree, in the form svgwrite
 wrote it (the same root attributes, an empty ``defs``, attributes in name order, empty
@@ -16,7 +17,7 @@ its validators and parser) took longer than writing all 49 tile files.
 
 from __future__ import annotations
 
-import functools
+import itertools
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any, assert_never
@@ -122,11 +123,96 @@ def text_outline(text: Text) -> str:
     """The path data of ``text`` set in Lato at its anchor: glyph outlines placed by
     their advance widths (Lato has no legacy kerning table; the PDF and PNG backends
     do not kern either). Printable ASCII is drawn from the generated table, anything
-    else from the font; both give the same pen calls (tests/test_glyphtable.py)."""
-    glyphs = _table_glyphs(text)
-    if glyphs is None:
+    else from the font; both give the same path data (tests/test_glyphtable.py)."""
+    entries = [table_glyph(char, text.weight) for char in text.text]
+    if any(entry is None for entry in entries):
         return _font_outline(text)
-    return _outline(text, glyphs, units_per_em())
+    return _table_outline(text, [entry for entry in entries if entry is not None],
+                          units_per_em())
+
+
+def _table_outline(text: Text, glyphs: list[tuple[int, tuple[PenCall, ...]]],
+                   units_per_em: int) -> str:
+    """_outline of glyphs from the generated table, written straight from their pen
+    calls: the very path data fontTools' TransformPen and SVGPathPen make of them
+    (the same arithmetic, the same commands), without the pens' layers of calls, which
+    took most of the time of writing a tile's SVG."""
+    scale = text.size / units_per_em
+    width = sum(advance for advance, _calls in glyphs) * scale
+    x = text.x - {"start": 0.0, "middle": width / 2, "end": width}[text.anchor]
+    y = text.y
+    path = _PathData()
+    for advance, calls in glyphs:
+        for operator, numbers in calls:
+            # Font units have y upward from the baseline; the page has y downward (as
+            # TransformPen computes it: scale * x + 0 * y + dx, 0 * x + -scale * y + dy).
+            points = [(scale * numbers[i] + x, -scale * numbers[i + 1] + y)
+                      for i in range(0, len(numbers), 2)]
+            if operator == "M":
+                path.move(points[0])
+            elif operator == "L":
+                path.line(points[0])
+            elif operator == "Q":
+                path.quad(points)
+            elif operator == "Z":
+                path.close()
+            else:
+                raise ValueError(f"unknown pen call in the glyph table: {operator!r}")
+        x += advance * scale
+    return "".join(path.parts)
+
+
+class _PathData:
+    """SVG path data as fontTools' SVGPathPen writes it (its rules: a move replacing
+    a move, H and V for level lines, a line after a move without a letter, repeated
+    points dropped), from points already on the page."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.last: str | None = None
+        self.at: tuple[float, float] | None = None
+
+    def move(self, point: tuple[float, float]) -> None:
+        if self.last == "M":
+            self.parts.pop()
+        self.parts.append(f"M{num(point[0])} {num(point[1])}")
+        self.last, self.at = "M", point
+
+    def line(self, point: tuple[float, float]) -> None:
+        x, y = point
+        at_x, at_y = self.at if self.at is not None else (None, None)
+        if x == at_x and y == at_y:
+            return
+        if x == at_x:
+            self.parts.append(f"V{num(y)}")
+            self.last = "V"
+        elif y == at_y:
+            self.parts.append(f"H{num(x)}")
+            self.last = "H"
+        elif self.last == "M":
+            self.parts.append(f" {num(x)} {num(y)}")
+        else:
+            self.parts.append(f"L{num(x)} {num(y)}")
+            self.last = "L"
+        self.at = point
+
+    def quad(self, points: list[tuple[float, float]]) -> None:
+        """A string of quadratic segments, an on-curve point implied midway between two
+        off-curve ones (the last point is on the curve)."""
+        if len(points) == 1:
+            self.line(points[0])
+            return
+        for (x0, y0), (x1, y1) in itertools.pairwise(points[:-1]):
+            self._segment((x0, y0), (0.5 * (x0 + x1), 0.5 * (y0 + y1)))
+        self._segment(points[-2], points[-1])
+
+    def _segment(self, control: tuple[float, float], end: tuple[float, float]) -> None:
+        self.parts.append(f"Q{num(control[0])} {num(control[1])} {num(end[0])} {num(end[1])}")
+        self.last, self.at = "Q", end
+
+    def close(self) -> None:
+        self.parts.append("Z")
+        self.last, self.at = "Z", None
 
 
 def _font_outline(text: Text) -> str:
@@ -159,31 +245,3 @@ def _outline(text: Text, glyphs: list[_Glyph], units_per_em: int,
         x += advance * scale
     commands: str = pen.getCommands()
     return commands
-
-
-def _table_glyphs(text: Text) -> list[_Glyph] | None:
-    """The glyphs of ``text`` from the generated table (no font parsing); None when a
-    character is not in it."""
-    glyphs: list[_Glyph] = []
-    for char in text.text:
-        entry = table_glyph(char, text.weight)
-        if entry is None:
-            return None
-        advance, calls = entry
-        glyphs.append((advance, functools.partial(_replay, calls)))
-    return glyphs
-
-
-def _replay(calls: tuple[PenCall, ...], pen: Any) -> None:
-    for operator, numbers in calls:
-        points = [(numbers[i], numbers[i + 1]) for i in range(0, len(numbers), 2)]
-        if operator == "M":
-            pen.moveTo(points[0])
-        elif operator == "L":
-            pen.lineTo(points[0])
-        elif operator == "Q":
-            pen.qCurveTo(*points)
-        elif operator == "Z":
-            pen.closePath()
-        else:
-            raise ValueError(f"unknown pen call in the glyph table: {operator!r}")

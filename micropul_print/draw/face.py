@@ -13,10 +13,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Primitive, Rect, Text
 from micropul_print.draw.theme import Hatch, MarkStyle, Theme
 from micropul_print.fonts import CAP_HEIGHT, text_width
+
+# How far inside the cut line the number of a face printed with bleed stays: the safe
+# zone print shops ask for, where a cut a little off the line cuts no print away.
+SAFE_ZONE = 3.0  # mm
 
 
 @dataclass(frozen=True)
@@ -72,7 +77,15 @@ def face_drawing(face: Face, theme: Theme, *, size: float, bleed: float = 0.0) -
     if face.label:
         items += _label_items(face.label, theme, full / 2, full / 2)
     if face.number:
-        items += _number_items(face.number, theme, bleed, bleed + size)
+        if bleed > 0.0:
+            # Printed with bleed (by a shop, or cut by hand along a bleed), the cut may
+            # wander: the number keeps to the safe zone, centred on the bottom edge,
+            # where the cells' marks leave room; over one big mark, in its content colour.
+            items += _number_items(face.number, theme, full / 2, bleed + size - SAFE_ZONE,
+                                   anchor="middle", colour=content)
+        else:
+            items += _number_items(face.number, theme, bleed + theme.number.inset,
+                                   bleed + size - theme.number.inset)
     # The cut outline guides scissors on a face printed without bleed. With bleed the
     # art runs past the cut line and no line lies on it: a cut a little off the line
     # would leave a sliver of outline on the tile's edge.
@@ -228,18 +241,22 @@ def _label_items(text: str, theme: Theme, cx: float, cy: float) -> list[Primitiv
     return items
 
 
-def _number_items(number: str, theme: Theme, left: float, bottom: float) -> list[Primitive]:
-    """The number in the bottom-left corner, underlined: the bar tells which way is
-    down, so 6 and 9 (or a turned 11) can't be misread and the printed orientation shows."""
+def _number_items(number: str, theme: Theme, x: float, bottom: float, *,
+                  anchor: Literal["start", "middle"] = "start",
+                  colour: str | None = None) -> list[Primitive]:
+    """The number underlined, its text box's bottom at ``bottom`` and its left edge (or
+    its middle) at ``x``: the bar tells which way is down, so 6 and 9 (or a turned 11)
+    can't be misread and the printed orientation shows."""
     style = theme.number
-    x = left + style.inset
-    underline_y = bottom - style.inset - 0.04 * style.size
+    colour = colour or style.colour
+    underline_y = bottom - 0.04 * style.size
     baseline = underline_y - 0.16 * style.size
     width = text_width(number, style.size, style.weight)
+    left = x - width / 2 if anchor == "middle" else x
     return [
-        Text(_r(x), _r(baseline), number, style.size, fill=style.colour, anchor="start",
+        Text(_r(x), _r(baseline), number, style.size, fill=colour, anchor=anchor,
              weight=style.weight),
-        Line(_r(x), _r(underline_y), _r(x + width), _r(underline_y), stroke=style.colour,
+        Line(_r(left), _r(underline_y), _r(left + width), _r(underline_y), stroke=colour,
              stroke_width=_r(0.08 * style.size)),
     ]
 

@@ -124,6 +124,8 @@ def plan_gutterfold(layout: SheetLayout, cards: Sequence[Card], card_width: floa
             if piece.back is not None:
                 backs.append(mirrored(front, piece.back, width))
         cuts: list[Box | None] = [slot_box(front_grid, c, r) for c, r in used]
+        under_faces = {face for _front, card in under.get(number - 1, ())
+                       for face in (card.front, card.back) if face is not None}
         for front, token_card in under.get(number - 1, ()):
             placements.append(front)
             cuts.append(front.cut)
@@ -131,7 +133,12 @@ def plan_gutterfold(layout: SheetLayout, cards: Sequence[Card], card_width: floa
                 backs.append(mirrored(front, token_card.back, width))
                 cuts.append(backs[-1].cut)
         back_used = {(front_grid.columns - 1 - column, row) for column, row in used}
-        marks = _page_marks(layout, front_grid, back_grid, used, back_used, label, fold)
+        tokens_row = [p for p in placements + backs if p.drawing in under_faces]
+        row_cut = union(p.cut for p in tokens_row if p.cut is not None)
+        row_art = union(Box(p.x, p.y, p.x + p.drawing.width, p.y + p.drawing.height)
+                        for p in tokens_row)
+        marks = _page_marks(layout, front_grid, back_grid, used, back_used, label, fold,
+                            row_cut, row_art)
         trim = union([*(cut for cut in cuts if cut is not None),
                       *(slot_box(back_grid, c, r) for c, r in back_used)])
         pages.append(Page("front", label, (*placements, *backs), marks, trim))
@@ -139,8 +146,6 @@ def plan_gutterfold(layout: SheetLayout, cards: Sequence[Card], card_width: floa
     return FoldPlan(plan, fold, front_grid, back_grid)
 
 
-# Between a token under the grid and the crop marks' ends or the footer band, mm.
-TOKEN_CLEARANCE = 1.0
 
 
 def _token_row(layout: SheetLayout, grid: Grid, area: Box, tokens: Sequence[Card],
@@ -158,8 +163,14 @@ def _token_row(layout: SheetLayout, grid: Grid, area: Box, tokens: Sequence[Card
         return None
     marks = layout.crop_marks
     raised = grid._replace(top=area.y0 + grid.bleed + marks.offset + marks.min_length)
-    low = raised.top + raised.height + raised.bleed + marks.offset + TOKEN_CLEARANCE
-    high = area.y1 - TOKEN_CLEARANCE
+    # Under the grid's art: its bottom crop marks, which stop above the tokens (never
+    # beside them), then the tokens down to the footer band (the lower fold target goes
+    # under them, in the margin's band). The marks run down cut lines between the
+    # tokens' columns, far from their ink: a token's bleed may lie beside a mark's end
+    # (so A4 with --bleed 1 keeps its stones under the tiles, not on a sheet of their own).
+    marks_end = (raised.top + raised.height + raised.bleed + marks.offset + marks.min_length
+                 + marks.width / 2)
+    low, high = marks_end - grid.bleed, area.y1
     if high - low < size:
         return None
     return raised, (low + high) / 2
@@ -187,7 +198,10 @@ def mirrored(front: Placement, back: Drawing, page_width: float) -> Placement:
 
 def _page_marks(layout: SheetLayout, front_grid: Grid, back_grid: Grid,
                 used: set[tuple[int, int]], back_used: set[tuple[int, int]], label: str,
-                fold: float) -> Drawing:
+                fold: float, row_cut: Box | None = None,
+                row_art: Box | None = None) -> Drawing:
+    """The page's marks; ``row_cut`` and ``row_art``: where the tokens of a row under
+    the grid are cut and where they print, if the page has one."""
     width, height = layout.paper_width, layout.paper_height
     gap = layout.fold_gap or 0.0
     front_frame = Box(layout.margin, layout.margin, fold - gap, height - layout.margin)
@@ -196,16 +210,22 @@ def _page_marks(layout: SheetLayout, front_grid: Grid, back_grid: Grid,
     beside_target = TARGET_RADIUS + FOOTER_CLEARANCE
     front_bounds = (layout.margin, fold - beside_target)
     back_bounds = (fold + beside_target, width - layout.margin)
+    # A row of tokens under the grid: the grid's marks stop above it (marks never run
+    # beside a piece) and the lower fold target goes under it.
+    keep_out = [] if row_cut is None else [Box(0.0, row_cut.y0, width, row_cut.y1)]
     items: list[Primitive] = []
     items += grid_marks(layout, front_grid, used, footer=label, footer_x=fold / 2,
-                        footer_bounds=front_bounds, frame=front_frame)
+                        footer_bounds=front_bounds, frame=front_frame, keep_out=keep_out)
     items += grid_marks(layout, back_grid, back_used, footer=HINT, footer_x=(fold + width) / 2,
-                        footer_bounds=back_bounds, frame=back_frame, cut_lines=False)
-    # The fold targets sit on the fold line in the bands above and below the grid (the
+                        footer_bounds=back_bounds, frame=back_frame, cut_lines=False,
+                        keep_out=keep_out)
+    # The fold targets sit on the fold line in the bands above and below the pieces (the
     # footer lines are beside the fold, so the lower band reaches the margin).
     art_top = front_grid.top - front_grid.bleed - layout.crop_marks.offset
     art_bottom = (front_grid.top + front_grid.height + front_grid.bleed
                   + layout.crop_marks.offset)
+    if row_art is not None:
+        art_bottom = row_art.y1
     targets = []
     for low, high in ((layout.margin, art_top), (art_bottom, height - layout.margin)):
         radius = min(TARGET_RADIUS, (high - low) / 2 - TARGET_CLEARANCE)

@@ -18,6 +18,7 @@ along one never cuts another away.
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from typing import Literal, NamedTuple
 
 from micropul_print.draw.bounds import Box, drawing_bounds, union
@@ -343,8 +344,9 @@ def grid_marks(layout: SheetLayout, grid: Grid, used: Collection[tuple[int, int]
     ``used``), from just outside the grid's art out to ``frame`` (the paper inside its
     margin): across no empty slot, and above the ``footer`` line (centred on
     ``footer_x`` within ``footer_bounds``) where they would cross it; none touching a
-    ``keep_out`` zone. Without bleed (and with ``cut_lines``), thin lines along the edges
-    of the slots in use."""
+    ``keep_out`` zone: a mark such a zone blocks runs instead from the pieces on its cut
+    line towards the zone, across the empty slots kept free for it. Without bleed (and
+    with ``cut_lines``), thin lines along the edges of the slots in use."""
     marks = layout.crop_marks
     frame = frame or Box(layout.margin, layout.margin, layout.paper_width - layout.margin,
                          layout.paper_height - layout.margin)
@@ -364,24 +366,82 @@ def grid_marks(layout: SheetLayout, grid: Grid, used: Collection[tuple[int, int]
                            left + column * grid.pitch_x + grid.card_width)})
     ys = sorted({round(y, 9) for row in rows
                  for y in (top + row * grid.pitch_y, top + row * grid.pitch_y + grid.card_height)})
-    lines: list[Line] = []
+    # Each mark as (its line, where the pieces along its cut line end, how far it may
+    # run that way): the second mark is the fallback of a mark a keep-out zone blocks.
+    wanted: list[tuple[Line, float, float]] = []
     for x in xs:
-        lines.append(Line(x, frame.y0, x, top - gap, MARK_COLOUR, marks.width))
+        first, last = _span(x, used, grid, vertical=True)
         end = frame.y1
         if avoid is not None and avoid.x0 <= x <= avoid.x1:
             end = min(end, stop_above)
-        lines.append(Line(x, bottom + gap, x, end, MARK_COLOUR, marks.width))
+        wanted.append((Line(x, frame.y0, x, top - gap, MARK_COLOUR, marks.width),
+                       first - gap, frame.y0))
+        wanted.append((Line(x, bottom + gap, x, end, MARK_COLOUR, marks.width),
+                       last + gap, end))
     for y in ys:
-        lines.append(Line(frame.x0, y, left - gap, y, MARK_COLOUR, marks.width))
-        lines.append(Line(right + gap, y, frame.x1, y, MARK_COLOUR, marks.width))
-    for line in lines:
+        first, last = _span(y, used, grid, vertical=False)
+        wanted.append((Line(frame.x0, y, left - gap, y, MARK_COLOUR, marks.width),
+                       first - gap, frame.x0))
+        wanted.append((Line(right + gap, y, frame.x1, y, MARK_COLOUR, marks.width),
+                       last + gap, frame.x1))
+    for line, start, limit in wanted:
+        if _blocked(line, keep_out):
+            # A registration mark's zone took the mark's place (the first column's left
+            # cut, the first row's top cut): the mark runs instead from the pieces on
+            # its cut line, across the empty slots kept free for that registration
+            # mark, up to the zone; so every cut line keeps its pair of marks.
+            line = _up_to_zones(line, start, limit, keep_out)
         length = abs(line.x2 - line.x1) + abs(line.y2 - line.y1)
-        reach = Box(min(line.x1, line.x2), min(line.y1, line.y2), max(line.x1, line.x2),
-                    max(line.y1, line.y2)).grown(line.stroke_width / 2)
-        if length >= marks.min_length - 1e-9 and not any(reach.overlaps(zone)
-                                                         for zone in keep_out):
+        if length >= marks.min_length - 1e-9 and not _blocked(line, keep_out):
             items.append(line)
     return items
+
+
+def _blocked(line: Line, zones: Sequence[Box]) -> bool:
+    reach = Box(min(line.x1, line.x2), min(line.y1, line.y2), max(line.x1, line.x2),
+                max(line.y1, line.y2)).grown(line.stroke_width / 2)
+    return any(reach.overlaps(zone) for zone in zones)
+
+
+def _span(at: float, used: Collection[tuple[int, int]], grid: Grid, *,
+          vertical: bool) -> tuple[float, float]:
+    """Where the pieces lying along the cut line at ``at`` (an x for a ``vertical``
+    line, else a y) begin and end along it: their first and last cut edge."""
+    starts, ends = [], []
+    for column, row in used:
+        box = slot_box(grid, column, row)
+        edges = (box.x0, box.x1) if vertical else (box.y0, box.y1)
+        if any(_close(edge, at) for edge in edges):
+            starts.append(box.y0 if vertical else box.x0)
+            ends.append(box.y1 if vertical else box.x1)
+    return min(starts), max(ends)
+
+
+def _up_to_zones(line: Line, start: float, limit: float, zones: Sequence[Box]) -> Line:
+    """``line`` moved onto its own axis from ``start`` towards ``limit``, stopping
+    short of the first of ``zones`` in the way (by its stroke's half width)."""
+    half = line.stroke_width / 2
+    vertical = _close(line.x1, line.x2)
+    at = line.x1 if vertical else line.y1
+    outward = 1.0 if limit > start else -1.0
+    end = limit
+    for zone in zones:
+        low, high = (zone.x0, zone.x1) if vertical else (zone.y0, zone.y1)
+        if not low - half < at < high + half:
+            continue
+        near, far = (zone.y0, zone.y1) if vertical else (zone.x0, zone.x1)
+        if outward < 0:
+            near, far = far, near
+        if (far - start) * outward <= 0:
+            continue  # behind the mark
+        edge = near - outward * half
+        if (edge - start) * outward < (end - start) * outward:
+            end = edge
+    if (end - start) * outward <= 0:
+        end = start  # a zone reaches the pieces themselves: no room
+    if vertical:
+        return replace(line, y1=start, y2=end)
+    return replace(line, x1=start, x2=end)
 
 
 def _cut_lines(grid: Grid, used: Collection[tuple[int, int]]) -> list[Primitive]:

@@ -3,8 +3,12 @@
 A cutting machine with an optical sensor (Silhouette Cameo, Portrait, Curio) finds a
 printed sheet by three marks: a filled square at the top-left, and L-shaped corners at
 the top-right and the bottom-left. These are Silhouette Studio's "Type 1" marks at its
-default settings (length 20 mm, thickness 0.5 mm, 10 mm from the paper's edges), so
-the marks Studio shows for a page of this size lie exactly on the printed ones.
+default settings (length 20 mm, thickness 0.5 mm, inset 10 mm), drawn as Studio
+draws them for a page of this size, so that the marks it expects lie on the printed
+ones: the square 5 mm a side, its outer edges on the inset (10 mm from the top and the
+left edge of the paper: it fills 10-15 mm); each L's lines 0.5 mm thick, centred on
+the inset, each arm 20 mm long from the corner point. (The Silhouette plug-in for
+Inkscape and the card makers written for Studio draw them the same way.)
 
 The sensor must see nothing but the mark around each of them: :func:`keep_out` gives
 the three corner squares that pieces and other marks stay out of.
@@ -16,19 +20,18 @@ from micropul_print.draw.bounds import Box
 from micropul_print.draw.primitives import Polygon, Primitive
 
 INK = "#000000"
-INSET = 10.0  # from the paper's edges to the marks' centre lines, mm
+# From the paper's edges to the square's outer edges and to the Ls' centre lines, mm.
+INSET = 10.0
 LENGTH = 20.0  # of each arm of an L, and the side of the zone of each mark, mm
-THICKNESS = 0.5  # of the lines, mm
-SQUARE = 5.0  # side of the top-left square, drawn with lines THICKNESS wide round it
+THICKNESS = 0.5  # of the Ls' lines, mm
+SQUARE = 5.0  # side of the filled top-left square, mm
 CLEARANCE = 2.0  # nothing else printed this close to a mark's zone, mm
 
 
 def registration_marks(width: float, height: float) -> list[Primitive]:
     """The three marks of a page ``width`` x ``height`` mm, as filled outlines."""
-    h = THICKNESS / 2
-    square = Polygon(((INSET - h, INSET - h), (INSET + SQUARE + h, INSET - h),
-                      (INSET + SQUARE + h, INSET + SQUARE + h), (INSET - h, INSET + SQUARE + h)),
-                     fill=INK)
+    far = INSET + SQUARE
+    square = Polygon(((INSET, INSET), (far, INSET), (far, far), (INSET, far)), fill=INK)
     right, bottom = width - INSET, height - INSET
     # Each L as its centre line drawn THICKNESS wide with square ends: the corner point
     # first, then the ends of its two arms.

@@ -10,10 +10,13 @@ from dataclasses import replace
 
 import pytest
 
-from micropul_print.draw.face import Face, face_drawing, mark_items
+from micropul_print.draw.bounds import Box, item_bounds
+from micropul_print.draw.face import SAFE_ZONE, Face, face_drawing, mark_items
 from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Rect, Text
 from micropul_print.draw.theme import Hatch, MarkStyle, Theme, load_theme
-from micropul_print.fonts import text_width
+from micropul_print.fonts import CAP_HEIGHT, text_width
+from micropul_print.games.micropul.faces import MARKS, TILE_SIZE_MM, tile_drawing
+from micropul_print.games.micropul.model import Catalogue
 
 
 @pytest.fixture(scope="module")
@@ -46,8 +49,36 @@ def test_bleed_moves_the_face_and_stretches_only_the_background(theme: Theme) ->
     outline = plain.items[-1]
     assert isinstance(outline, Rect) and outline.stroke == theme.outline
     assert len(bled.items) == len(plain.items) - 1
-    for a, b in zip(plain.items[1:-1], bled.items[1:], strict=True):
+    # Everything but the number (its text and underline, last before the outline) is
+    # only moved by the bleed; the number keeps to the safe zone (the next test).
+    for a, b in zip(plain.items[1:-3], bled.items[1:-2], strict=True):
         assert shifted(a, 3.0) == b
+
+
+@pytest.mark.parametrize("theme_name", ["classic", "ink-saver", "colour-safe"])
+@pytest.mark.parametrize("bleed", [1.0, 3.0])
+def test_with_bleed_the_number_keeps_to_the_safe_zone_clear_of_the_marks(
+        theme_name: str, bleed: float, catalogue: Catalogue) -> None:
+    """A face printed with bleed (a print shop's file, --bleed sheets) keeps its number
+    SAFE_ZONE inside the cut line, on no mark of any Micropul tile (over a big mark,
+    in the mark's content colour)."""
+    look = load_theme(theme_name)
+    safe = Box(bleed, bleed, bleed + TILE_SIZE_MM, bleed + TILE_SIZE_MM).grown(-SAFE_ZONE)
+    for tile in catalogue.tiles:
+        drawing = tile_drawing(tile, look, bleed=bleed)
+        text, underline = drawing.items[-2:]
+        assert isinstance(text, Text) and text.text == str(tile.id)
+        assert isinstance(underline, Line)
+        # The ink: figures reach from the cap height down to the baseline (no
+        # descender), the underline below them.
+        under = item_bounds(underline)
+        reach = Box(under.x0, text.y - CAP_HEIGHT * text.size, under.x1, under.y1)
+        assert safe.contains(reach.x0, reach.y0) and safe.contains(reach.x1, reach.y1)
+        if tile.big is None:
+            marks = [item_bounds(item) for item in drawing.items[1:-2]]
+            assert not any(reach.overlaps(mark) for mark in marks), tile.id
+        else:
+            assert text.fill == look.mark(MARKS[tile.big.colour]).content
 
 
 def test_with_bleed_no_line_lies_on_the_cut(theme: Theme) -> None:

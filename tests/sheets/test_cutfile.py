@@ -188,3 +188,29 @@ def test_cut_files_need_registration_marks_on_the_sheets() -> None:
     plan = plan_sheets(load_layout("a4"), pieces.cards, 30.0, 30.0, "Game")
     with pytest.raises(ValueError, match="registration marks"):
         cut_pages(plan, "Game")
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_registration_marks_measure_as_silhouette_studio_draws_them(paper: str) -> None:
+    """The square 5 mm a side with its outer edges 10 mm from the top and left edges;
+    the Ls' 0.5 mm lines centred 10 mm from the edges (Studio's Type 1 defaults)."""
+    plan = registered_plan("micropul", paper, 0.0)
+    dpi = 400
+    (first, *_rest) = cut_pages(plan, "Game")
+    image = pdf_page_image(render_pdf(plan, INFO), dpi, first.number - 1)
+    width = plan.layout.paper_width
+
+    def inked(x0: float, y0: float, x1: float, y1: float) -> tuple[float, ...]:
+        """The box of the dark pixels inside (x0, y0, x1, y1) mm, in mm."""
+        left, top, right, bottom = (round(v / 25.4 * dpi) for v in (x0, y0, x1, y1))
+        box = image.crop((left, top, right, bottom))
+        found = box.point(lambda v: 255 if v < 128 else 0).getbbox()
+        assert found is not None
+        return tuple(round(origin + pixels * 25.4 / dpi, 1)
+                     for origin, pixels in zip((x0, y0, x0, y0), found, strict=True))
+
+    assert inked(5, 5, 20, 20) == (10.0, 10.0, 15.0, 15.0)
+    # The top-right L: its horizontal arm's top and bottom edges, its vertical arm's
+    # outer edge.
+    assert inked(width - 25, 5, width - 15, 15) == (round(width - 25, 1), 9.8,
+                                                    round(width - 15, 1), 10.2)

@@ -27,7 +27,7 @@ from micropul_print.draw.primitives import Drawing, Group, Primitive, Rect
 from micropul_print.draw.theme import Theme
 from micropul_print.gameapi import KitJob, KitOptions
 from micropul_print.games.cellulae.catalogue import BLACK, WHITE, CellulaeCatalogue
-from micropul_print.games.cellulae.faces import check_theme
+from micropul_print.games.cellulae.faces import FRAME, TILE_INSET, check_theme
 from micropul_print.outputs import OutputDir
 from micropul_print.sheets.duplex import Flip
 from micropul_print.sheets.layout import SheetLayout, load_layout
@@ -53,6 +53,10 @@ OVERVIEW_DPI = 100
 OVERVIEW_GAP = 4.0  # mm, between the pictures of the overview
 OVERVIEW_BACKDROP = "#c8c8c8"  # mid grey, so a white face's edge shows
 OVERVIEW_BOARD = 5  # the board shown with the set-up (the standard game's)
+# Round each start tile on the overview's board: a white tile on a white square showed
+# only by its faint shadow.
+OVERVIEW_OUTLINE = "#000000"
+OVERVIEW_OUTLINE_WIDTH = 0.6  # mm, laid just outside the tile, inside its square
 RULEBOOK_PAPER = "a4"  # the rulebooks' paper when no paper is asked for
 
 
@@ -320,6 +324,12 @@ def overview_drawing(catalogue: CellulaeCatalogue, theme: Theme) -> Drawing:
     for k, colour in enumerate(FACE_ORDER):
         items.append(Group(faces[colour].items, dx=faces_left + k * (size + gap), dy=gap))
     items.append(Group(board.items, dx=gap, dy=size + 2 * gap))
+    half, tile = OVERVIEW_OUTLINE_WIDTH / 2, size - 2 * TILE_INSET
+    for x, y in setup:
+        left, top = gap + FRAME + x * size + TILE_INSET, size + 2 * gap + FRAME + y * size
+        items.append(Rect(left - half, top + TILE_INSET - half, tile + 2 * half,
+                          tile + 2 * half, stroke=OVERVIEW_OUTLINE,
+                          stroke_width=OVERVIEW_OUTLINE_WIDTH))
     return Drawing(width, height, tuple(items))
 
 

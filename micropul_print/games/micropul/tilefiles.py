@@ -35,6 +35,11 @@ OVERVIEW_DPI = 100  # enough to read the numbers; the whole set stays under 1 MB
 OVERVIEW_COLUMNS = 6
 OVERVIEW_GAP_PX = 12
 OVERVIEW_BACKDROP = "#c8c8c8"  # mid grey, so white tile edges stand out
+# Each tile's number under it, legible at 100 %: the faces' own numbers are 1.9 mm, a
+# few pixels at the overview's resolution.
+OVERVIEW_CAPTION_PX = 17  # text size: capitals and figures 12 pixels high
+OVERVIEW_CAPTION_BAND_PX = 22  # height of the band under each tile
+OVERVIEW_CAPTION_COLOUR = "#202020"
 
 
 def tile_name(tile_id: int) -> str:
@@ -87,7 +92,8 @@ def write_tile_files(art: TileArt, out: OutputDir, *, dpi: int = 300, bleed: flo
             progress(f"tile {index}/{total}")
     back = to_raster(art.back(bleed), dpi)
     written.append(out.write_bytes(f"{PNG_DIR}/{BACK_NAME}.png", png_bytes(back, dpi)))
-    overview = (overview_from_images(thumbnails) if reuse
+    numbers = [str(tile.id) for tile in catalogue.tiles]
+    overview = (overview_from_images(thumbnails, captions=numbers) if reuse
                 else overview_png(catalogue, art.theme))
     written.append(out.write_bytes(OVERVIEW, overview))
     if progress is not None:
@@ -129,27 +135,42 @@ def overview_png(catalogue: Catalogue, theme: Theme, *, dpi: int = OVERVIEW_DPI,
     # As cut from the tile images (printed with bleed: no outline), as write_tile_files does.
     images = [to_raster(tile_drawing(tile, theme, outline=False), dpi)
               for tile in catalogue.tiles]
-    return overview_from_images(images, dpi=dpi, columns=columns, gap=gap)
+    return overview_from_images(images, dpi=dpi, columns=columns, gap=gap,
+                                captions=[str(tile.id) for tile in catalogue.tiles])
 
 
 def overview_from_images(images: Sequence[Image.Image], *, dpi: int = OVERVIEW_DPI,
-                         columns: int = OVERVIEW_COLUMNS, gap: int = OVERVIEW_GAP_PX) -> bytes:
-    """Square face images of one size, in order, ``columns`` to a row, as a PNG."""
+                         columns: int = OVERVIEW_COLUMNS, gap: int = OVERVIEW_GAP_PX,
+                         captions: Sequence[str] = ()) -> bytes:
+    """Square face images of one size, in order, ``columns`` to a row, as a PNG; with
+    ``captions`` (one per image), each written under its image."""
     from PIL import Image as PILImage
+    from PIL import ImageDraw, ImageFont
 
+    from micropul_print import fonts
     from micropul_print.backends.png import png_bytes
 
     if not images:
         raise ValueError("the catalogue has no tiles")
+    if captions and len(captions) != len(images):
+        raise ValueError("one caption per image")
     size = images[0].width
+    band = OVERVIEW_CAPTION_BAND_PX if captions else 0
     rows = math.ceil(len(images) / columns)
     sheet = PILImage.new("RGB", (columns * size + (columns + 1) * gap,
-                                 rows * size + (rows + 1) * gap), OVERVIEW_BACKDROP)
+                                 rows * (size + band) + (rows + 1) * gap), OVERVIEW_BACKDROP)
+    pen = ImageDraw.Draw(sheet)
+    font = ImageFont.truetype(str(fonts.REGULAR), OVERVIEW_CAPTION_PX,
+                              layout_engine=ImageFont.Layout.BASIC)
     for index, image in enumerate(images):
         row, col = divmod(index, columns)
-        where = (gap + col * (size + gap), gap + row * (size + gap))
+        where = (gap + col * (size + gap), gap + row * (size + band + gap))
         if image.mode == "RGBA":
             sheet.paste(image, where, image)
         else:
             sheet.paste(image, where)
+        if captions:
+            middle = (where[0] + size / 2, where[1] + size + band / 2)
+            pen.text(middle, captions[index], fill=OVERVIEW_CAPTION_COLOUR, font=font,
+                     anchor="mm")
     return png_bytes(sheet, dpi)

@@ -130,6 +130,25 @@ def test_overview_shows_both_faces_and_the_set_up(kit: tuple[Path, list[Path]]) 
     assert overview.getextrema() == (0, 255)
 
 
+def test_overview_outlines_the_start_tiles(cellulae_catalogue: CellulaeCatalogue) -> None:
+    """The white start tile on its white square showed only by a faint shadow: each
+    start tile is ringed by a line at least 0.5 mm wide round its face."""
+    from micropul_print.games.cellulae.faces import FRAME, TILE_INSET, start_squares
+    from micropul_print.games.cellulae.kit import OVERVIEW_GAP, overview_drawing
+
+    drawing = overview_drawing(cellulae_catalogue, load_theme("classic"))
+    size = cellulae_catalogue.tile_size_mm
+    rings = [item for item in drawing.items
+             if isinstance(item, Rect) and item.stroke is not None and item.fill is None
+             and item.stroke_width >= 0.5]
+    for x, y in start_squares(5).values():
+        left = OVERVIEW_GAP + FRAME + x * size + TILE_INSET
+        top = size + 2 * OVERVIEW_GAP + FRAME + y * size + TILE_INSET
+        face = size - 2 * TILE_INSET
+        assert any(ring.x < left and ring.y < top and ring.x + ring.width > left + face
+                   and ring.y + ring.height > top + face for ring in rings), (x, y)
+
+
 # --- the PDF files, measured ----------------------------------------------------------
 
 Matrix = tuple[float, float, float, float, float, float]

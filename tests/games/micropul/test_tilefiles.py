@@ -12,7 +12,12 @@ from PIL import Image
 from micropul_print.backends.png import pixel_size
 from micropul_print.draw.theme import load_theme
 from micropul_print.games.micropul.model import Catalogue
-from micropul_print.games.micropul.tilefiles import TileArt, write_tile_files
+from micropul_print.games.micropul.tilefiles import (
+    OVERVIEW_CAPTION_BAND_PX,
+    OVERVIEW_GAP_PX,
+    TileArt,
+    write_tile_files,
+)
 from micropul_print.outputs import OutputDir
 
 DPI = 72  # small images: the contract is about names and sizes, not detail
@@ -67,7 +72,25 @@ def test_overview_shows_six_columns_of_eight_rows(kit: tuple[Path, list[Path]]) 
     with Image.open(root / "tiles/overview.png") as image:
         tile = pixel_size(30.0, 100)
         assert image.width > 6 * tile and image.width < 7 * tile
-        assert image.height > 8 * tile and image.height < 9 * tile
+        # Eight rows of a tile and its number's band.
+        band = tile + OVERVIEW_CAPTION_BAND_PX
+        assert image.height > 8 * band and image.height < 9 * band
+
+
+def test_overview_numbers_are_legible_at_100_percent(kit: tuple[Path, list[Path]]) -> None:
+    """Each tile's number under it, its figures at least 10 pixels high (the faces' own
+    numbers are about 6: unreadable)."""
+    root, _written = kit
+    with Image.open(root / "tiles/overview.png") as image:
+        grey = image.convert("L")
+    tile, gap = pixel_size(30.0, 100), OVERVIEW_GAP_PX
+    for column, number in ((0, "1"), (5, "6")):
+        left = gap + column * (tile + gap)
+        band = grey.crop((left, gap + tile, left + tile, gap + tile + OVERVIEW_CAPTION_BAND_PX))
+        ink = band.point(lambda v: 255 if v < 96 else 0).getbbox()
+        assert ink is not None, number
+        assert ink[3] - ink[1] >= 10, number
+        assert abs((ink[0] + ink[2]) / 2 - tile / 2) <= 2  # centred under its tile
 
 
 # 72 dpi paints the overview afresh; 100 and 300 cut it from tile images whose 30 mm
