@@ -140,17 +140,17 @@ def play_game(game_name: str, catalogue: Any, part: Part, seed: int) -> GameSumm
     leaders: list[int | None] = []
     pieces: list[tuple[str, int, int, float]] = []
     end = None
-    while not state.is_over():
+    while not state.is_terminal():
         if state.turn() >= MAX_TURNS:
             end = UNFINISHED
             break
-        branching.append(len(state.legal_moves()))
+        branching.append(len(state.legal_actions()))
         seat = state.current_player()
         move = bots[seat].choose(state, rngs[seat])
         piece = state.piece_of(move) if isinstance(state, PieceState) else None
         before = state.scores()[seat]
         turn = state.turn()
-        state.play(move)
+        state.apply_action(move)
         scores = state.scores()
         if piece is not None:
             pieces.append((piece, turn, seat, scores[seat] - before))

@@ -5,7 +5,7 @@ Every bot is deterministic for a seed: all its choices come from the
 same seed and the same game give the same moves. From weakest to strongest:
 
 - ``random``: a legal move, uniformly;
-- ``greedy``: the move with the best immediate outcome, tried on a copy (see
+- ``greedy``: the move with the best immediate outcome, tried and taken back (see
   :func:`move_value`); ties broken at random;
 - ``lookahead``: information-set Monte Carlo tree search (single-observer ISMCTS,
   Cowling, Powley and Whitehouse 2012). Each iteration searches a *determinisation* of
@@ -75,7 +75,7 @@ def move_value(state: GameState, player: int) -> tuple[float, float]:
         others = [s for seat, s in enumerate(scores) if seat != player]
         margin = scores[player] - (max(others) if others else 0.0)
     outcome = 0.0
-    if state.is_over():
+    if state.is_terminal():
         mine = state.returns()[player]
         if len(scores) > 1:
             rest = max(r for seat, r in enumerate(state.returns()) if seat != player)
@@ -86,29 +86,25 @@ def move_value(state: GameState, player: int) -> tuple[float, float]:
 
 
 def move_values(state: GameState, moves: Sequence[Any]) -> list[tuple[float, float]]:
-    """:func:`move_value` of each of ``moves`` for the player to move. A state that can
-    take a move back (``undo()``) plays each move and takes it back,
-    else each is played on a copy: the same values, without copying the whole game
-    (its board, hands and random generator) for every move. Moves of one class (the
-    state's ``move_class``, if it has one) are valued once: they have the same value."""
+    """:func:`move_value` of each of ``moves`` for the player to move: each is applied
+    and taken back (``undo()``), without cloning the whole game (its board, hands and
+    random generator) for every move. Moves of one class (the state's
+    ``action_class``, if it has one) are valued once: they have the same value."""
     player = state.current_player()
-    undo: Callable[[], object] | None = getattr(state, "undo", None)
-    move_class: Callable[[Any], Hashable | None] | None = getattr(state, "move_class", None)
+    undo = state.undo
+    apply_action = state.apply_action
+    action_class: Callable[[Any], Hashable | None] | None = getattr(state, "action_class",
+                                                                     None)
     values = []
     known: dict[Hashable, tuple[float, float]] = {}  # the value of each class met
     for move in moves:
-        kind = None if move_class is None else move_class(move)
+        kind = None if action_class is None else action_class(move)
         if kind is not None and kind in known:
             values.append(known[kind])
             continue
-        if undo is not None:
-            state.play(move)
-            value = move_value(state, player)
-            undo()
-        else:
-            trial = state.copy()
-            trial.play(move)
-            value = move_value(trial, player)
+        apply_action(move)
+        value = move_value(state, player)
+        undo()
         values.append(value)
         if kind is not None:
             known[kind] = value
@@ -139,7 +135,7 @@ class RandomBot:
     name: str = "random"
 
     def choose(self, state: GameState, rng: random.Random) -> Any:
-        moves = state.legal_moves()
+        moves = state.legal_actions()
         return moves[int(rng.random() * len(moves))]
 
 
@@ -148,7 +144,7 @@ class GreedyBot:
     name: str = "greedy"
 
     def choose(self, state: GameState, rng: random.Random) -> Any:
-        return _greedy_pick(state, state.legal_moves(), rng)
+        return _greedy_pick(state, state.legal_actions(), rng)
 
 
 # The lookahead's default (node budget, widening factor) against other players: a
@@ -205,9 +201,9 @@ def evaluate(state: GameState, bounds: _Bounds) -> tuple[float, ...]:
     scaled by ``bounds``. Alone: the score, scaled by ``bounds`` (0 for a lost game)."""
     scores = state.scores()
     if len(scores) == 1:
-        lost = state.is_over() and state.returns()[0] == 0.0
+        lost = state.is_terminal() and state.returns()[0] == 0.0
         return (0.0 if lost else bounds.score(scores[0]),)
-    if state.is_over():
+    if state.is_terminal():
         return state.returns()
     margins = [score - max(s for other, s in enumerate(scores) if other != seat)
                for seat, score in enumerate(scores)]
@@ -247,7 +243,7 @@ class LookaheadBot:
         return ":".join(parts)
 
     def choose(self, state: GameState, rng: random.Random) -> Any:
-        moves = state.legal_moves()
+        moves = state.legal_actions()
         if len(moves) == 1:
             return moves[0]
         default_nodes, default_width = GUIDED if state.players > 1 else ALONE
@@ -278,8 +274,8 @@ class LookaheadBot:
     def _iterate(self, root: _Node, state: GameState, rng: random.Random,
                  bounds: _Bounds, width: float) -> None:
         node, path = root, []
-        while not state.is_over():
-            legal = state.legal_moves()
+        while not state.is_terminal():
+            legal = state.legal_actions()
             children = node.children
             if width > 0:
                 legal = _widened(node, state, legal, width)
@@ -294,24 +290,24 @@ class LookaheadBot:
                         else untried[int(rng.random() * len(untried))])
                 child = children[move] = _Node(mover)
                 child.avail = 1
-                state.play(move)
+                state.apply_action(move)
                 path.append(child)
                 break
             c = self.exploration
             move = max(legal, key=lambda m: _ucb(children[m], c))
-            state.play(move)
+            state.apply_action(move)
             node = children[move]
             path.append(node)
         for _ in range(self.depth):
-            if state.is_over():
+            if state.is_terminal():
                 break
-            moves = state.legal_moves()
+            moves = state.legal_actions()
             if self.greedy_rollouts:
                 sample = [moves[int(rng.random() * len(moves))]
                           for _ in range(min(GREEDY_ROLLOUT_SAMPLE, len(moves)))]
-                state.play(_greedy_pick(state, sample, rng))
+                state.apply_action(_greedy_pick(state, sample, rng))
             else:
-                state.play(moves[int(rng.random() * len(moves))])
+                state.apply_action(moves[int(rng.random() * len(moves))])
         values = evaluate(state, bounds)
         for visited in path:
             visited.visits += 1

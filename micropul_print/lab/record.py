@@ -5,7 +5,7 @@ pictures of a replay: one SVG per turn and one PDF of them all.
 
 The record holds what it takes to play the game again: the game, the catalogue's
 name, the seed (the engine's shuffles and draws come from it), the variant, the bots
-in seat order, and each move in the game's own move JSON (``GameState.move_to_json``).
+in seat order, and each move in the game's own move JSON (``GameState.action_to_json``).
 """
 
 from __future__ import annotations
@@ -111,11 +111,11 @@ def play(game_name: str, catalogue: Any, bots: Sequence[str], seed: int,
     players = [make_bot(spec) for spec in bots]
     rngs = [random.Random(bot_seed(seed, seat)) for seat in range(len(bots))]
     moves = []
-    while not state.is_over():
+    while not state.is_terminal():
         seat = state.current_player()
         move = players[seat].choose(state, rngs[seat])
-        moves.append(state.move_to_json(move))
-        state.play(move)
+        moves.append(state.action_to_json(move))
+        state.apply_action(move)
     record = GameRecord(game_name, catalogue.name, seed, chosen,
                         tuple(player.name for player in players), tuple(moves),
                         _result(state), catalogue_digest(catalogue))
@@ -248,18 +248,18 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
                                  f"{', '.join(game.variants(catalogue))})")])
     state = game.new_state(catalogue, players=record.players, seed=record.seed,
                            variant=record.variant)
-    states = [state.copy()]
+    states = [state.clone()]
     for index, (data, node) in enumerate(zip(record.moves, read.move_nodes, strict=True)):
         where = f"move {index + 1} (moves[{index}])"
-        if state.is_over():
+        if state.is_terminal():
             raise UserError([node.diagnostic(f"{where}: the game is already over "
                                              f"({state.end_reason()})")])
         try:
-            move = state.move_from_json(data)
-            state.play(move)
+            move = state.action_from_json(data)
+            state.apply_action(move)
         except (ValueError, KeyError, TypeError) as exc:
             raise UserError([node.diagnostic(f"{where}: {exc}")]) from None
-        states.append(state.copy())
+        states.append(state.clone())
     expected = record.result
     if expected:
         found = _result(state)
@@ -269,7 +269,7 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
             message = ("the replayed game does not end as recorded: "
                        + "; ".join(f"{key} {_as_recorded(found[key])!r}, recorded "
                                    f"{expected[key]!r}" for key in wrong))
-            if not state.is_over() and expected.get("end") is not None:  # moves left out
+            if not state.is_terminal() and expected.get("end") is not None:  # moves left out
                 message = (f"the game is not over after the record's {len(record.moves)} "
                            f"moves, and the record says it ended ({expected.get('end')!r}, "
                            f"turns {expected.get('turns')!r}): moves are missing")

@@ -22,7 +22,7 @@ _QUADRANT_CENTRES = ((0.25, 0.25), (0.75, 0.25), (0.75, 0.75), (0.25, 0.75))  # 
 
 
 def state_drawing(catalogue: Catalogue, theme: Theme, state: MicropulState) -> Drawing:
-    game = state.game
+    game = state.match
     cell = TILE_SIZE_MM
     placed = game.board.placed()
     xs = [x for _tile, x, _y, _r in placed]

@@ -140,7 +140,7 @@ class Group:
 
 
 class Board:
-    """Tiles in play, like python-chess's Board but without turns (see rules.game.Game).
+    """Tiles in play, like python-chess's Board but without turns (see rules.game.Match).
 
     ``place`` applies a placement; ``legality`` says why one would be illegal;
     ``legal_placements`` lists them; ``groups`` describes every group; ``undo`` takes
@@ -166,7 +166,7 @@ class Board:
         self.unclaimed: set[int] = set()  # roots of groups without a stone
         # Quadrant id -> (at roots) the group's open (micropul, side) pairs: a micropul on
         # a side of its tile facing an empty cell. A group is closed at 0. None after
-        # Game.play_random, which does not keep it: made again from the frontier when
+        # Match.play_random, which does not keep it: made again from the frontier when
         # needed (see _open_counts).
         self._open: list[int] | None = []
         self.stones: list[tuple[int, int, int, int]] = []  # (player, x, y, quadrant) in order
@@ -175,7 +175,7 @@ class Board:
         # frontier before it); a stone: (_STONE, quadrant id, root, unclaimed before).
         self._history: list[_Put | _Stone] = []
 
-    def copy(self) -> Board:
+    def clone(self) -> Board:
         """An independent table in the same state (the tile tables are shared)."""
         board = Board(self.tiles)
         board.cells = self.cells.copy()
@@ -329,7 +329,7 @@ class Board:
     def _put(self, cell: int, oid: int) -> int:
         """Apply a placement known to be allowed: table, frontier and groups, with what
         undo needs. Returns what it activated packed as draws + 256 * pluses (see
-        TileSet.own_worth). Game.play_random does the same inline, without the record."""
+        TileSet.own_worth). Match.play_random does the same inline, without the record."""
         t = self.tiles
         cells = self.cells
         oids = self._oids
@@ -421,7 +421,7 @@ class Board:
     def undo(self) -> None:
         """Take back the last placement or stone (IndexError if there is none): the table
         is as it was, the frontier's order included. Positions played on by
-        Game.play_random keep no record: the game's undo refuses to go back past it."""
+        Match.play_random keep no record: the game's undo refuses to go back past it."""
         record = self._history.pop()
         if len(record) == 4:  # a stone (_STONE)
             _, _, root, was_unclaimed = record
@@ -490,7 +490,7 @@ class Board:
 
     def add_stone(self, player: int, x: int, y: int, quadrant: int) -> None:
         """Put a stone on a micropul (no check that its group is unclaimed: a position
-        may show merged claims; rules.game.Game enforces the claiming rule)."""
+        may show merged claims; rules.game.Match enforces the claiming rule)."""
         if not self.is_micropul(x, y, quadrant):
             raise ValueError(f"no micropul at ({x}, {y}) {QUADRANT_NAMES[quadrant]}")
         self._claim(player, self._quadrant_id(x, y, quadrant))

@@ -2,10 +2,14 @@
 
 State: the board, the core (face-down pile), each player's hand (face up), supply (face
 down; in solitaire some supply tiles may be revealed for good), stones left and whose
-turn it is. ``legal_actions()`` lists every action, ``push(action)`` plays one (raising
-IllegalActionError with the reason when it is not allowed), ``outcome()`` says how the
-game ended and the scores. Randomness (shuffling, random supply tiles, the random
-policy) comes from one ``random.Random(seed)``: the same seed gives the same game.
+turn it is. :class:`Match` speaks the vocabulary of every rules engine here (after
+OpenSpiel's ``State``; docs/rules-engine.md): ``legal_actions()`` lists every action,
+``apply_action(action)`` plays one (raising IllegalActionError with the reason when it
+is not allowed), ``undo()`` takes it back, ``clone()`` copies, ``current_player()``,
+``is_terminal()`` and ``returns()`` read the state, ``outcome()`` says how the game
+ended and the scores. Chance is the state's own: shuffling, random supply tiles and the
+random policy draw from one ``random.Random(seed)`` that ``clone()`` carries and
+``undo()`` restores, so the same seed and the same actions give the same game.
 """
 
 from __future__ import annotations
@@ -113,7 +117,7 @@ _X_SHIFT: Final = STRIDE.bit_length() + 1
 
 
 class _Record(NamedTuple):
-    """What Game.undo needs to take back one action (besides the board's own record)."""
+    """What Match.undo needs to take back one action (besides the board's own record)."""
 
     action: Action
     current: int
@@ -128,9 +132,12 @@ class _Record(NamedTuple):
     revealed: list[int] | None
 
 
-class Game:
-    """Set-up: the start tile at (0, 0) rotation 0, the other tiles shuffled into the
-    core, 6 to each hand (player 1 first), 3 stones each. Players are numbered from 1."""
+class Match:
+    """One game of Micropul: the rules engine's state (``Match``, not ``Game``: that
+    is the plugin protocol of micropul_print.gameapi). Set-up: the start tile at (0, 0)
+    rotation 0, the other tiles shuffled into the core, 6 to each hand (player 1
+    first), 3 stones each. Seats are 0-based in ``current_player()`` and ``returns()``;
+    the rules' players, as ``player``, ``Outcome`` and the stones name them, from 1."""
 
     def __init__(
         self,
@@ -138,19 +145,19 @@ class Game:
         players: int = 2,
         seed: int | None = None,
         *,
-        _original: Game | None = None,
+        _original: Match | None = None,
     ) -> None:
         if players not in (1, 2):
             raise ValueError(f"players must be 1 or 2, not {players!r}")
         self.tiles = catalogue if isinstance(catalogue, TileSet) else tileset(catalogue)
         self.players = players
         self._history: list[_Record] = []
-        if _original is not None:  # copy(): every other attribute comes from the original
+        if _original is not None:  # clone(): every other attribute comes from the original
             self._copy_from(_original)
             return
         self.rng = random.Random(seed)
         start, core = _start(self.tiles)
-        self.board = start.copy()
+        self.board = start.clone()
         self.core = list(core)
         shuffle(self.core, self.rng)
         self.hands: list[list[int]] = []
@@ -183,8 +190,22 @@ class Game:
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    def is_over(self) -> bool:
+    def current_player(self) -> int:
+        """Index (0-based) of the player to move; meaningless once terminal."""
+        return self.current
+
+    def is_terminal(self) -> bool:
         return self._outcome is not None
+
+    def returns(self) -> tuple[float, ...]:
+        """Once over: 1 for each winner, 0.5 for each of several winners (a tie), 0 for
+        the others; all 0 before the end."""
+        outcome = self._outcome
+        if outcome is None:
+            return (0.0,) * self.players
+        winners = outcome.winners
+        share = 1.0 if len(winners) == 1 else 0.5
+        return tuple(share if p + 1 in winners else 0.0 for p in range(self.players))
 
     def all_tiles(self) -> list[int]:
         """Every tile id wherever it is (table, core, hands, supplies): for invariants."""
@@ -303,32 +324,29 @@ class Game:
         oid = 4 * tiles.index[action.tile] + rotation // 90
         return (cell, oid) if tiles.masks[code] >> oid & 1 else None
 
-    def push(self, action: Action) -> Placement | None:
-        """Play ``action`` for the player to move; a placement returns what it did.
-        ``undo()`` takes it back."""
+    def preview(self, action: Place) -> Placement:
+        """What the legal placement ``action`` would do (catalysts activated, tiles
+        owed, pluses), without playing it: the report ``apply_action`` does not make,
+        being the searches' fast path. IllegalActionError if it is not legal now."""
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalActionError(action, reason)
-        if isinstance(action, Place):
-            cell = cell_key(action.x, action.y)
-            oid = self.tiles.oid(action.tile, action.rotation)
-            activated = self.board.activations(cell, oid)
-            self._place(cell, oid, action)
-            return Placement(
-                tile=action.tile,
-                x=action.x,
-                y=action.y,
-                rotation=action.rotation,
-                activated=catalysts(activated),
-                draws=sum(KIND_DRAWS[k] for k in activated.values()),
-                plus=sum(KIND_PLUS[k] for k in activated.values()),
-            )
-        self._apply_unchecked(action)
-        return None
+        activated = self.board.activations(cell_key(action.x, action.y),
+                                           self.tiles.oid(action.tile, action.rotation))
+        return Placement(
+            tile=action.tile,
+            x=action.x,
+            y=action.y,
+            rotation=action.rotation,
+            activated=catalysts(activated),
+            draws=sum(KIND_DRAWS[k] for k in activated.values()),
+            plus=sum(KIND_PLUS[k] for k in activated.values()),
+        )
 
-    def apply(self, action: Action) -> None:
-        """push() without what a placement did: how a search plays the moves it
-        tries (and takes back with ``undo()``)."""
+    def apply_action(self, action: Action) -> None:
+        """Play ``action`` for the player to move (IllegalActionError, a ValueError,
+        naming the reason when it is not legal; nothing changes then). ``undo()`` takes
+        it back; ``preview()`` tells what a placement does."""
         if (type(action) is Place and self._outcome is None
                 and action.tile in self.hands[self.current]):
             listed = self._listed_placement(action)
@@ -437,7 +455,7 @@ class Game:
         self._end_turn(False)
 
     def undo(self) -> Action:
-        """Take back the last action played by push(), whoever played it, and return it:
+        """Take back the last action applied, whoever played it, and return it:
         the game is as it was before, its random generator included (as a copy made
         then would be). IndexError when there is none: after set-up, or since
         play_random(), which keeps no record."""
@@ -593,7 +611,7 @@ class Game:
         return Claim(*cell_xy(board._keys[a >> 2]), a & 3)
 
     def play_random(self) -> Outcome:
-        """Play the random policy to the end: the game that random_action() and push()
+        """Play the random policy to the end: the game that random_action() and apply_action()
         would play, with the same draws of the rng, in one loop over local variables
         (no Action objects, no checks, placements applied inline as Board._put does,
         without undo records: undo() cannot go back past this).
@@ -740,7 +758,7 @@ class Game:
                             stones_on.setdefault(ra, []).extend(stones_on.pop(rb))
                             unclaimed.discard(ra)
                         unclaimed.discard(rb)
-                # -- the rest of Game._place ------------------------------------------
+                # -- the rest of Match._place -----------------------------------------
                 tid = tile_of[oid]
                 hand.remove(tid)
                 hand_masks[p] = hand_mask & ~tile_mask[oid]
@@ -789,7 +807,7 @@ class Game:
                 stones_on.setdefault(root, []).append(p + 1)
                 unclaimed.discard(root)
                 stones_left[p] -= 1
-            # -- Game._end_turn and _start_turn, inline ----------------------------------
+            # -- Match._end_turn and _start_turn, inline --------------------------------
             turns += 1
             if not hand and not face_down[p] and not revealed[p]:
                 reason = OUT_OF_TILES
@@ -814,16 +832,16 @@ class Game:
         self._turn_kinds = list(kinds)
         return self._finish(reason, loser=p + 1 if two and reason == OUT_OF_TILES else None)
 
-    def copy(self) -> Game:
+    def clone(self) -> Match:
         """An independent game in the same state, random generator included (both play
         on identically), undo records included; the tile tables are shared, being
         read-only."""
-        return Game(self.tiles, self.players, _original=self)
+        return Match(self.tiles, self.players, _original=self)
 
-    def _copy_from(self, original: Game) -> None:
+    def _copy_from(self, original: Match) -> None:
         self.rng = random.Random()
         self.rng.setstate(original.rng.getstate())
-        self.board = original.board.copy()
+        self.board = original.board.clone()
         self.core = original.core.copy()
         self.hands = [hand.copy() for hand in original.hands]
         self.hand_masks = original.hand_masks.copy()
@@ -960,4 +978,4 @@ _FAST_SHUFFLE = _fast_shuffle_agrees()
 
 def play_random_game(catalogue: Catalogue | TileSet, players: int = 2, seed: int = 0) -> Outcome:
     """One game of the random policy from a fresh set-up."""
-    return Game(catalogue, players, seed).play_random()
+    return Match(catalogue, players, seed).play_random()
