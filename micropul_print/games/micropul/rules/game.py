@@ -23,7 +23,6 @@ from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.rules.board import Board, Placement, catalysts
 from micropul_print.games.micropul.rules.tiles import (
     _OFFSET,
-    ALL_EMPTY,
     COORD_LIMIT,
     KIND_DRAWS,
     KIND_PLUS,
@@ -611,31 +610,25 @@ class Match:
         return Claim(*cell_xy(board._keys[a >> 2]), a & 3)
 
     def play_random(self) -> Outcome:
-        """Play the random policy to the end: the game that random_action() and apply_action()
-        would play, with the same draws of the rng, in one loop over local variables
-        (no Action objects, no checks, placements applied inline as Board._put does,
-        without undo records: undo() cannot go back past this).
+        """Play the random policy to the end: the game that random_action() and
+        apply_action() would play, with the same draws of the rng, in one loop (no
+        Action objects, no checks), the table changed through its fast path
+        (Board.playout: no undo records, so undo() cannot go back past this).
 
-        Besides the board it keeps, for this loop only, every tile's number of legal
-        placements in one packed int (TileSet.spreads): a hand's total is then the sum
-        of its tiles' fields, one AND and one modulo (see TileSet.count_bits), not a
-        scan of the frontier, and the frontier is scanned only to find the chosen
-        placement's cell (from whichever end is nearer)."""
+        The playout keeps every tile's number of legal placements in one packed int
+        (TileSet.spreads): a hand's total is then the sum of its tiles' fields, one AND
+        and one modulo (see TileSet.count_bits), not a scan of the frontier, and the
+        frontier is scanned only to find the chosen placement's cell (from whichever
+        end is nearer)."""
         if self._outcome is not None:
             return self._outcome
         t = self.tiles
-        board = self.board
         self._history.clear()
-        board._history.clear()
-        board._open = None  # not kept up to date here: made again if asked for
-        cells = board.cells
-        oids = board._oids
-        keys = board._keys
-        frontier = board.frontier
-        parent = board._parent
-        points = board._points
-        stones_on = board._stones
-        unclaimed = board.unclaimed
+        # The table's fast path: placements and stones without undo records, and the
+        # packed counts of every tile's legal placements over the frontier.
+        put, claim_keys, claim, counts = self.board.playout()
+        frontier = self.board.frontier
+        unclaimed = self.board.unclaimed
         hands = self.hands
         hand_masks = self.hand_masks
         face_down = self.face_down
@@ -647,26 +640,11 @@ class Match:
         tile_of = t.tile_of
         tile_mask = t.oid_tile_mask
         mask_of_tile = t.mask_of_tile
-        edge_of = t.edge_of
-        side_rows = t.side_rows
-        side_worth = t.side_worth
-        own_worth = t.own_worth
-        inner_first = t.inner_first
-        inner_points = t.inner_points
-        inner_roots = t.inner_roots
         masks = t.masks
-        mask_for = t.mask_for
-        spreads = t.spreads
         count_mask = t.count_mask
-        facings = t.facings
         kind_sets = _KIND_SETS
-        # Legal placements of every tile, packed (see TileSet.spreads), and per player
-        # the fields of the tiles in hand: a hand can place iff counts & its fields.
-        counts = 0
-        for code in frontier.values():
-            if spreads[code] < 0:
-                mask_for(code)
-            counts += spreads[code]
+        # Per player the fields of the tiles in hand (see TileSet.spreads): a hand can
+        # place iff counts & its fields.
         count_shift = t.count_shift  # a tile's field: count_mask << count_shift[tile]
         hand_fields = [0] * self.players
         for player, in_hand in enumerate(hands):
@@ -705,59 +683,7 @@ class Match:
                 for _ in range(pick):
                     bits &= bits - 1
                 oid = (bits & -bits).bit_length() - 1
-                # -- Board._put, inline ------------------------------------------------
-                number = len(oids)
-                cells[cell] = number
-                oids.append(oid)
-                keys.append(cell)
-                code = frontier.pop(cell)
-                counts -= spreads[code]
-                facing = facings[code]
-                worth = 0
-                for bits, value in own_worth[oid]:
-                    if facing & bits:
-                        worth += value
-                base = 4 * number
-                first = inner_first[oid]
-                parent += (base + first[0], base + first[1], base + first[2], base + first[3])
-                points += inner_points[oid]
-                for root in inner_roots[oid]:
-                    unclaimed.add(base + root)
-                for step, clear, nibble, mine, joined, back in side_rows[oid]:
-                    neighbour_cell = cell + step
-                    neighbour = cells.get(neighbour_cell)
-                    if neighbour is None:
-                        old = frontier.get(neighbour_cell, ALL_EMPTY)
-                        code = old & clear | nibble
-                        frontier[neighbour_cell] = code
-                        found = spreads[code]
-                        if found < 0:
-                            mask_for(code)
-                            found = spreads[code]
-                        if old == ALL_EMPTY:  # a new frontier cell
-                            counts += found
-                        else:
-                            counts += found - spreads[old]
-                        continue
-                    theirs = 4 * oids[neighbour] + back
-                    worth += side_worth[4 * theirs + mine]
-                    for q, their in joined[edge_of[theirs]]:
-                        ra = base + q
-                        while parent[ra] != ra:
-                            ra = parent[ra]
-                        rb = 4 * neighbour + their
-                        while parent[rb] != rb:
-                            rb = parent[rb]
-                        if ra == rb:
-                            continue
-                        if points[ra] < points[rb]:
-                            ra, rb = rb, ra
-                        parent[rb] = ra
-                        points[ra] += points[rb]
-                        if rb in stones_on:
-                            stones_on.setdefault(ra, []).extend(stones_on.pop(rb))
-                            unclaimed.discard(ra)
-                        unclaimed.discard(rb)
+                worth, counts = put(cell, oid, counts)
                 # -- the rest of Match._place -----------------------------------------
                 tid = tile_of[oid]
                 hand.remove(tid)
@@ -797,15 +723,8 @@ class Match:
                 hand_masks[p] |= mask_of_tile[tid]
                 hand_fields[p] |= count_mask << count_shift[tid]
             else:
-                ordered = sorted([keys[root >> 2] * 4 + (root & 3) for root in unclaimed])
-                key = ordered[int(rng() * len(ordered))]
-                root = 4 * cells[key >> 2] + (key & 3)
-                board.stones.append(
-                    (p + 1, (key >> _X_SHIFT & _COORD) - _OFFSET, (key >> 2 & _COORD) - _OFFSET,
-                     key & 3)
-                )
-                stones_on.setdefault(root, []).append(p + 1)
-                unclaimed.discard(root)
+                ordered = claim_keys()
+                claim(p + 1, ordered[int(rng() * len(ordered))])
                 stones_left[p] -= 1
             # -- Match._end_turn and _start_turn, inline --------------------------------
             turns += 1
