@@ -26,7 +26,7 @@ from typing import Any
 from micropul_print import registry
 from micropul_print.gameapi import JSON, PieceState
 from micropul_print.lab import stats
-from micropul_print.lab.bots import bot_seed, make_bot
+from micropul_print.lab.bots import FORFEIT, bot_seed, checked_choice, make_bot
 
 FORMAT = "micropul-print analysis"
 VERSION = 1
@@ -75,6 +75,8 @@ class GameSummary:
     decided: float | None  # share of the moves after which the winner led for good
     behind: float | None  # share of the moves after which the winner was not leading
     pieces: tuple[tuple[str, int, int, float], ...]  # (piece, turn, seat, mover's gain)
+    # Why a bot lost the game by forfeit (lab.bots.checked_choice), or None.
+    forfeit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -139,14 +141,18 @@ def play_game(game_name: str, catalogue: Any, part: Part, seed: int) -> GameSumm
     branching: list[int] = []
     leaders: list[int | None] = []
     pieces: list[tuple[str, int, int, float]] = []
-    end = None
+    end = forfeit = None
     while not state.is_terminal():
         if state.turn() >= MAX_TURNS:
             end = UNFINISHED
             break
-        branching.append(len(state.legal_actions()))
+        legal = state.legal_actions()
+        branching.append(len(legal))
         seat = state.current_player()
-        move = bots[seat].choose(state, rngs[seat])
+        move, forfeit = checked_choice(bots[seat], state, rngs[seat], legal)
+        if forfeit is not None:  # that seat loses; the others win
+            end, forfeit = FORFEIT, f"seed {seed}, seat {seat + 1}: {forfeit}"
+            break
         piece = state.piece_of(move) if isinstance(state, PieceState) else None
         before = state.scores()[seat]
         turn = state.turn()
@@ -156,6 +162,8 @@ def play_game(game_name: str, catalogue: Any, part: Part, seed: int) -> GameSumm
             pieces.append((piece, turn, seat, scores[seat] - before))
         leaders.append(_leader(scores))
     returns = state.returns()
+    if forfeit is not None:
+        returns = tuple(0.0 if lost == seat else 1.0 for lost in range(part.players))
     lead_changes = 0
     last = None
     for leader in leaders:
@@ -171,7 +179,8 @@ def play_game(game_name: str, catalogue: Any, part: Part, seed: int) -> GameSumm
         behind = len(late) / len(leaders)
     return GameSummary(seed, tuple(state.scores()), tuple(returns),
                        end or state.end_reason() or UNFINISHED, state.turn(),
-                       tuple(branching), lead_changes, decided, behind, tuple(pieces))
+                       tuple(branching), lead_changes, decided, behind, tuple(pieces),
+                       forfeit)
 
 
 def run_batch(game_name: str, catalogue: Any, part: Part,
@@ -226,7 +235,17 @@ def _common(games: Sequence[GameSummary], seed: int) -> JSON:
                                                bounds=stats.COUNT).to_json(),
                       "by_turn": _by_turn(games)},
         "ends": _shares([g.end for g in games], n),
+        **_forfeits(games),
     }
+
+
+FORFEITS_SHOWN = 10  # notes of forfeited games in a report, the first by part and seed
+
+
+def _forfeits(games: Sequence[GameSummary]) -> JSON:
+    """The notes of the games a bot lost by forfeit (none: no key, as before)."""
+    notes = [g.forfeit for g in games if g.forfeit is not None]
+    return {"forfeits": notes[:FORFEITS_SHOWN]} if notes else {}
 
 
 def _pieces(pieces: Sequence[str], games: Sequence[GameSummary],

@@ -24,7 +24,7 @@ from micropul_print import registry
 from micropul_print.commands.values import MAX_SEED
 from micropul_print.errors import Diagnostic, UserError, errors_in
 from micropul_print.gameapi import JSON, DrawsStates, GameState
-from micropul_print.lab.bots import bot_seed, make_bot
+from micropul_print.lab.bots import bot_seed, checked_choice, make_bot
 from micropul_print.yamlsource import (
     YamlMapping,
     YamlNode,
@@ -113,7 +113,10 @@ def play(game_name: str, catalogue: Any, bots: Sequence[str], seed: int,
     moves = []
     while not state.is_terminal():
         seat = state.current_player()
-        move = players[seat].choose(state, rngs[seat])
+        move, forfeit = checked_choice(players[seat], state, rngs[seat], state.legal_actions())
+        if forfeit is not None:  # a plugin bot's fault, said plainly: no record to write
+            raise UserError([Diagnostic("micropul-print", 0, 0, f"the game of seed {seed} "
+                                        f"cannot be recorded: seat {seat + 1}, {forfeit}")])
         moves.append(state.action_to_json(move))
         state.apply_action(move)
     record = GameRecord(game_name, catalogue.name, seed, chosen,

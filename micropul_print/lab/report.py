@@ -161,6 +161,7 @@ def _section_lines(section: JSON) -> list[str]:
                  f"{_show(section['branching']['mean'])}")
     ends = ", ".join(f"{reason} {_pct(share)}" for reason, share in section["ends"].items())
     lines.append(f"  ends: {ends}")
+    lines += [f"  lost by forfeit: {note}" for note in section.get("forfeits", ())]
     if section["players"] == 2:
         lines.append(f"  first player's points: {_pct(section['first_player'])}; ties "
                      f"{_pct(section['ties'])}")
