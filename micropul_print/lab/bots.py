@@ -49,7 +49,7 @@ import random
 import re
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from typing import Any, Protocol
 
@@ -262,6 +262,13 @@ class LookaheadBot:
         if self.width is not None:
             parts.append(f"w{self.width:g}")
         return ":".join(parts)
+
+    def scaled(self, factor: int) -> LookaheadBot | None:
+        """This bot with ``factor`` times its node budget (the two-player default when
+        it names none), for ``analyse --skill-trace``; None with a time budget."""
+        if self.seconds is not None:
+            return None
+        return replace(self, nodes=factor * (self.nodes or GUIDED[0]))
 
     def choose(self, state: GameState, rng: random.Random) -> Any:
         moves = state.legal_actions()
