@@ -74,7 +74,9 @@ class GameState(Protocol):
     def determinized(self, seed: int) -> Self:
         """A copy in which everything hidden from the player to move (face-down tiles,
         the order of a pile) is redrawn at random with ``seed``, consistently with
-        everything that player can see: what a bot of that player may look at."""
+        everything that player can see: what a bot of that player may look at. The
+        player to move has the same legal actions in it (they are in its sight): a
+        search lists them once for all its determinisations."""
         ...
 
     def is_terminal(self) -> bool: ...

@@ -283,7 +283,8 @@ class LookaheadBot:
         done = 0
         while (done < nodes if deadline is None
                else done == 0 or time.perf_counter() < deadline):
-            self._iterate(root, state.determinized(rng.getrandbits(64)), rng, bounds, width)
+            self._iterate(root, state.determinized(rng.getrandbits(64)), rng, bounds, width,
+                          moves)
             root.visits += 1
             done += 1
         # The most visited move; among equals (with more moves than nodes, most were
@@ -300,10 +301,14 @@ class LookaheadBot:
         return moves[max(range(len(moves)), key=rank)]
 
     def _iterate(self, root: _Node, state: GameState, rng: random.Random,
-                 bounds: _Bounds, width: float) -> None:
+                 bounds: _Bounds, width: float, root_legal: Sequence[Any]) -> None:
         node, path = root, []
+        # At the root, the real position's legal actions: what the player to move may
+        # do is in sight, so every determinisation has the same (GameState.determinized).
+        legal = root_legal
         while not state.is_terminal():
-            legal = state.legal_actions()
+            if node is not root:
+                legal = state.legal_actions()
             children = node.children
             if width > 0:
                 legal = _widened(node, state, legal, width)

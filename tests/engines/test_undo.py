@@ -16,7 +16,7 @@ def _state(game: Match, rng: bool = True) -> tuple[object, ...]:
     board = game.board
     return (
         game.current, game.turns, game.hands, game.hand_masks, game.face_down,
-        game.revealed, game.core, game.stones_left, game.outcome(), game._turn_kinds,
+        game.revealed, game.core, game.stones_left, game.outcome(), game._kinds_now(),
         game.rng.getstate() if rng else None, board.placed(), board.stones,
         list(board.frontier.items()),
         board.cells, board._parent, board._points, board._open, board._stones, board.unclaimed,

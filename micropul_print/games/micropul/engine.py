@@ -80,9 +80,9 @@ class MicropulState:
         return MicropulState(self.match.clone(), self.played)  # the tile tables are shared
 
     def determinized(self, seed: int) -> MicropulState:
-        state = self.clone()
+        rng = random.Random(seed)  # the draws to come are unknown too
+        state = MicropulState(self.match.clone(rng), self.played)
         game = state.match
-        rng = random.Random(seed)
         hidden = list(game.core)
         for pile in game.face_down:
             hidden += pile
@@ -93,7 +93,6 @@ class MicropulState:
             size = len(pile)
             pile[:] = hidden[taken:taken + size]
             taken += size
-        game.rng = rng  # the draws to come are unknown too
         return state
 
     def is_terminal(self) -> bool:

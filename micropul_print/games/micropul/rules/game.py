@@ -122,7 +122,7 @@ class _Record(NamedTuple):
     current: int
     turns: int
     outcome: Outcome | None
-    kinds: list[int]
+    kinds: list[int] | None
     hand_mask: int
     position: int  # where the tile left the hand, or (draw) the revealed tiles / the pile
     moved: int  # tiles a placement moved from the core to the supply
@@ -145,6 +145,7 @@ class Match:
         seed: int | None = None,
         *,
         _original: Match | None = None,
+        _rng: random.Random | None = None,
     ) -> None:
         if players not in (1, 2):
             raise ValueError(f"players must be 1 or 2, not {players!r}")
@@ -152,7 +153,7 @@ class Match:
         self.players = players
         self._history: list[_Record] = []
         if _original is not None:  # clone(): every other attribute comes from the original
-            self._copy_from(_original)
+            self._copy_from(_original, _rng)
             return
         self.rng = random.Random(seed)
         start, core = _start(self.tiles)
@@ -176,7 +177,9 @@ class Match:
         self.current = 0  # index of the player to move (player number - 1)
         self.turns = 0
         self._outcome: Outcome | None = None
-        self._turn_kinds: list[int] = []
+        # The kinds of action of the player to move (the random policy's first choice),
+        # or None until asked for (_kinds_now): a search's moves never need them.
+        self._turn_kinds: list[int] | None = []
         self._start_turn()
 
     # -- reading the state -----------------------------------------------------------
@@ -511,9 +514,22 @@ class Match:
         if not self.hands[p] and not self.face_down[p] and not self.revealed[p]:
             self._finish(OUT_OF_TILES, loser=p + 1 if self.players == 2 else None)
             return
+        if ((len(self.hands[p]) < HAND_LIMIT and (self.face_down[p] or self.revealed[p]))
+                or (self.stones_left[p] and self.board.unclaimed)):
+            # A draw or a claim is there: the game goes on, and the kinds (a scan of the
+            # frontier for a placement) wait until the random policy asks for them.
+            self._turn_kinds = None
+            return
         self._turn_kinds = self._kinds()  # kept for the random policy of this turn
         if not self._turn_kinds:
             self._finish(NO_LEGAL_ACTION)
+
+    def _kinds_now(self) -> list[int]:
+        """The kinds of action of the player to move (see _turn_kinds)."""
+        kinds = self._turn_kinds
+        if kinds is None:
+            kinds = self._turn_kinds = self._kinds()
+        return kinds
 
     def _kinds(self) -> list[int]:
         """The kinds of action the player to move has (place, draw, claim)."""
@@ -566,7 +582,7 @@ class Match:
 
         play_random makes the same choices with the same draws of the rng, inline."""
         rng = self.rng.random
-        kinds = self._turn_kinds
+        kinds = self._kinds_now()
         kind = kinds[int(rng() * len(kinds))]
         p = self.current
         board = self.board
@@ -651,7 +667,7 @@ class Match:
             for tid in in_hand:
                 hand_fields[player] |= count_mask << count_shift[tid]
         p = self.current
-        kinds = tuple(self._turn_kinds)
+        kinds = tuple(self._kinds_now())
         turns = self.turns
         reason = ""
         while True:
@@ -751,15 +767,20 @@ class Match:
         self._turn_kinds = list(kinds)
         return self._finish(reason, loser=p + 1 if two and reason == OUT_OF_TILES else None)
 
-    def clone(self) -> Match:
+    def clone(self, rng: random.Random | None = None) -> Match:
         """An independent game in the same state, random generator included (both play
         on identically), undo records included; the tile tables are shared, being
-        read-only."""
-        return Match(self.tiles, self.players, _original=self)
+        read-only. With ``rng``, the clone draws from it instead (a search's redrawn
+        game: copying the generator's state costs more than the rest of a clone)."""
+        return Match(self.tiles, self.players, _original=self, _rng=rng)
 
-    def _copy_from(self, original: Match) -> None:
-        self.rng = random.Random()
-        self.rng.setstate(original.rng.getstate())
+    def _copy_from(self, original: Match, rng: random.Random | None) -> None:
+        if rng is None:
+            # Random.__new__, not Random(): that would seed itself from os.urandom, at
+            # once overwritten (the generator's state is all setstate needs).
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(original.rng.getstate())
+        self.rng = rng
         self.board = original.board.clone()
         self.core = original.core.copy()
         self.hands = [hand.copy() for hand in original.hands]
@@ -770,7 +791,8 @@ class Match:
         self.current = original.current
         self.turns = original.turns
         self._outcome = original._outcome
-        self._turn_kinds = original._turn_kinds.copy()
+        kinds = original._turn_kinds
+        self._turn_kinds = None if kinds is None else kinds.copy()
         self._history = original._history.copy()
 
 
