@@ -45,7 +45,7 @@ from bench.generated import write_generated
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.games.cellulae import rules as cellulae
 from micropul_print.games.micropul.model import Catalogue
-from micropul_print.games.micropul.rules.game import Game
+from micropul_print.games.micropul.rules.game import Match
 from micropul_print.games.micropul.rules.tiles import tileset
 from micropul_print.games.micropul.setcheck import set_facts
 
@@ -104,11 +104,11 @@ def _micropul(catalogue: Catalogue, games: int, repeat: int) -> dict[str, float]
     ref_ts = _reference("tiles").tileset(catalogue)
     ratios = {}
     for players, name in ((2, "two-player"), (1, "solitaire")):
-        turns = sum(Game(ts, players, seed).play_random().turns for seed in range(games))
+        turns = sum(Match(ts, players, seed).play_random().turns for seed in range(games))
 
         def new(players: int = players) -> int:
             for seed in range(games):
-                Game(ts, players, seed).play_random()
+                Match(ts, players, seed).play_random()
             return games
 
         def ref(players: int = players) -> int:
@@ -129,13 +129,13 @@ def _micropul(catalogue: Catalogue, games: int, repeat: int) -> dict[str, float]
     _line(
         "Micropul set-up (fresh two-player games)",
         *_best_rates(
-            lambda: len([Game(ts, 2, seed) for seed in range(games)]),
+            lambda: len([Match(ts, 2, seed) for seed in range(games)]),
             lambda: len([ref_game(ref_ts, 2, seed) for seed in range(games)]),
             repeat,
         ),
         "games/s",
     )
-    positions = _positions(lambda seed: Game(ts, 2, seed), 300)
+    positions = _positions(lambda seed: Match(ts, 2, seed), 300)
     ref_positions = _positions(lambda seed: ref_game(ref_ts, 2, seed), 300)
     _line(
         "Micropul legal_actions() of mid-game positions",
@@ -158,9 +158,12 @@ def _positions(make: Callable[[int], Any], count: int) -> list[Any]:
         game = make(seed)
         seed += 1
         stop = rng.randrange(1, 40)
-        while not game.is_over() and game.turns < stop:
-            game.push(game.random_action())
-        if not game.is_over():
+        # The engine's vocabulary, or the frozen reference's (is_over, push).
+        over = getattr(game, "is_terminal", None) or game.is_over
+        apply_action = getattr(game, "apply_action", None) or game.push
+        while not over() and game.turns < stop:
+            apply_action(game.random_action())
+        if not over():
             found.append(game)
     return found
 

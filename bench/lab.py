@@ -15,13 +15,28 @@ games take on two cores, for the mix of the four pairings (``analyse --games 250
 greedy,lookahead``) and for the lookahead against greedy alone. Goal (issue 14): 10,000
 games with the lookahead "in minutes", taken as at most 10 minutes for the mix; exit
 status 1 if missed.
+
+    python -m bench lab --base=DIR [--compare-games=N]
+
+With ``--base``, instead: ``analyse --players 2 --bots greedy,lookahead --games N``
+(default 100) run as a command on this checkout and on the checkout DIR (e.g. a ``git
+worktree`` of the commit to compare with), alternately, twice each, in this run, pinned
+to two CPUs with two workers: the CPU time of each (its best), their ratio (goal of
+issue 25: at least 3x), and each side's ladder gap lookahead-over-greedy with its
+interval (the same strength: the gap no smaller, the intervals overlapping).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from bench.kit import pin_to_two_cpus
 from micropul_print import registry
@@ -47,8 +62,14 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench lab")
     parser.add_argument("--games", type=int, default=25, help="games per pairing (default: 25)")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
+    parser.add_argument("--base", type=Path,
+                        help="compare analyse's time with the checkout in this folder")
+    parser.add_argument("--compare-games", type=int, default=100,
+                        help="analyse --games with --base (default: 100)")
     args, _others = parser.parse_known_args(argv)  # the other benchmarks' options
     cpus = pin_to_two_cpus()
+    if args.base is not None:
+        return compare(args.base, args.compare_games, args.seed, cpus)
     game = registry.get("micropul")
     catalogue = load_catalogue(game.shipped_catalogue())
     whole = plan("micropul", catalogue, ["greedy", "lookahead"], args.games, args.seed,
@@ -78,3 +99,46 @@ def main(argv: list[str]) -> int:
     met = mix <= GOAL_MINUTES
     print("goal met" if met else "goal NOT met")
     return 0 if met else 1
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _analyse(checkout: Path, games: int, seed: int) -> tuple[float, dict[str, object]]:
+    """``analyse --players 2 --bots greedy,lookahead`` run from ``checkout``'s sources:
+    (CPU seconds of it and its workers, the lookahead's ladder row)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "report.json"
+        env = {**os.environ, "PYTHONPATH": str(checkout)}
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-m", "micropul_print", "analyse", "--players", "2",
+                        "--bots", "greedy,lookahead", "--games", str(games), "--seed",
+                        str(seed), "--jobs", str(CORES), "--json", str(out)],
+                       env=env, cwd=scratch, check=True, capture_output=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        report = json.loads(out.read_text("utf-8"))
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    (section,) = report["sections"]
+    row = next(row for row in section["ladder"] if row["bot"] == "lookahead")
+    return cpu, row
+
+
+def compare(base: Path, games: int, seed: int, cpus: list[int]) -> int:
+    """This checkout's analyse against ``base``'s, alternately (see the docstring)."""
+    print(f"analyse --players 2 --bots greedy,lookahead --games {games}, on CPUs {cpus}: "
+          f"this checkout ({ROOT}) against {base}", flush=True)
+    best = {"this": float("inf"), "base": float("inf")}
+    rows: dict[str, dict[str, object]] = {}
+    for _ in range(2):
+        for name, checkout in (("base", base), ("this", ROOT)):
+            cpu, rows[name] = _analyse(checkout, games, seed)
+            best[name] = min(best[name], cpu)
+            print(f"  {name}: {cpu:7.1f} s CPU", flush=True)
+    ratio = best["base"] / best["this"]
+    for name in ("base", "this"):
+        rating = rows[name]["rating"]
+        assert isinstance(rating, dict)
+        print(f"  {name}: lookahead over greedy {rating['value']:+.0f} Elo "
+              f"({rating['low']:+.0f} to {rating['high']:+.0f})")
+    print(f"ratio (base CPU / this CPU, best of two each): {ratio:.2f}x (goal: 3x)")
+    return 0 if ratio >= 3 else 1

@@ -86,9 +86,9 @@ def test_no_import_cycle() -> None:
 def _random_game(state: GameState, seed: int, limit: int = 5000) -> GameState:
     rng = random.Random(seed)
     for _ in range(limit):
-        if state.is_over():
+        if state.is_terminal():
             break
-        state.play(rng.choice(list(state.legal_moves())))
+        state.apply_action(rng.choice(list(state.legal_actions())))
     return state
 
 
@@ -101,13 +101,13 @@ def test_every_game_has_the_common_engine_shape(name: str) -> None:
     for variant in game.variants(catalogue):
         for seed in range(5):
             state = game.new_state(catalogue, seed=seed, variant=variant)
-            assert state.turn() == 0 and not state.is_over()
-            moves = list(state.legal_moves())
+            assert state.turn() == 0 and not state.is_terminal()
+            moves = list(state.legal_actions())
             # Every move goes through its JSON and back.
-            assert [state.move_from_json(state.move_to_json(m)) for m in moves] == moves
-            twin = state.copy()
+            assert [state.action_from_json(state.action_to_json(m)) for m in moves] == moves
+            twin = state.clone()
             _random_game(state, seed)
-            assert state.is_over() and state.end_reason() is not None
+            assert state.is_terminal() and state.end_reason() is not None
             assert twin.turn() == 0, "a copy must not share the original's state"
             # The copy, played the same way, plays the same game.
             assert _random_game(twin, seed).scores() == state.scores()
@@ -119,7 +119,7 @@ def test_every_game_has_the_common_engine_shape(name: str) -> None:
                 low, high = score_range
                 assert all(low <= score <= high for score in state.scores())
             with pytest.raises(ValueError):
-                state.move_from_json({"nonsense": 1})
+                state.action_from_json({"nonsense": 1})
 
 
 def test_a_determinized_state_keeps_what_the_player_sees() -> None:
@@ -131,12 +131,12 @@ def test_a_determinized_state_keeps_what_the_player_sees() -> None:
     assert isinstance(state, MicropulState)
     _random_game(state, 3, limit=20)
     seen = state.determinized(99)
-    assert seen.legal_moves() == state.legal_moves()  # hands and table are in sight
+    assert seen.legal_actions() == state.legal_actions()  # hands and table are in sight
 
     def hidden(of: MicropulState) -> list[int]:
-        return sorted([*of.game.core, *(t for pile in of.game.face_down for t in pile)])
+        return sorted([*of.match.core, *(t for pile in of.match.face_down for t in pile)])
 
-    assert hidden(seen) == hidden(state) and seen.game.core != state.game.core
+    assert hidden(seen) == hidden(state) and seen.match.core != state.match.core
 
 
 def test_the_plugin_guide_names_only_what_exists_and_every_member() -> None:

@@ -88,6 +88,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "page itself, its JSON beside it")
     parser.add_argument("--strict", action="store_true",
                         help="treat warnings of the catalogues as errors")
+    parser.add_argument("--skill-trace", metavar="BOT", nargs="?", const="lookahead",
+                        help="instead of the ladder, play BOT (default lookahead) at 1, 2, "
+                        "4, 8 and 16 times its node budget, each against the one below, "
+                        "and report each step's win rate (--games per seat order)")
 
 
 def _load(path: str | None, game: str | None, strict: bool) -> Any:
@@ -234,6 +238,10 @@ def _run(args: argparse.Namespace) -> int:
     else:
         catalogue = _load(paths[0] if paths else None, args.game, args.strict)
         sets = [catalogue]
+    if getattr(args, "skill_trace", None) is not None:
+        if sweep:
+            raise UsageError("--skill-trace plays one catalogue: give one, not a sweep")
+        return _skill_trace(args, catalogue)
     # Its game is checked below, where the message can name --against (not --game).
     against = _load(args.against, None, args.strict) if args.against else None
     shown = ([display_path(path) for path in paths] if paths
@@ -311,6 +319,42 @@ def _tell(message: str) -> None:
     """What the run met on the way (a Dask worker lost), on a line of its own."""
     print(f"\nanalyse: {message}" if sys.stderr.isatty() else f"analyse: {message}",
           file=sys.stderr, flush=True)
+
+
+def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
+    """``--skill-trace``: the steps of lab.skilltrace played, then its report."""
+    from micropul_print.gameapi import UsageError
+    from micropul_print.lab import report, skilltrace
+    from micropul_print.lab.runner import run_plan
+    from micropul_print.outputs import OutputDir
+
+    if args.against is not None or args.scheduler is not None:
+        raise UsageError("--skill-trace plays one catalogue on local workers: it takes "
+                         "neither --against nor --scheduler")
+    try:
+        plan = skilltrace.plan(catalogue.game, catalogue, args.skill_trace, args.games,
+                               args.seed, variants=args.variants)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.report is not None:
+        report.require_plotting()
+    progress = _Progress([("skill trace: ", plan)], sys.stderr.isatty())
+    try:
+        results, complete = run_plan(plan, catalogue, jobs=args.jobs, scheduler=None,
+                                     done=progress.callback(0))
+    finally:
+        progress.finish()
+    document = skilltrace.document(plan, catalogue, args.skill_trace, results, complete)
+    if args.json != "-":
+        print(skilltrace.format_text(document), end="", flush=True)
+    if args.json is not None:
+        report.write_json(document, args.json)
+    if args.report is not None:
+        folder, page, data = report.report_files(Path(args.report))
+        output = OutputDir(folder)
+        output.write_bytes(data, report.dumps(document).encode("utf-8"))
+        output.write_bytes(page, report.skill_trace_html(document).encode("utf-8"))
+    return 0 if complete else 130
 
 
 def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:

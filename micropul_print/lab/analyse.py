@@ -26,7 +26,7 @@ from typing import Any
 from micropul_print import registry
 from micropul_print.gameapi import JSON, PieceState
 from micropul_print.lab import stats
-from micropul_print.lab.bots import bot_seed, make_bot
+from micropul_print.lab.bots import FORFEIT, bot_seed, checked_choice, make_bot
 
 FORMAT = "micropul-print analysis"
 VERSION = 2
@@ -83,6 +83,8 @@ class GameSummary:
     legal: tuple[Kinds, ...] = ()  # legal moves of each kind before each move
     held: tuple[str, ...] = ()  # pieces in a player's hand or supply at the end
     scoring: tuple[str, ...] = ()  # pieces part of a group that scores at the end
+    # Why a bot lost the game by forfeit (lab.bots.checked_choice), or None.
+    forfeit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -138,16 +140,6 @@ def _leader(scores: Sequence[float]) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-# -- the engine, as the analysis calls it (every call to a state's moves is here) ----------
-
-def _legal(state: Any) -> Sequence[Any]:
-    return state.legal_moves()  # type: ignore[no-any-return]
-
-
-def _apply(state: Any, move: Any) -> None:
-    state.play(move)
-
-
 class _MoveKinds:
     """A move's kind: its ``kind`` when it has one, else the key of its JSON
     (``{"place": ...}``: the game record's words), found once per class of move."""
@@ -163,7 +155,7 @@ class _MoveKinds:
         cls = type(move)
         found = self.by_class.get(cls)
         if found is None:
-            data = self.state.move_to_json(move)
+            data = self.state.action_to_json(move)
             found = self.by_class[cls] = (next(iter(data)) if isinstance(data, dict) and data
                                           else cls.__name__.lower())
         return found
@@ -199,26 +191,31 @@ def play_game(game_name: str, catalogue: Any, part: Part, seed: int) -> GameSumm
     played: Counter[str] = Counter()
     leaders: list[int | None] = []
     pieces: list[tuple[str, int, int, float]] = []
-    end = None
-    while not state.is_over():
+    end = forfeit = None
+    while not state.is_terminal():
         if state.turn() >= MAX_TURNS:
             end = UNFINISHED
             break
-        moves = _legal(state)
+        moves = state.legal_actions()
         branching.append(len(moves))
         legal.append(kinds.count(moves))
         seat = state.current_player()
-        move = bots[seat].choose(state, rngs[seat])
+        move, forfeit = checked_choice(bots[seat], state, rngs[seat], moves)
+        if forfeit is not None:  # that seat loses; the others win
+            end, forfeit = FORFEIT, f"seed {seed}, seat {seat + 1}: {forfeit}"
+            break
         piece = state.piece_of(move) if isinstance(state, PieceState) else None
         before = state.scores()[seat]
         turn = state.turn()
         played[kinds(move)] += 1
-        _apply(state, move)
+        state.apply_action(move)
         scores = state.scores()
         if piece is not None:
             pieces.append((piece, turn, seat, scores[seat] - before))
         leaders.append(_leader(scores))
     returns = state.returns()
+    if forfeit is not None:
+        returns = tuple(0.0 if lost == seat else 1.0 for lost in range(part.players))
     lead_changes = 0
     last = None
     for leader in leaders:
@@ -236,7 +233,7 @@ def play_game(game_name: str, catalogue: Any, part: Part, seed: int) -> GameSumm
     return GameSummary(seed, tuple(state.scores()), tuple(returns),
                        end or state.end_reason() or UNFINISHED, len(branching),
                        tuple(branching), lead_changes, decided, behind, tuple(pieces),
-                       tuple(sorted(played.items())), tuple(legal), held, scoring)
+                       tuple(sorted(played.items())), tuple(legal), held, scoring, forfeit)
 
 
 def run_batch(game_name: str, catalogue: Any, part: Part,
@@ -314,7 +311,17 @@ def _common(games: Sequence[GameSummary], seed: int) -> JSON:
                                          bounds=stats.COUNT).to_json() for kind in kinds},
         "legal": legal,
         "ends": _shares([g.end for g in games], n),
+        **_forfeits(games),
     }
+
+
+FORFEITS_SHOWN = 10  # notes of forfeited games in a report, the first by part and seed
+
+
+def _forfeits(games: Sequence[GameSummary]) -> JSON:
+    """The notes of the games a bot lost by forfeit (none: no key, as before)."""
+    notes = [g.forfeit for g in games if g.forfeit is not None]
+    return {"forfeits": notes[:FORFEITS_SHOWN]} if notes else {}
 
 
 def _pieces(pieces: Sequence[str], games: Sequence[GameSummary],

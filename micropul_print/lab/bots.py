@@ -5,7 +5,7 @@ Every bot is deterministic for a seed: all its choices come from the
 same seed and the same game give the same moves. From weakest to strongest:
 
 - ``random``: a legal move, uniformly;
-- ``greedy``: the move with the best immediate outcome, tried on a copy (see
+- ``greedy``: the move with the best immediate outcome, tried and taken back (see
   :func:`move_value`); ties broken at random;
 - ``lookahead``: information-set Monte Carlo tree search (single-observer ISMCTS,
   Cowling, Powley and Whitehouse 2012). Each iteration searches a *determinisation* of
@@ -26,6 +26,11 @@ same seed and the same game give the same moves. From weakest to strongest:
   rollout: in the shipped games a random rollout's noise drowns the lead it ends on
   (docs/analysis.md).
 
+Bots are plugins (:class:`Bot`): each registered under the entry-point group
+``micropul_print.bots`` by a factory, these three too (pyproject.toml); a run checks
+every move (:func:`checked_choice`): a bot that raises, returns an illegal action or
+overruns its time budget loses that game by forfeit.
+
 A bot is named on the command line by a spec: ``random``, ``greedy``,
 ``lookahead`` or ``lookahead:OPTION:OPTION...`` with options ``N`` (node budget,
 default 30 against other players, 100 alone), ``Ns`` (a time budget in seconds
@@ -38,19 +43,33 @@ Each option at most once, within its bounds (MAX_NODES and the others; docs/limi
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from importlib.metadata import entry_points
 from typing import Any, Protocol
 
-from micropul_print.gameapi import GameState
+from micropul_print.errors import Diagnostic, Severity, let_through
+from micropul_print.gamestate import GameState
 
 
 class Bot(Protocol):
-    """A player: picks a legal move of the player to move."""
+    """A player: picks a legal action of the player to move (docs/analysis.md, "Your
+    own bots").
+
+    A bot is registered under the entry-point group ``micropul_print.bots`` by a
+    *factory*: a callable taking the options of its spec (what follows ``name:``, None
+    without a colon) and returning the bot, or raising ValueError saying what is wrong
+    with them. The shipped bots register the same way (pyproject.toml).
+
+    A bot may also have ``move_seconds``: its time budget per decision, in seconds
+    (None: no time limit). A plugin bot without one gets
+    :data:`DEFAULT_MOVE_SECONDS`; the shipped bots have none, their budget being
+    counted in search nodes, so that their games are reproducible."""
 
     @property
     def name(self) -> str:
@@ -58,7 +77,9 @@ class Bot(Protocol):
         ...
 
     def choose(self, state: GameState, rng: random.Random) -> Any:
-        """A legal move of ``state`` (not over); all randomness from ``rng``."""
+        """A legal action of ``state`` (not over); all randomness from ``rng``. A plugin
+        bot is given ``state.determinized(...)``: a clone in which whatever its player
+        cannot see is redrawn, which it may change at will."""
         ...
 
 
@@ -75,7 +96,7 @@ def move_value(state: GameState, player: int) -> tuple[float, float]:
         others = [s for seat, s in enumerate(scores) if seat != player]
         margin = scores[player] - (max(others) if others else 0.0)
     outcome = 0.0
-    if state.is_over():
+    if state.is_terminal():
         mine = state.returns()[player]
         if len(scores) > 1:
             rest = max(r for seat, r in enumerate(state.returns()) if seat != player)
@@ -86,29 +107,25 @@ def move_value(state: GameState, player: int) -> tuple[float, float]:
 
 
 def move_values(state: GameState, moves: Sequence[Any]) -> list[tuple[float, float]]:
-    """:func:`move_value` of each of ``moves`` for the player to move. A state that can
-    take a move back (``undo()``) plays each move and takes it back,
-    else each is played on a copy: the same values, without copying the whole game
-    (its board, hands and random generator) for every move. Moves of one class (the
-    state's ``move_class``, if it has one) are valued once: they have the same value."""
+    """:func:`move_value` of each of ``moves`` for the player to move: each is applied
+    and taken back (``undo()``), without cloning the whole game (its board, hands and
+    random generator) for every move. Moves of one class (the state's
+    ``action_class``, if it has one) are valued once: they have the same value."""
     player = state.current_player()
-    undo: Callable[[], object] | None = getattr(state, "undo", None)
-    move_class: Callable[[Any], Hashable | None] | None = getattr(state, "move_class", None)
+    undo = state.undo
+    apply_action = state.apply_action
+    action_class: Callable[[Any], Hashable | None] | None = getattr(state, "action_class",
+                                                                     None)
     values = []
     known: dict[Hashable, tuple[float, float]] = {}  # the value of each class met
     for move in moves:
-        kind = None if move_class is None else move_class(move)
+        kind = None if action_class is None else action_class(move)
         if kind is not None and kind in known:
             values.append(known[kind])
             continue
-        if undo is not None:
-            state.play(move)
-            value = move_value(state, player)
-            undo()
-        else:
-            trial = state.copy()
-            trial.play(move)
-            value = move_value(trial, player)
+        apply_action(move)
+        value = move_value(state, player)
+        undo()
         values.append(value)
         if kind is not None:
             known[kind] = value
@@ -139,7 +156,7 @@ class RandomBot:
     name: str = "random"
 
     def choose(self, state: GameState, rng: random.Random) -> Any:
-        moves = state.legal_moves()
+        moves = state.legal_actions()
         return moves[int(rng.random() * len(moves))]
 
 
@@ -148,7 +165,7 @@ class GreedyBot:
     name: str = "greedy"
 
     def choose(self, state: GameState, rng: random.Random) -> Any:
-        return _greedy_pick(state, state.legal_moves(), rng)
+        return _greedy_pick(state, state.legal_actions(), rng)
 
 
 # The lookahead's default (node budget, widening factor) against other players: a
@@ -205,9 +222,9 @@ def evaluate(state: GameState, bounds: _Bounds) -> tuple[float, ...]:
     scaled by ``bounds``. Alone: the score, scaled by ``bounds`` (0 for a lost game)."""
     scores = state.scores()
     if len(scores) == 1:
-        lost = state.is_over() and state.returns()[0] == 0.0
+        lost = state.is_terminal() and state.returns()[0] == 0.0
         return (0.0 if lost else bounds.score(scores[0]),)
-    if state.is_over():
+    if state.is_terminal():
         return state.returns()
     margins = [score - max(s for other, s in enumerate(scores) if other != seat)
                for seat, score in enumerate(scores)]
@@ -246,8 +263,15 @@ class LookaheadBot:
             parts.append(f"w{self.width:g}")
         return ":".join(parts)
 
+    def scaled(self, factor: int) -> LookaheadBot | None:
+        """This bot with ``factor`` times its node budget (the two-player default when
+        it names none), for ``analyse --skill-trace``; None with a time budget."""
+        if self.seconds is not None:
+            return None
+        return replace(self, nodes=factor * (self.nodes or GUIDED[0]))
+
     def choose(self, state: GameState, rng: random.Random) -> Any:
-        moves = state.legal_moves()
+        moves = state.legal_actions()
         if len(moves) == 1:
             return moves[0]
         default_nodes, default_width = GUIDED if state.players > 1 else ALONE
@@ -259,7 +283,8 @@ class LookaheadBot:
         done = 0
         while (done < nodes if deadline is None
                else done == 0 or time.perf_counter() < deadline):
-            self._iterate(root, state.determinized(rng.getrandbits(64)), rng, bounds, width)
+            self._iterate(root, state.determinized(rng.getrandbits(64)), rng, bounds, width,
+                          moves)
             root.visits += 1
             done += 1
         # The most visited move; among equals (with more moves than nodes, most were
@@ -276,10 +301,14 @@ class LookaheadBot:
         return moves[max(range(len(moves)), key=rank)]
 
     def _iterate(self, root: _Node, state: GameState, rng: random.Random,
-                 bounds: _Bounds, width: float) -> None:
+                 bounds: _Bounds, width: float, root_legal: Sequence[Any]) -> None:
         node, path = root, []
-        while not state.is_over():
-            legal = state.legal_moves()
+        # At the root, the real position's legal actions: what the player to move may
+        # do is in sight, so every determinisation has the same (GameState.determinized).
+        legal = root_legal
+        while not state.is_terminal():
+            if node is not root:
+                legal = state.legal_actions()
             children = node.children
             if width > 0:
                 legal = _widened(node, state, legal, width)
@@ -294,24 +323,24 @@ class LookaheadBot:
                         else untried[int(rng.random() * len(untried))])
                 child = children[move] = _Node(mover)
                 child.avail = 1
-                state.play(move)
+                state.apply_action(move)
                 path.append(child)
                 break
             c = self.exploration
             move = max(legal, key=lambda m: _ucb(children[m], c))
-            state.play(move)
+            state.apply_action(move)
             node = children[move]
             path.append(node)
         for _ in range(self.depth):
-            if state.is_over():
+            if state.is_terminal():
                 break
-            moves = state.legal_moves()
+            moves = state.legal_actions()
             if self.greedy_rollouts:
                 sample = [moves[int(rng.random() * len(moves))]
                           for _ in range(min(GREEDY_ROLLOUT_SAMPLE, len(moves)))]
-                state.play(_greedy_pick(state, sample, rng))
+                state.apply_action(_greedy_pick(state, sample, rng))
             else:
-                state.play(moves[int(rng.random() * len(moves))])
+                state.apply_action(moves[int(rng.random() * len(moves))])
         values = evaluate(state, bounds)
         for visited in path:
             visited.visits += 1
@@ -348,7 +377,11 @@ def _ucb(node: _Node, c: float) -> float:
     return node.reward / node.visits + c * math.sqrt(math.log(node.avail) / node.visits)
 
 
-BOT_NAMES = ("random", "greedy", "lookahead")
+BOT_NAMES = ("random", "greedy", "lookahead")  # the shipped bots, weakest first
+BOT_GROUP = "micropul_print.bots"
+# A plugin bot's time budget per decision unless it states its own (move_seconds).
+DEFAULT_MOVE_SECONDS = 10.0
+FORFEIT = "forfeit"  # the end reason of a game a bot lost by breaking the rules above
 
 
 # Bounds of the lookahead's options: each a value someone may mean. Beyond them a
@@ -382,18 +415,97 @@ def _bounded(text: str, high: float, *, positive: bool = False) -> float:
     return value
 
 
+def random_bot(options: str | None) -> Bot:
+    """The factory of ``random`` (entry point): no options."""
+    if options is not None:
+        raise ValueError("random takes no options")
+    return RandomBot()
+
+
+def greedy_bot(options: str | None) -> Bot:
+    """The factory of ``greedy`` (entry point): no options."""
+    if options is not None:
+        raise ValueError("greedy takes no options")
+    return GreedyBot()
+
+
+def lookahead_bot(options: str | None) -> Bot:
+    """The factory of ``lookahead`` (entry point): the options of the module's
+    docstring, colon-separated."""
+    return _lookahead("lookahead" if options is None else f"lookahead:{options}",
+                      options)
+
+
+BotFactory = Callable[[str | None], Bot]
+_USAGE = {"lookahead": "lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW]"}
+
+
+@functools.cache
+def bot_factories() -> dict[str, BotFactory]:
+    """Every registered bot's factory by name (the group :data:`BOT_GROUP`, read
+    once), the shipped bots first (weakest first), then the plugins' by name. A plugin
+    that fails to load is left out with a one-line warning (errors.take_warnings); so
+    is a plugin named like a shipped bot, which would stand in for it unnoticed."""
+    ours = __name__.partition(".")[0]
+    problems = []
+    found: dict[str, BotFactory] = {}
+    for entry in sorted(entry_points(group=BOT_GROUP), key=lambda e: e.name):
+        if entry.name in found:
+            continue
+        if entry.name in BOT_NAMES and entry.module.partition(".")[0] != ours:
+            problems.append(f"the bot plugin {entry.name!r} ({entry.value}) is named "
+                            "like a shipped bot (left out)")
+            continue
+        try:
+            factory = entry.load()
+        except (Exception, SystemExit) as exc:  # a broken plugin: its problem, said plainly
+            problems.append(f"the bot plugin {entry.name!r} ({entry.value}) failed to "
+                            f"load: {type(exc).__name__}: {exc} (left out)")
+            continue
+        if not callable(factory):
+            problems.append(f"the bot plugin {entry.name!r} ({entry.value}) is not a "
+                            "factory of bots (left out)")
+            continue
+        found[entry.name] = factory
+    let_through(Diagnostic("micropul-print", 0, 0, problem, Severity.WARNING)
+                for problem in problems)
+    order = [name for name in BOT_NAMES if name in found]
+    return {name: found[name] for name in order + sorted(set(found) - set(order))}
+
+
+def bot_names() -> list[str]:
+    """The registered bots' names (see :func:`bot_factories`)."""
+    return list(bot_factories())
+
+
 def make_bot(spec: str) -> Bot:
-    """The bot a spec names (see the module's docstring); ValueError saying what is
+    """The bot a spec names (``name`` or ``name:options``; see the module's docstring
+    for the shipped bots'), from the registered factories; ValueError saying what is
     wrong otherwise."""
     # The colon, not what follows it: 'random:' or 'lookahead:' is a typo, not a default.
     name, colon, rest = spec.partition(":")
-    if name == "random" and not colon:
-        return RandomBot()
-    if name == "greedy" and not colon:
-        return GreedyBot()
-    if name != "lookahead":
-        raise ValueError(f"unknown bot {spec!r} (expected random, greedy or "
-                         "lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW])")
+    factories = bot_factories()
+    factory = factories.get(name)
+    if factory is None or (name in ("random", "greedy") and colon):
+        known = [_USAGE.get(known, known) for known in factories] or ["none registered"]
+        expected = (known[0] if len(known) == 1
+                    else f"{', '.join(known[:-1])} or {known[-1]}")
+        raise ValueError(f"unknown bot {spec!r} (expected {expected})")
+    if name in BOT_NAMES:
+        return factory(rest if colon else None)
+    try:
+        bot = factory(rest if colon else None)
+    except ValueError as exc:
+        raise ValueError(f"bad bot {spec!r}: {exc}") from None
+    except Exception as exc:  # a plugin's bug: said plainly, as a bad spec
+        raise ValueError(f"the bot plugin {name!r} failed to make {spec!r}: "
+                         f"{type(exc).__name__}: {exc}") from None
+    return bot
+
+
+def _lookahead(spec: str, options_text: str | None) -> Bot:
+    colon = options_text is not None
+    rest = options_text or ""
     options: dict[str, Any] = {}
     for option in rest.split(":") if colon else []:
         value: float | bool
@@ -422,6 +534,44 @@ def make_bot(spec: str) -> Bot:
                              "other option once)")
         options[key] = value
     return LookaheadBot(**options)
+
+
+def is_shipped(bot: Bot) -> bool:
+    """Whether ``bot`` is one of this tool's (trusted with the state itself)."""
+    return type(bot).__module__ == __name__
+
+
+def move_seconds(bot: Bot) -> float | None:
+    """The time budget of one decision of ``bot`` (see :class:`Bot`)."""
+    if is_shipped(bot):
+        return None
+    budget = getattr(bot, "move_seconds", DEFAULT_MOVE_SECONDS)
+    return budget if isinstance(budget, (int, float)) and budget > 0 else DEFAULT_MOVE_SECONDS
+
+
+def checked_choice(bot: Bot, state: GameState, rng: random.Random,
+                   legal: Sequence[Any]) -> tuple[Any, str | None]:
+    """``bot``'s action in ``state`` (whose legal actions are ``legal``) and None; or,
+    if the bot raised, returned an action not in ``legal`` or took longer than its
+    budget (:func:`move_seconds`), None and why: the bot then loses the game
+    (:data:`FORFEIT`), and the run goes on. A plugin bot is shown a determinisation
+    of the state (see :class:`Bot`); a shipped bot, the state itself."""
+    budget = move_seconds(bot)
+    started = time.perf_counter()
+    try:
+        view = state if budget is None else state.determinized(rng.getrandbits(64))
+        started = time.perf_counter()
+        action = bot.choose(view, rng)
+        took = time.perf_counter() - started
+        if budget is not None and took > budget:
+            return None, f"{bot.name} took {took:.3g} s, over its budget of {budget:g} s"
+        if action not in legal:
+            shown = repr(action)
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            return None, f"{bot.name} returned an illegal action: {shown}"
+    except Exception as exc:  # the bot's bug: it loses the game, the run goes on
+        return None, f"{bot.name} raised {type(exc).__name__}: {exc}"
+    return action, None
 
 
 def bot_seed(seed: int, seat: int) -> int:

@@ -5,7 +5,7 @@ pictures of a replay: one SVG per turn and one PDF of them all.
 
 The record holds what it takes to play the game again: the game, the catalogue's
 name, the seed (the engine's shuffles and draws come from it), the variant, the bots
-in seat order, and each move in the game's own move JSON (``GameState.move_to_json``).
+in seat order, and each move in the game's own move JSON (``GameState.action_to_json``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from micropul_print import registry
 from micropul_print.commands.values import MAX_SEED
 from micropul_print.errors import Diagnostic, UserError, errors_in
 from micropul_print.gameapi import JSON, DrawsStates, GameState
-from micropul_print.lab.bots import bot_seed, make_bot
+from micropul_print.lab.bots import bot_seed, checked_choice, make_bot
 from micropul_print.yamlsource import (
     YamlMapping,
     YamlNode,
@@ -131,11 +131,14 @@ def play(game_name: str, catalogue: Any, bots: Sequence[str], seed: int,
     players = [make_bot(spec) for spec in bots]
     rngs = [random.Random(bot_seed(seed, seat)) for seat in range(len(bots))]
     moves = []
-    while not state.is_over():
+    while not state.is_terminal():
         seat = state.current_player()
-        move = players[seat].choose(state, rngs[seat])
-        moves.append({MOVER: seat + 1, **state.move_to_json(move)})
-        state.play(move)
+        move, forfeit = checked_choice(players[seat], state, rngs[seat], state.legal_actions())
+        if forfeit is not None:  # a plugin bot's fault, said plainly: no record to write
+            raise UserError([Diagnostic("micropul-print", 0, 0, f"the game of seed {seed} "
+                                        f"cannot be recorded: seat {seat + 1}, {forfeit}")])
+        moves.append({MOVER: seat + 1, **state.action_to_json(move)})
+        state.apply_action(move)
     record = GameRecord(game_name, catalogue.name, seed, chosen,
                         tuple(player.name for player in players), tuple(moves),
                         _result(state), catalogue_digest(catalogue), path)
@@ -269,10 +272,10 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
                                  f"{', '.join(game.variants(catalogue))})")])
     state = game.new_state(catalogue, players=record.players, seed=record.seed,
                            variant=record.variant)
-    states = [state.copy()]
+    states = [state.clone()]
     for index, (data, node) in enumerate(zip(record.moves, read.move_nodes, strict=True)):
         where = f"move {index + 1} (moves[{index}])"
-        if state.is_over():
+        if state.is_terminal():
             raise UserError([node.diagnostic(f"{where}: the game is already over "
                                              f"({state.end_reason()})")])
         if isinstance(data, dict) and MOVER in data:
@@ -283,11 +286,11 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
                     f"{where}: recorded as player {mover!r}'s, but it is player "
                     f"{state.current_player() + 1}'s turn")])
         try:
-            move = state.move_from_json(data)
-            state.play(move)
+            move = state.action_from_json(data)
+            state.apply_action(move)
         except (ValueError, KeyError, TypeError) as exc:
             raise UserError([node.diagnostic(f"{where}: {exc}")]) from None
-        states.append(state.copy())
+        states.append(state.clone())
     expected = record.result
     if expected:
         found = _result(state)
@@ -297,7 +300,7 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
             message = ("the replayed game does not end as recorded: "
                        + "; ".join(f"{key} {_as_recorded(found[key])!r}, recorded "
                                    f"{expected[key]!r}" for key in wrong))
-            if not state.is_over() and expected.get("end") is not None:  # moves left out
+            if not state.is_terminal() and expected.get("end") is not None:  # moves left out
                 message = (f"the game is not over after the record's {len(record.moves)} "
                            f"moves, and the record says it ended ({expected.get('end')!r}, "
                            f"turns {expected.get('turns')!r}): moves are missing")

@@ -302,6 +302,7 @@ def _section_lines(section: JSON) -> list[str]:
         f"{kind} {_show(found['mean'])}" for kind, found in section["legal"].items()))
     ends = ", ".join(f"{reason} {_pct(share)}" for reason, share in section["ends"].items())
     lines.append(f"  ends: {ends}")
+    lines += [f"  lost by forfeit: {note}" for note in section.get("forfeits", ())]
     if section["players"] == 2:
         lines.append(f"  first-player edge: {first_player_text(section['first_player'])}")
         lines.append(f"  ties {_pct(section['ties'])}")
@@ -1012,3 +1013,53 @@ def _bins(values: Sequence[float]) -> Any:
         count = int((high - low) // width) + 1
         return [low - 0.5 + k * width for k in range(count + 1)]
     return 30
+
+
+# -- the skill trace (analyse --skill-trace; micropul_print.lab.skilltrace) -----------------
+
+def skill_trace_html(document: JSON) -> str:
+    """The skill trace's page: a chart of each step's share with its interval, and the
+    table of the steps."""
+    from matplotlib.ticker import PercentFormatter
+
+    charts = _Charts()
+    steps = document["steps"]
+    title = f"Skill trace of {document['bot']} on {document['catalogue']['name']}"
+    figure = charts._figure()
+    axes = figure.add_subplot()
+    for number, variant in enumerate(dict.fromkeys(step["variant"] for step in steps)):
+        mine = [step for step in steps if step["variant"] == variant]
+        xs = list(range(1, len(mine) + 1))
+        values = [100 * step["share"]["value"] for step in mine]
+        below = [v - 100 * step["share"]["low"] for v, step in zip(values, mine, strict=True)]
+        above = [100 * step["share"]["high"] - v for v, step in zip(values, mine, strict=True)]
+        axes.errorbar(xs, values, yerr=[below, above], marker="o", capsize=3, label=variant,
+                      color=charts.COLOURS[number % len(charts.COLOURS)])
+        axes.set_xticks(xs, [f"{s['stronger'].partition(':')[2]} v "
+                             f"{s['weaker'].partition(':')[2]}" for s in mine])
+    axes.axhline(50, color="#868e96", linewidth=1, linestyle="--")
+    axes.set_ylim(0, 100)
+    axes.yaxis.set_major_formatter(PercentFormatter())
+    axes.set_xlabel("step: nodes of the stronger bot v nodes of the weaker")
+    axes.set_ylabel("stronger bot's share of the points (%)")
+    axes.set_title("Each budget against the one below (95 % Wilson intervals)")
+    if len({step["variant"] for step in steps}) > 1:
+        axes.legend()
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{_e(str(cell))}</td>" for cell in (
+            step["variant"], step["stronger"], step["weaker"], step["games"], step["wins"],
+            step["ties"], _show(step["share"], 100.0, " %", 1))) + "</tr>"
+        for step in steps)
+    head = "".join(f"<th>{_e(h)}</th>" for h in (
+        "variant", "stronger", "weaker", "games", "won", "tied", "share (95 %)"))
+    note = ("" if document["complete"] else '<p class="note"><strong>Incomplete:</strong> '
+            "interrupted before every game was played.</p>")
+    body = "\n".join([
+        f"<h1>{_e(title)}</h1>",
+        f'<p class="note">{_e(document["catalogue"]["source"])}: {document["games"]} games '
+        f"per seat order per step from seed {document['seed']}. A share near 50 % means "
+        "that twice the thinking no longer pays: the game is shallow from there.</p>",
+        note, charts._svg(figure), f"<table><tr>{head}</tr>{rows}</table>"])
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
+            f"{body}\n</body>\n</html>\n")

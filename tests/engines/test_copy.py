@@ -1,4 +1,4 @@
-"""Game.copy and Board.copy (Micropul), Board.copy (Cellulae): a copy is independent of
+"""Match.clone and Board.clone (Micropul), Board.clone (Cellulae): a clone is independent of
 its original, and both play on identically."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import random
 
 from micropul_print.games.cellulae import rules as cellulae
 from micropul_print.games.micropul.model import Catalogue
-from micropul_print.games.micropul.rules import Game
+from micropul_print.games.micropul.rules import Match
 
 
-def _state(game: Game) -> tuple[object, ...]:
+def _state(game: Match) -> tuple[object, ...]:
     board = game.board
     return (
         game.current, game.turns, game.hands, game.hand_masks, game.face_down, game.revealed,
@@ -23,13 +23,13 @@ def _state(game: Game) -> tuple[object, ...]:
 def test_a_game_copy_plays_on_like_its_original(catalogue: Catalogue) -> None:
     for players in (1, 2):
         for seed in range(40):
-            game = Game(catalogue, players, seed)
+            game = Match(catalogue, players, seed)
             for _ in range(seed % 25):
-                if game.is_over():
+                if game.is_terminal():
                     break
-                game.push(game.random_action())
+                game.apply_action(game.random_action())
             before = _state(game)
-            copy = game.copy()
+            copy = game.clone()
             assert _state(copy) == before
             # Playing the copy to the end leaves the original as it was...
             copy_outcome = copy.play_random()
@@ -40,8 +40,8 @@ def test_a_game_copy_plays_on_like_its_original(catalogue: Catalogue) -> None:
 
 
 def test_a_game_copy_shares_only_the_tile_tables(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 2, 3)
-    copy = game.copy()
+    game = Match(catalogue, 2, 3)
+    copy = game.clone()
     assert copy.tiles is game.tiles
     for name in ("hands", "face_down", "revealed", "core", "stones_left", "hand_masks"):
         assert getattr(copy, name) is not getattr(game, name)
@@ -51,11 +51,11 @@ def test_a_game_copy_shares_only_the_tile_tables(catalogue: Catalogue) -> None:
 
 
 def test_a_board_copy_is_independent(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 2, 11)
+    game = Match(catalogue, 2, 11)
     while len(game.board) < 8:
-        game.push(game.random_action())
+        game.apply_action(game.random_action())
     board = game.board
-    copy = board.copy()
+    copy = board.clone()
     groups = board.groups()
     assert copy.groups() == groups and copy.placed() == board.placed()
     placement = next(
@@ -75,10 +75,10 @@ def test_a_cellulae_copy_plays_on_like_its_original() -> None:
             board = cellulae.Board(side)
             rng = random.Random(seed)
             for _ in range(seed):
-                if board.is_over():
+                if board.is_terminal():
                     break
-                board.push(rng.choice(board.legal_moves()))
-            copy = board.copy()
+                board.apply_action(rng.choice(board.legal_actions()))
+            copy = board.clone()
             rows, stack = board.rows(), board.move_stack
             outcome = copy.play_random(random.Random(seed))
             assert board.rows() == rows and board.move_stack == stack

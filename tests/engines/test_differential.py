@@ -39,7 +39,7 @@ from micropul_print.games.micropul.model import (
 from micropul_print.games.micropul.rules import board as micropul_board
 from micropul_print.games.micropul.rules import game as micropul_game
 from micropul_print.games.micropul.rules import tiles as micropul_tiles
-from micropul_print.games.micropul.rules.game import Game
+from micropul_print.games.micropul.rules.game import Match, Place
 from micropul_print.games.micropul.rules.tiles import TileSet, tileset
 
 from .reference import cellulae as ref_cellulae
@@ -107,19 +107,24 @@ def _outcome(outcome: Any) -> tuple[object, ...]:
 
 
 def _turn_by_turn(ts: TileSet, ref_ts: RefTileSet, players: int, seed: int) -> None:
-    """Both engines through the public path: legal_actions, random_action, push."""
-    game, ref = Game(ts, players, seed), RefGame(ref_ts, players, seed)
+    """Both engines through the public path: legal_actions, random_action, preview and
+    apply_action (the reference's push)."""
+    game, ref = Match(ts, players, seed), RefGame(ref_ts, players, seed)
     while True:
         where = f"seed {seed}, {players} player(s), turn {ref.turns}"
         assert _state(game) == _state(ref), where
         assert _actions(game.legal_actions()) == _actions(ref.legal_actions()), where
         assert _groups(game.board) == _groups(ref.board), where
         assert game.scores() == ref.scores(), where
+        assert game.is_terminal() == ref.is_over(), where
         if ref.is_over():
             break
+        assert game.current_player() == ref.current, where
         action, ref_action = game.random_action(), ref.random_action()
         assert _actions([action]) == _actions([ref_action]), where
-        assert _placement(game.push(action)) == _placement(ref.push(ref_action)), where
+        done = game.preview(action) if isinstance(action, Place) else None
+        game.apply_action(action)
+        assert _placement(done) == _placement(ref.push(ref_action)), where
     assert _outcome(game.outcome()) == _outcome(ref.outcome()), seed
 
 
@@ -129,7 +134,7 @@ def _micropul_block(catalogue: Catalogue, players: int, seeds: range) -> None:
         if seed % TURN_BY_TURN == 0:
             _turn_by_turn(ts, ref_ts, players, seed)
         # The fast path (no Action objects, no validation) plays the same whole game.
-        game, ref = Game(ts, players, seed), RefGame(ref_ts, players, seed)
+        game, ref = Match(ts, players, seed), RefGame(ref_ts, players, seed)
         assert _outcome(game.play_random()) == _outcome(ref.play_random()), seed
         assert _state(game) == _state(ref), seed
         assert _groups(game.board) == _groups(ref.board), seed
@@ -170,11 +175,14 @@ def test_cellulae_games_are_the_reference_games(side: int, seeds: range) -> None
         # The same game again move by move through the validating path.
         board, ref = cellulae.Board(side), ref_cellulae.Board(side)
         for text in played:
-            assert _moves(board.legal_moves()) == _moves(ref.legal_moves()), (seed, text)
-            flipped = board.push(cellulae.Move.parse(text))
+            assert _moves(board.legal_actions()) == _moves(ref.legal_moves()), (seed, text)
+            move = cellulae.Move.parse(text)
+            flipped = board.flipped_by(move)
+            board.apply_action(move)
             assert flipped == ref.push(ref_cellulae.Move.parse(text)), (seed, text)
             assert board.rows() == ref.rows() and board.turn == ref.turn, (seed, text)
-        assert board.legal_moves() == [] and ref.legal_moves() == []
+            assert board.is_terminal() == ref.is_over(), (seed, text)
+        assert board.legal_actions() == [] and ref.legal_moves() == []
         assert board.outcome() == outcome, seed
 
 

@@ -11,10 +11,10 @@ import random
 import pytest
 
 from micropul_print.games.micropul.model import Catalogue
-from micropul_print.games.micropul.rules import Game
+from micropul_print.games.micropul.rules import Match
 
 
-def _open_by_count(game: Game) -> set[int]:
+def _open_by_count(game: Match) -> set[int]:
     board = game.board
     assert board._open is not None
     roots = {board._find(qid) for qid in board.micropul_ids()}
@@ -25,12 +25,12 @@ def _open_by_count(game: Game) -> set[int]:
 def test_counts_agree_with_the_frontier_walk(catalogue: Catalogue, players: int) -> None:
     checked = 0
     for seed in range(30):
-        game = Game(catalogue, players, seed)
+        game = Match(catalogue, players, seed)
         choose = random.Random(seed)
-        while not game.is_over():
+        while not game.is_terminal():
             assert _open_by_count(game) == game.board.open_roots(), seed
-            game.push(choose.choice(game.legal_actions()))
-            if seed % 3 == 0 and not game.is_over() and choose.random() < 0.3:
+            game.apply_action(choose.choice(game.legal_actions()))
+            if seed % 3 == 0 and not game.is_terminal() and choose.random() < 0.3:
                 game.undo()
             checked += 1
         assert _open_by_count(game) == game.board.open_roots(), seed
@@ -39,7 +39,7 @@ def test_counts_agree_with_the_frontier_walk(catalogue: Catalogue, players: int)
 
 def test_counts_are_made_again_after_play_random(catalogue: Catalogue) -> None:
     for seed in range(20):
-        game = Game(catalogue, 2 - seed % 2, seed)
+        game = Match(catalogue, 2 - seed % 2, seed)
         outcome = game.play_random()  # its final scores walked the frontier
         assert game.board._open is None
         assert game.board._open_counts() is game.board._open

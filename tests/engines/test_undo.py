@@ -1,4 +1,4 @@
-"""Game.undo (Micropul): after any legal action and its undo, the game is the copy made
+"""Match.undo (Micropul): after any legal action and its undo, the game is the copy made
 before the action, down to the random generator, the frontier's order and the
 union-find; undoing several actions in a row walks back the same way."""
 
@@ -9,14 +9,14 @@ import random
 import pytest
 
 from micropul_print.games.micropul.model import Catalogue
-from micropul_print.games.micropul.rules import Draw, Game, IllegalActionError, Place
+from micropul_print.games.micropul.rules import Draw, IllegalActionError, Match, Place
 
 
-def _state(game: Game, rng: bool = True) -> tuple[object, ...]:
+def _state(game: Match, rng: bool = True) -> tuple[object, ...]:
     board = game.board
     return (
         game.current, game.turns, game.hands, game.hand_masks, game.face_down,
-        game.revealed, game.core, game.stones_left, game.outcome(), game._turn_kinds,
+        game.revealed, game.core, game.stones_left, game.outcome(), game._kinds_now(),
         game.rng.getstate() if rng else None, board.placed(), board.stones,
         list(board.frontier.items()),
         board.cells, board._parent, board._points, board._open, board._stones, board.unclaimed,
@@ -28,15 +28,15 @@ def _state(game: Game, rng: bool = True) -> tuple[object, ...]:
 @pytest.mark.parametrize("players", [1, 2])
 def test_each_action_undone_is_the_copy_before_it(catalogue: Catalogue, players: int) -> None:
     for seed in range(25):
-        game = Game(catalogue, players, seed)
+        game = Match(catalogue, players, seed)
         choose = random.Random(seed)
-        while not game.is_over():
-            before = game.copy()
+        while not game.is_terminal():
+            before = game.clone()
             action = choose.choice(game.legal_actions())
-            game.push(action)
+            game.apply_action(action)
             assert game.undo() == action
             assert _state(game) == _state(before), (seed, action)
-            game.push(action)
+            game.apply_action(action)
 
 
 @pytest.mark.parametrize("players", [1, 2])
@@ -44,18 +44,18 @@ def test_undoing_a_whole_game_walks_back_to_the_set_up(
     catalogue: Catalogue, players: int
 ) -> None:
     for seed in range(25):
-        game = Game(catalogue, players, seed)
+        game = Match(catalogue, players, seed)
         choose = random.Random(seed)
-        copies = [game.copy()]
+        copies = [game.clone()]
         played = []
-        while not game.is_over():
+        while not game.is_terminal():
             # The random policy too; its own draws of the generator are not the
             # action's, so undo leaves them drawn (the states compare without it).
             action = game.random_action() if seed % 2 else choose.choice(game.legal_actions())
-            copies.append(game.copy())
-            game.push(action)
+            copies.append(game.clone())
+            game.apply_action(action)
             played.append(action)
-        copies.append(game.copy())
+        copies.append(game.clone())
         for action, before in zip(reversed(played), reversed(copies[1:-1]), strict=True):
             assert game.undo() == action
             assert _state(game, seed % 2 == 0) == _state(before, seed % 2 == 0), (seed, action)
@@ -65,16 +65,16 @@ def test_undoing_a_whole_game_walks_back_to_the_set_up(
 
 def test_a_game_played_on_after_undo_is_the_game_of_a_copy(catalogue: Catalogue) -> None:
     for seed in range(20):
-        game = Game(catalogue, 2, seed)
+        game = Match(catalogue, 2, seed)
         choose = random.Random(seed)
         for _ in range(seed % 15):
-            if game.is_over():
+            if game.is_terminal():
                 break
-            game.push(choose.choice(game.legal_actions()))
-        copy = game.copy()
+            game.apply_action(choose.choice(game.legal_actions()))
+        copy = game.clone()
         pushed = 0
-        while pushed < 3 and not game.is_over():
-            game.push(choose.choice(game.legal_actions()))
+        while pushed < 3 and not game.is_terminal():
+            game.apply_action(choose.choice(game.legal_actions()))
             pushed += 1
         for _ in range(pushed):
             game.undo()
@@ -87,37 +87,38 @@ def test_undo_restores_random_draws_and_revealed_tiles(catalogue: Catalogue) -> 
     tile: undo puts the tiles and the random generator back."""
     checked = {"draw": 0, "reveal": 0}
     for seed in range(60):
-        game = Game(catalogue, 1, seed)
-        while not game.is_over():
+        game = Match(catalogue, 1, seed)
+        while not game.is_terminal():
             action = game.random_action()
-            before = game.copy()
-            done = game.push(action)
+            before = game.clone()
+            done = game.preview(action) if isinstance(action, Place) else None
+            game.apply_action(action)
             if action == Draw():
                 checked["draw"] += 1
             if isinstance(action, Place) and done is not None and done.plus:
                 checked["reveal"] += 1
             game.undo()
             assert _state(game) == _state(before), (seed, action)
-            game.push(action)
+            game.apply_action(action)
     assert checked["draw"] and checked["reveal"]
 
 
 def test_play_random_keeps_no_undo_record(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 2, 5)
-    game.push(game.random_action())
+    game = Match(catalogue, 2, 5)
+    game.apply_action(game.random_action())
     game.play_random()
     with pytest.raises(IndexError):
         game.undo()
     with pytest.raises(IndexError):
-        Game(catalogue, 2, 5).undo()
+        Match(catalogue, 2, 5).undo()
 
 
 def test_a_board_undoes_placements_and_stones(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 2, 8)
+    game = Match(catalogue, 2, 8)
     while len(game.board) < 10:
-        game.push(game.random_action())
+        game.apply_action(game.random_action())
     board = game.board
-    copy = board.copy()
+    copy = board.clone()
     frontier = list(board.frontier.items())
     tile = game.hands[game.current][0]
     placements = board.legal_placements(tile)
@@ -133,27 +134,32 @@ def test_a_board_undoes_placements_and_stones(catalogue: Catalogue) -> None:
 
 
 @pytest.mark.parametrize("players", [1, 2])
-def test_apply_plays_as_push_does(catalogue: Catalogue, players: int) -> None:
+def test_preview_changes_nothing(catalogue: Catalogue, players: int) -> None:
     for seed in range(15):
-        pushed = Game(catalogue, players, seed)
-        applied = Game(catalogue, players, seed)
+        previewed = Match(catalogue, players, seed)
+        applied = Match(catalogue, players, seed)
         choose = random.Random(seed)
-        while not pushed.is_over():
-            action = choose.choice(pushed.legal_actions())
-            pushed.push(action)
-            applied.apply(action)
-            assert _state(applied) == _state(pushed), (seed, action)
+        while not previewed.is_terminal():
+            action = choose.choice(previewed.legal_actions())
+            if isinstance(action, Place):
+                previewed.preview(action)
+                assert _state(previewed) == _state(applied), (seed, action)
+            previewed.apply_action(action)
+            applied.apply_action(action)
+            assert _state(applied) == _state(previewed), (seed, action)
         with pytest.raises(IllegalActionError, match="the game is over"):
-            applied.apply(action)
+            applied.apply_action(action)
 
 
-def test_apply_refuses_what_push_refuses(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 2, 3)
+def test_apply_action_refuses_what_preview_refuses(catalogue: Catalogue) -> None:
+    game = Match(catalogue, 2, 3)
     hand = game.hands[0]
     far, turned, elsewhere = Place(hand[0], 5, 5, 0), Place(hand[0], 1, 0, 45), Place(-1, 1, 0, 0)
-    for action in (far, turned, elsewhere, Place(hand[0], True, 0, 0), Draw(99)):
-        with pytest.raises(IllegalActionError) as pushed:
-            game.push(action)
+    for action in (far, turned, elsewhere, Place(hand[0], True, 0, 0)):
+        with pytest.raises(IllegalActionError) as previewed:
+            game.preview(action)
         with pytest.raises(IllegalActionError) as applied:
-            game.apply(action)
-        assert str(applied.value) == str(pushed.value)
+            game.apply_action(action)
+        assert str(applied.value) == str(previewed.value)
+    with pytest.raises(IllegalActionError, match="the hand already holds 6 tiles"):
+        game.apply_action(Draw(99))

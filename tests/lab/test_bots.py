@@ -34,9 +34,9 @@ def _state(game: str, seed: int, players: int | None = None,
 
 def _play(state: GameState, bots: list[Any], seed: int) -> GameState:
     rngs = [random.Random(bot_seed(seed, seat)) for seat in range(state.players)]
-    while not state.is_over():
+    while not state.is_terminal():
         seat = state.current_player()
-        state.play(bots[seat].choose(state, rngs[seat]))  # ValueError if illegal
+        state.apply_action(bots[seat].choose(state, rngs[seat]))  # ValueError if illegal
     return state
 
 
@@ -58,7 +58,7 @@ def test_every_bot_plays_a_whole_game_of_legal_moves(where: str, spec: str) -> N
         state = _state(where.partition("-")[0], 1, 1 if where.endswith("solitaire") else None)
     bot = make_bot(spec)
     _play(state, [bot] * state.players, 1)
-    assert state.is_over() and state.end_reason() is not None
+    assert state.is_terminal() and state.end_reason() is not None
 
 
 def test_the_same_seed_gives_the_same_game() -> None:
@@ -72,7 +72,7 @@ def test_the_same_seed_gives_the_same_game() -> None:
         for _ in range(40):
             move = bot.choose(state, rng)
             played.append(move)
-            state.play(move)
+            state.apply_action(move)
         return played
 
     assert moves(1) == moves(1)
@@ -140,7 +140,7 @@ def test_greedy_values_the_outcome_then_the_margin() -> None:
     state = _edge_state()
     assert move_value(state, 0) == (0.0, 0.0)
     for move in [(1, 0, 0, 0)]:
-        state.play(move)
+        state.apply_action(move)
     assert move_value(state, 0) == (0.0, 1.0)  # alone: the score, no opponent
 
 
@@ -180,43 +180,42 @@ def test_move_values_take_each_move_back_where_the_state_can(
     state = _state("micropul", 11, players=players)
     rng = random.Random(5)
     for _ in range(9):  # into the game: draws and claims among the moves
-        state.play(rng.choice(list(state.legal_moves())))
-    moves = list(state.legal_moves())
-    twin = state.copy()
+        state.apply_action(rng.choice(list(state.legal_actions())))
+    moves = list(state.legal_actions())
+    twin = state.clone()
     expected = []
     for move in moves:
-        trial = twin.copy()
-        trial.play(move)
+        trial = twin.clone()
+        trial.apply_action(move)
         expected.append(move_value(trial, twin.current_player()))
     copies: list[int] = []
-    real_copy = type(state).copy
+    real_copy = type(state).clone
 
     def counted_copy(self: Any) -> Any:
         copies.append(1)
         return real_copy(self)
 
-    monkeypatch.setattr(type(state), "copy", counted_copy)
+    monkeypatch.setattr(type(state), "clone", counted_copy)
     assert move_values(state, moves) == expected and copies == []
     monkeypatch.undo()
-    assert state.legal_moves() == twin.legal_moves() and state.scores() == twin.scores()
-    after, twin_after = state.copy(), twin.copy()
+    assert state.legal_actions() == twin.legal_actions() and state.scores() == twin.scores()
+    after, twin_after = state.clone(), twin.clone()
     for _ in range(12):  # the same random draws from here on
-        if after.is_over():
+        if after.is_terminal():
             break
-        move = rng.choice(list(after.legal_moves()))
-        after.play(move)
-        twin_after.play(move)
-        assert after.legal_moves() == twin_after.legal_moves()
+        move = rng.choice(list(after.legal_actions()))
+        after.apply_action(move)
+        twin_after.apply_action(move)
+        assert after.legal_actions() == twin_after.legal_actions()
 
 
-def test_move_values_copy_a_state_that_cannot_take_a_move_back() -> None:
+def test_move_values_of_cellulae_are_those_of_clones() -> None:
     state = _state("cellulae", 2)
-    assert not hasattr(state, "undo")
-    moves = list(state.legal_moves())[:5]
+    moves = list(state.legal_actions())[:5]
     values = move_values(state, moves)
     for move, value in zip(moves, values, strict=True):
-        trial = state.copy()
-        trial.play(move)
+        trial = state.clone()
+        trial.apply_action(move)
         assert move_value(trial, state.current_player()) == value
 
 
@@ -227,7 +226,7 @@ def test_claims_of_one_group_are_one_class_valued_once(monkeypatch: pytest.Monke
     playing each would give."""
     classes_met = 0
     played: list[Any] = []
-    real_play = type(_state("micropul", 0)).play
+    real_play = type(_state("micropul", 0)).apply_action
 
     def counted_play(self: Any, move: Any) -> None:
         played.append(move)
@@ -237,32 +236,32 @@ def test_claims_of_one_group_are_one_class_valued_once(monkeypatch: pytest.Monke
         state = _state("micropul", seed)
         rng = random.Random(seed)
         for _ in range(14):
-            if state.is_over():
+            if state.is_terminal():
                 break
-            state.play(rng.choice(list(state.legal_moves())))
-        if state.is_over():
+            state.apply_action(rng.choice(list(state.legal_actions())))
+        if state.is_terminal():
             continue
-        moves = list(state.legal_moves())
+        moves = list(state.legal_actions())
         by_class: dict[Any, list[Any]] = {}
         for move in moves:
-            kind = state.move_class(move)  # type: ignore[attr-defined]
+            kind = state.action_class(move)  # type: ignore[attr-defined]
             assert (kind is None) == (type(move).__name__ != "Claim")
             by_class.setdefault(move if kind is None else kind, []).append(move)
         for members in by_class.values():
             outcomes = set()
             for move in members:
-                trial = state.copy()
-                trial.play(move)
-                outcomes.add((trial.scores(), tuple(trial.legal_moves())))
+                trial = state.clone()
+                trial.apply_action(move)
+                outcomes.add((trial.scores(), tuple(trial.legal_actions())))
             assert len(outcomes) == 1, members
         classes_met += sum(len(members) > 1 for members in by_class.values())
         expected = []
         for move in moves:
-            trial = state.copy()
-            trial.play(move)
+            trial = state.clone()
+            trial.apply_action(move)
             expected.append(move_value(trial, state.current_player()))
         played.clear()
-        monkeypatch.setattr(type(state), "play", counted_play)
+        monkeypatch.setattr(type(state), "apply_action", counted_play)
         assert move_values(state, moves) == expected
         monkeypatch.undo()
         assert len(played) == len(by_class)

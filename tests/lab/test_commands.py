@@ -716,10 +716,10 @@ def test_the_state_picture_has_coordinates_the_last_placement_and_stones_by_play
 
     model = load_catalogue(catalogue)
     state = MicropulState.new(model, players=2, seed=1)
-    place = next(m for m in state.legal_moves() if isinstance(m, Place))
-    state.play(place)
-    claim = next(m for m in state.legal_moves() if isinstance(m, Claim))
-    state.play(claim)
+    place = next(m for m in state.legal_actions() if isinstance(m, Place))
+    state.apply_action(place)
+    claim = next(m for m in state.legal_actions() if isinstance(m, Claim))
+    state.apply_action(claim)
     picture = statedrawing.state_drawing(model, load_theme("classic"), state)
     frames = [item for item in picture.items if isinstance(item, Rect)
               and item.stroke == statedrawing.LAST_PLACED]

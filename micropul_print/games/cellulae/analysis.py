@@ -286,7 +286,8 @@ def analyse_cellulae(
         entry: dict[str, Any] = {"player": turn.player, **_move_json(turn.move)}
         reason = board.illegal_reason(turn.move, turn.player)
         if reason is None:
-            flipped = board.push(turn.move)
+            flipped = board.flipped_by(turn.move)
+            board.apply_action(turn.move)
             entry.update(legal=True, reason=None, flipped=[[x, y] for x, y in flipped])
         else:
             entry.update(legal=False, reason=reason, flipped=[])
@@ -303,7 +304,7 @@ def analyse_cellulae(
         "winner": None if outcome is None else outcome.winner,
     }
     if legal_for is not None:
-        result["legal"] = [_move_json(move) for move in board.legal_moves(legal_for)]
+        result["legal"] = [_move_json(move) for move in board.legal_actions(legal_for)]
     return result
 
 

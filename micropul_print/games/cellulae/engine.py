@@ -1,8 +1,8 @@
-"""Cellulae in the engine shape every game offers (micropul_print.gameapi.GameState):
-the rules engine's Board (micropul_print.games.cellulae.rules) behind ``legal_moves``,
-``play``, ``copy``, ``returns`` and the moves' JSON. Seat 0 is black, who moves first.
+"""Cellulae in the engine shape every game offers (micropul_print.gamestate.GameState):
+the rules engine's Board (micropul_print.games.cellulae.rules), in the same vocabulary,
+plus the scores and the actions' JSON. Seat 0 is black, who moves first.
 
-Moves are the engine's :class:`~micropul_print.games.cellulae.rules.Move`. As JSON (the
+Actions are the engine's :class:`~micropul_print.games.cellulae.rules.Move`. As JSON (the
 turn format of Cellulae's position files, docs/cellulae.md)::
 
     {"replicate": {"x": 1, "y": 0}}
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from micropul_print.gameapi import JSON
 from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
 from micropul_print.games.cellulae.rules import COLOURS, SKIP, Board, Move
+from micropul_print.gamestate import JSON
 
 SEATS = COLOURS  # black, then white
 
@@ -49,34 +49,32 @@ class CellulaeState:
         return cls(Board(chosen))
 
     def current_player(self) -> int:
-        return SEATS.index(self.board.turn)
+        return self.board.current_player()
 
-    def legal_moves(self) -> list[Move]:
-        return self.board.legal_moves()
+    def legal_actions(self) -> list[Move]:
+        return self.board.legal_actions()
 
-    def play(self, move: Move) -> None:
-        self.board.push(move)  # IllegalMoveError (a ValueError) when not legal
+    def apply_action(self, action: Move) -> None:
+        self.board.apply_action(action)  # IllegalMoveError (a ValueError) when not legal
 
-    def copy(self) -> CellulaeState:
-        return CellulaeState(self.board.copy())
+    def undo(self) -> None:
+        self.board.undo()
+
+    def clone(self) -> CellulaeState:
+        return CellulaeState(self.board.clone())
 
     def determinized(self, seed: int) -> CellulaeState:
-        return self.copy()
+        return self.clone()
 
-    def is_over(self) -> bool:
-        return self.board.is_over()
+    def is_terminal(self) -> bool:
+        return self.board.is_terminal()
 
     def scores(self) -> tuple[float, ...]:
         counts = self.board.counts()
         return tuple(float(counts[colour]) for colour in SEATS)
 
     def returns(self) -> tuple[float, ...]:
-        outcome = self.board.outcome()
-        if outcome is None:
-            return (0.0, 0.0)
-        if outcome.winner is None:
-            return (0.5, 0.5)
-        return tuple(1.0 if colour == outcome.winner else 0.0 for colour in SEATS)
+        return self.board.returns()
 
     def end_reason(self) -> str | None:
         return self.board.end_reason()
@@ -84,15 +82,15 @@ class CellulaeState:
     def turn(self) -> int:
         return self.board.turns
 
-    def move_to_json(self, move: Move) -> JSON:
-        if move.to is None:
+    def action_to_json(self, action: Move) -> JSON:
+        if action.to is None:
             return {"skip": True}
-        if move.frm is None:
-            return {"replicate": {"x": move.to[0], "y": move.to[1]}}
-        return {"move": {"from": list(move.frm), "to": list(move.to)}}
+        if action.frm is None:
+            return {"replicate": {"x": action.to[0], "y": action.to[1]}}
+        return {"move": {"from": list(action.frm), "to": list(action.to)}}
 
-    def move_from_json(self, data: JSON) -> Move:
-        return move_from_json(data)
+    def action_from_json(self, data: JSON) -> Move:
+        return action_from_json(data)
 
     def move_notation(self, data: JSON) -> str:
         """A move's record JSON as a player reads it (the lab's replays):
@@ -115,8 +113,8 @@ def _square(value: Any) -> tuple[int, int] | None:
     return None
 
 
-def move_from_json(data: Any) -> Move:
-    """The move a turn's JSON object describes; ValueError if none."""
+def action_from_json(data: Any) -> Move:
+    """The action (a Move) a turn's JSON object describes; ValueError if none."""
     if isinstance(data, dict) and len(data) == 1:
         (kind, body), = data.items()
         if kind == "skip" and body is True:

@@ -214,7 +214,7 @@ def analyse_figure(position: Any, catalogue: CellulaeCatalogue) -> dict[str, Any
             between = [(x0 + k * step_x, y0 + k * step_y) for k in range(1, abs(x1 - x0))]
             turn["passes"] = sum(1 for square in between
                                  if board.colour_at(square) is not None)
-        board.push(spec.move)
+        board.apply_action(spec.move)
     analysis["legal_by_player"] = {
         colour: analyse_cellulae(position, catalogue, colour)["legal"] for colour in COLOURS}
     return analysis

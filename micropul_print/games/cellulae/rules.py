@@ -18,7 +18,11 @@ stated in docs/cellulae.md; in short:
   counts are a draw.
 
 The board is kept as two bitboards (bit ``y * side + x``), so a random game on the
-5 x 5 board takes well under a millisecond.
+5 x 5 board takes well under a millisecond. :class:`Board` is the game's state and
+speaks the vocabulary of every rules engine here (``legal_actions``, ``apply_action``,
+``undo``, ``clone``, ``current_player``, ``is_terminal``, ``returns``; see
+docs/rules-engine.md). Cellulae has no chance: only the random policy draws, from the
+generator given to :meth:`Board.play_random`.
 
 Coordinates: ``x`` grows to the right, ``y`` grows downward, both from 0.
 """
@@ -259,8 +263,9 @@ class Board:
     """A Cellulae position and its history, in the manner of python-chess's Board.
 
     ``Board(5)`` is the starting position; :meth:`from_tiles` sets up any other.
-    :meth:`legal_moves`, :meth:`push` (validates; raises :class:`IllegalMoveError`),
-    :meth:`pop`, :meth:`outcome`, :meth:`play_random`.
+    :meth:`legal_actions`, :meth:`apply_action` (validates; raises
+    :class:`IllegalMoveError`), :meth:`undo`, :meth:`clone`, :meth:`outcome`,
+    :meth:`play_random`.
     """
 
     def __init__(self, side: int = 5, quiet_limit: int = QUIET_LIMIT) -> None:
@@ -277,7 +282,7 @@ class Board:
         self.quiet = 0  # turns in a row without a replication
         self.turns = 0
         # Per move played: (mover's tiles, opponent's tiles, quiet) before it, and the
-        # bits of its start and end squares (0: none), for pop and move_stack. The mover
+        # bits of its start and end squares (0: none), for undo and move_stack. The mover
         # and the turn count follow: every move passes the turn and counts one.
         self._stack: list[tuple[int, int, int, int, int]] = []
 
@@ -355,7 +360,7 @@ class Board:
     def __str__(self) -> str:
         return "\n".join(self.rows())
 
-    def copy(self) -> Board:
+    def clone(self) -> Board:
         board = Board.from_tiles(self.side, {}, self.turn, self.quiet_limit)
         board._tiles = dict(self._tiles)
         board.quiet, board.turns = self.quiet, self.turns
@@ -393,10 +398,14 @@ class Board:
                 moves.append(Move(self._square_of(end), self._square_of(start)))
         return moves
 
-    def legal_moves(self, colour: str | None = None) -> list[Move]:
+    def current_player(self) -> int:
+        """The seat to move: 0 black (who moves first), 1 white."""
+        return 0 if self.turn == BLACK else 1
+
+    def legal_actions(self, colour: str | None = None) -> list[Move]:
         """Replications then movements for ``colour`` (default: the side to move); just
         ``[SKIP]`` when there are none; empty once the game is over."""
-        if self.is_over():
+        if self.is_terminal():
             return []
         moves = self.replications(colour) + self.movements(colour)
         return moves or [SKIP]
@@ -404,7 +413,7 @@ class Board:
     def illegal_reason(self, move: Move, colour: str | None = None) -> str | None:
         """Why ``move`` is illegal for ``colour`` (default: the side to move), or None."""
         colour = colour or self.turn
-        if self.is_over():
+        if self.is_terminal():
             return GAME_OVER
         if colour != self.turn:
             return NOT_THEIR_TURN
@@ -430,16 +439,27 @@ class Board:
 
     # -- playing -------------------------------------------------------------
 
-    def push(self, move: Move) -> list[Square]:
-        """Play ``move`` for the side to move; the squares it turned over (contamination),
-        in reading order. Raises IllegalMoveError (nothing changes) if it is illegal."""
+    def flipped_by(self, move: Move) -> list[Square]:
+        """The squares the legal ``move`` would turn over (contamination), in reading
+        order, without playing it. Raises IllegalMoveError if it is illegal."""
+        reason = self.illegal_reason(move)
+        if reason is not None:
+            raise IllegalMoveError(move, reason)
+        if move.to is None:
+            return []
+        end = self._index(move.to)
+        flipped = self._geo.beside[end] & self._tiles[other(self.turn)]
+        return [self._square_of(i) for i in _bits(flipped)]
+
+    def apply_action(self, move: Move) -> None:
+        """Play ``move`` for the side to move. Raises IllegalMoveError (nothing changes)
+        if it is illegal; :meth:`flipped_by` tells what it turns over."""
         reason = self.illegal_reason(move)
         if reason is not None:
             raise IllegalMoveError(move, reason)
         start = -1 if move.frm is None else self._index(move.frm)
         end = -1 if move.to is None else self._index(move.to)
-        flipped = self._apply(start, end)
-        return [self._square_of(i) for i in _bits(flipped)]
+        self._apply(start, end)
 
     def _apply(self, start: int, end: int) -> int:
         """Play an action already known to be legal (squares as indexes, -1 for none);
@@ -474,8 +494,8 @@ class Board:
         to = self._square_of(end.bit_length() - 1)
         return Move(to, self._square_of(start.bit_length() - 1) if start else None)
 
-    def pop(self) -> Move:
-        """Take back the last move; return it."""
+    def undo(self) -> Move:
+        """Take back the last move; return it (IndexError if none)."""
         own, theirs, quiet, start, end = self._stack.pop()
         mover = other(self.turn)
         self._tiles[mover], self._tiles[self.turn] = own, theirs
@@ -499,8 +519,18 @@ class Board:
             return QUIET
         return None
 
-    def is_over(self) -> bool:
+    def is_terminal(self) -> bool:
         return self.end_reason() is not None
+
+    def returns(self) -> tuple[float, float]:
+        """Black's and white's: 1 the winner, 0 the loser, 0.5 each for a draw; (0, 0)
+        before the end."""
+        outcome = self.outcome()
+        if outcome is None:
+            return (0.0, 0.0)
+        if outcome.winner is None:
+            return (0.5, 0.5)
+        return (1.0, 0.0) if outcome.winner == BLACK else (0.0, 1.0)
 
     def outcome(self) -> Outcome | None:
         """The result once the game is over, else None. More tiles wins; equal is a draw."""

@@ -1,8 +1,8 @@
-"""Micropul in the engine shape every game offers (micropul_print.gameapi.GameState):
-the rules engine's Game (micropul_print.games.micropul.rules.game) behind ``legal_moves``,
-``play``, ``copy``, ``determinized``, ``returns`` and the moves' JSON.
+"""Micropul in the engine shape every game offers (micropul_print.gamestate.GameState):
+the rules engine's Match (micropul_print.games.micropul.rules.game), in the same
+vocabulary, plus ``determinized``, the scores and the actions' JSON.
 
-Moves are the engine's actions: ``Place(tile, x, y, rotation)``, ``Draw(tile)`` (None:
+Actions are the engine's: ``Place(tile, x, y, rotation)``, ``Draw(tile)`` (None:
 a random face-down supply tile) and ``Claim(x, y, quadrant)``. As JSON (the game
 record format of docs/contracts.md)::
 
@@ -22,10 +22,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from micropul_print.gameapi import JSON
 from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue
-from micropul_print.games.micropul.rules.game import Action, Claim, Draw, Game, Place, shuffle
+from micropul_print.games.micropul.rules.game import Action, Claim, Draw, Match, Place, shuffle
 from micropul_print.games.micropul.rules.tiles import TileSet
+from micropul_print.gamestate import JSON
 
 Move = Action
 
@@ -33,55 +33,56 @@ Move = Action
 class MicropulState:
     """A game of Micropul for 1 (solitaire) or 2 players; seats are 0-based."""
 
-    def __init__(self, game: Game, played: int = 0) -> None:
-        self.game = game
-        # Moves played through this state: the engine's own count leaves out the move
-        # that ends a game by emptying the core.
+    def __init__(self, match: Match, played: int = 0) -> None:
+        self.match = match
+        # Actions applied through this state: the engine's own count leaves out the
+        # action that ends a game by emptying the core.
         self.played = played
 
     @classmethod
     def new(cls, catalogue: Catalogue | TileSet, *, players: int = 2,
             seed: int | None = None) -> MicropulState:
-        return cls(Game(catalogue, players, seed))
+        return cls(Match(catalogue, players, seed))
 
     # Points of closed groups and tiles held: never negative (the lab's intervals).
     score_range = (0.0, float("inf"))
 
     @property
     def players(self) -> int:
-        return self.game.players
+        return self.match.players
 
     def current_player(self) -> int:
-        return self.game.current
+        return self.match.current
 
-    def legal_moves(self) -> list[Move]:
-        return self.game.legal_actions()
+    def legal_actions(self) -> list[Move]:
+        return self.match.legal_actions()
 
-    def play(self, move: Move) -> None:
-        self.game.apply(move)  # IllegalActionError (a ValueError) when not legal
+    def apply_action(self, action: Move) -> None:
+        self.match.apply_action(action)  # IllegalActionError (a ValueError) when not legal
         self.played += 1
 
     def undo(self) -> None:
-        """Take back the last move played: the state is as it was, its random generator
-        included (the bots' look at each move's outcome, without a copy each)."""
-        self.game.undo()
+        """Take back the last action applied: the state is as it was, its random
+        generator included (the bots' look at each action's outcome, without a clone
+        each)."""
+        self.match.undo()
         self.played -= 1
 
-    def move_class(self, move: Move) -> int | None:
+    def action_class(self, action: Move) -> int | None:
         """Claims of one group are one class (its root): the stone's micropul within the
-        group changes nothing that the rules look at, now or later. Other moves are
+        group changes nothing that the rules look at, now or later. Other actions are
         each their own."""
-        if type(move) is Claim:
-            return self.game.board.group_root(move.x, move.y, move.quadrant)
+        if type(action) is Claim:
+            return self.match.board.group_root(action.x, action.y, action.quadrant)
         return None
 
-    def copy(self) -> MicropulState:
-        return MicropulState(self.game.copy(), self.played)  # the tile tables are shared, read-only
+    def clone(self) -> MicropulState:
+        return MicropulState(self.match.clone(), self.played)  # the tile tables are shared
 
     def determinized(self, seed: int) -> MicropulState:
-        state = self.copy()
-        game = state.game
-        rng = random.Random(seed)
+        rng = random.Random(seed)  # the draws to come are unknown too
+        state = MicropulState(self.match.clone(rng), self.played)
+        game = state.match
         hidden = list(game.core)
         for pile in game.face_down:
             hidden += pile
@@ -92,48 +93,43 @@ class MicropulState:
             size = len(pile)
             pile[:] = hidden[taken:taken + size]
             taken += size
-        game.rng = rng  # the draws to come are unknown too
         return state
 
-    def is_over(self) -> bool:
-        return self.game.is_over()
+    def is_terminal(self) -> bool:
+        return self.match.is_terminal()
 
     def scores(self) -> tuple[float, ...]:
-        outcome = self.game.outcome()
-        return tuple(map(float, outcome.scores if outcome else self.game.scores()))
+        outcome = self.match.outcome()
+        return tuple(map(float, outcome.scores if outcome else self.match.scores()))
 
     def returns(self) -> tuple[float, ...]:
-        outcome = self.game.outcome()
-        if outcome is None:
-            return (0.0,) * self.players
-        winners = outcome.winners
-        share = 1.0 if len(winners) == 1 else 0.5
-        return tuple(share if p + 1 in winners else 0.0 for p in range(self.players))
+        return self.match.returns()
 
     def end_reason(self) -> str | None:
-        outcome = self.game.outcome()
+        outcome = self.match.outcome()
         return None if outcome is None else outcome.reason
 
     def turn(self) -> int:
         return self.played
 
-    def move_to_json(self, move: Move) -> JSON:
-        if isinstance(move, Place):
-            return {"place": {"tile": move.tile, "x": move.x, "y": move.y,
-                              "rotation": move.rotation}}
-        if isinstance(move, Draw):
-            return {"draw": move.tile}
-        return {"claim": {"x": move.x, "y": move.y, "quadrant": QUADRANT_NAMES[move.quadrant]}}
+    def action_to_json(self, action: Move) -> JSON:
+        if isinstance(action, Place):
+            return {"place": {"tile": action.tile, "x": action.x, "y": action.y,
+                              "rotation": action.rotation}}
+        if isinstance(action, Draw):
+            return {"draw": action.tile}
+        return {"claim": {"x": action.x, "y": action.y,
+                          "quadrant": QUADRANT_NAMES[action.quadrant]}}
 
-    def move_from_json(self, data: JSON) -> Move:
-        return move_from_json(data)
+    def action_from_json(self, data: JSON) -> Move:
+        return action_from_json(data)
 
     def pieces(self) -> tuple[str, ...]:
-        start = self.game.tiles.catalogue.start_tile.id
-        return tuple(str(tid) for tid in self.game.tiles.tile_ids if tid != start)
+        start = self.match.tiles.catalogue.start_tile.id
+        return tuple(str(tid) for tid in self.match.tiles.tile_ids if tid != start)
 
-    def piece_of(self, move: Move) -> str | None:
-        return str(move.tile) if isinstance(move, Place) else None
+    def piece_of(self, action: Move) -> str | None:
+        return str(action.tile) if isinstance(action, Place) else None
 
     def move_notation(self, data: JSON) -> str:
         """A move's record JSON as a player reads it (the lab's replays):
@@ -151,7 +147,7 @@ class MicropulState:
     def piece_ends(self) -> tuple[set[str], set[str]]:
         """(tiles a player holds at the end, in hand or supply; tiles with a micropul
         in a closed group that scores): the lab's per-tile table."""
-        game = self.game
+        game = self.match
         held = {str(tid) for p in range(game.players)
                 for tid in (*game.hands[p], *game.face_down[p], *game.revealed[p])}
         board = game.board
@@ -165,8 +161,8 @@ class MicropulState:
         return held, scoring
 
 
-def move_from_json(data: Any) -> Move:
-    """The move a game record's JSON object describes; ValueError if none."""
+def action_from_json(data: Any) -> Move:
+    """The action a game record's JSON object describes; ValueError if none."""
     if isinstance(data, dict) and len(data) == 1:
         (kind, body), = data.items()
         if kind == "place" and isinstance(body, dict) and set(body) == {"tile", "x", "y",

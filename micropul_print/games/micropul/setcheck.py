@@ -27,7 +27,7 @@ from micropul_print.games.micropul.model import (
     Catalogue,
     Tile,
 )
-from micropul_print.games.micropul.rules.game import END_REASONS, Game
+from micropul_print.games.micropul.rules.game import END_REASONS, Match
 from micropul_print.games.micropul.rules.tiles import (
     DX,
     DY,
@@ -543,7 +543,7 @@ def simulate(
     every = max(1, games // 100)
     began = time.perf_counter()
     for i in range(games):
-        outcome = Game(ts, players, seed + i).play_random()
+        outcome = Match(ts, players, seed + i).play_random()
         turns.append(outcome.turns)
         scores.append(outcome.scores)
         winners.append(outcome.winners)

@@ -30,7 +30,7 @@ LAST_PLACED_WIDTH = 1.0
 
 
 def state_drawing(catalogue: Catalogue, theme: Theme, state: MicropulState) -> Drawing:
-    game = state.game
+    game = state.match
     cell = TILE_SIZE_MM
     placed = game.board.placed()
     xs = [x for _tile, x, _y, _r in placed]

@@ -73,7 +73,8 @@ def test_diagonal_move_any_distance_over_occupied_squares() -> None:
 
 def test_contamination_flips_side_neighbours_of_the_moved_tile_only() -> None:
     board = board_of(".W.W.", "W....", ".W...", ".....", "....B")
-    flipped = board.push(Move((0, 0), (4, 4)))
+    flipped = board.flipped_by(Move((0, 0), (4, 4)))
+    board.apply_action(Move((0, 0), (4, 4)))
     # (1,0) and (0,1) share a side with (0,0); (1,1) is empty; (3,0), (1,2) are further.
     assert flipped == [(1, 0), (0, 1)]
     assert board.colour_at((3, 0)) == WHITE and board.colour_at((1, 2)) == WHITE
@@ -82,36 +83,38 @@ def test_contamination_flips_side_neighbours_of_the_moved_tile_only() -> None:
 
 def test_contamination_has_no_chain_reaction() -> None:
     board = board_of("..B", "WW.", "...")
-    assert board.push(Move((2, 1))) == [(1, 1)]
+    assert board.flipped_by(Move((2, 1))) == [(1, 1)]
+    board.apply_action(Move((2, 1)))
     assert board.colour_at((0, 1)) == WHITE  # beside the turned tile, not the placed one
 
 
 def test_forced_movement_when_no_replication() -> None:
     board = board_of("BW.", "W..", "...")
     assert board.replications() == []
-    assert board.legal_moves() == board.movements() != []
+    assert board.legal_actions() == board.movements() != []
     assert board.illegal_reason(SKIP) == MUST_ACT
 
 
 def test_forced_replication_when_no_movement() -> None:
     board = board_of("WBW", "W.W", "...")
     assert board.movements() == []
-    assert board.legal_moves() == [Move((1, 1))]
+    assert board.legal_actions() == [Move((1, 1))]
 
 
 def test_skip_only_when_nothing_else_is_possible() -> None:
     board = board_of("WBW", "WWW", "...")
-    assert board.legal_moves() == [SKIP]
-    assert board.push(SKIP) == []
+    assert board.legal_actions() == [SKIP]
+    assert board.flipped_by(SKIP) == []
+    board.apply_action(SKIP)
     assert board.turn == WHITE and board.quiet == 1
-    assert SKIP not in board.legal_moves()  # the other player always can act
+    assert SKIP not in board.legal_actions()  # the other player always can act
 
 
 def test_illegal_move_raises_with_its_reason_and_changes_nothing() -> None:
     board = Board(5)
     before = (board.tiles(), board.turn, board.quiet, board.turns)
     with pytest.raises(IllegalMoveError) as raised:
-        board.push(Move((0, 1)))
+        board.apply_action(Move((0, 1)))
     assert raised.value.reason == NOT_BESIDE_OWN
     assert "illegal move r 0,1" in str(raised.value)
     assert (board.tiles(), board.turn, board.quiet, board.turns) == before
@@ -125,7 +128,7 @@ def test_only_the_side_to_move_plays() -> None:
 
 def test_board_full_ends_and_more_tiles_wins() -> None:
     board = board_of("WBW", "BWB", "WB.")
-    board.push(Move((2, 2)))
+    board.apply_action(Move((2, 2)))
     outcome = board.outcome()
     assert outcome is not None
     assert (outcome.reason, outcome.winner, outcome.counts) == (
@@ -133,14 +136,14 @@ def test_board_full_ends_and_more_tiles_wins() -> None:
         BLACK,
         {BLACK: 5, WHITE: 4},
     )
-    assert board.legal_moves() == []
+    assert board.legal_actions() == []
     assert board.illegal_reason(Move((0, 0))) == GAME_OVER
     assert board.supply() == 0
 
 
 def test_a_player_without_tiles_has_lost() -> None:
     board = board_of("BW.", "W..", "...")
-    board.push(Move((1, 1), (0, 0)))
+    board.apply_action(Move((1, 1), (0, 0)))
     outcome = board.outcome()
     assert outcome is not None and (outcome.reason, outcome.winner) == (EXTINCTION, BLACK)
 
@@ -151,7 +154,7 @@ def test_quiet_limit_ends_the_game_scored_as_it_stands() -> None:
              Move((0, 0), (1, 1))]
     for turn in range(QUIET_LIMIT):
         assert board.outcome() is None
-        board.push(moves[turn % 4])
+        board.apply_action(moves[turn % 4])
     outcome = board.outcome()
     assert outcome is not None
     assert (outcome.reason, outcome.winner, outcome.turns) == (QUIET, None, QUIET_LIMIT)
@@ -159,28 +162,28 @@ def test_quiet_limit_ends_the_game_scored_as_it_stands() -> None:
 
 def test_replication_resets_the_quiet_count() -> None:
     board = Board(5, quiet_limit=3)
-    board.push(Move((3, 3), (4, 4)))
-    board.push(Move((1, 1), (0, 0)))
+    board.apply_action(Move((3, 3), (4, 4)))
+    board.apply_action(Move((1, 1), (0, 0)))
     assert board.quiet == 2
-    board.push(Move((3, 2)))
+    board.apply_action(Move((3, 2)))
     assert board.quiet == 0 and board.outcome() is None
 
 
 def test_pop_takes_back_exactly_one_turn() -> None:
     board = Board(5)
-    board.push(Move((4, 3)))
+    board.apply_action(Move((4, 3)))
     snapshot = (board.tiles(), board.turn, board.quiet, board.turns)
-    board.push(Move((3, 3), (0, 0)))  # flips (4,3) and, beside (3,3), nothing else
+    board.apply_action(Move((3, 3), (0, 0)))  # flips (4,3) and, beside (3,3), nothing else
     assert board.colour_at((4, 3)) == WHITE
-    assert board.pop() == Move((3, 3), (0, 0))
+    assert board.undo() == Move((3, 3), (0, 0))
     assert (board.tiles(), board.turn, board.quiet, board.turns) == snapshot
     assert board.move_stack == [Move((4, 3))]
 
 
 def test_copy_is_independent() -> None:
     board = Board(5)
-    twin = board.copy()
-    twin.push(Move((4, 3)))
+    twin = board.clone()
+    twin.apply_action(Move((4, 3)))
     assert board.tiles() != twin.tiles() and board.turn == BLACK
 
 
@@ -208,7 +211,7 @@ def test_random_playout_leaves_a_finished_board_with_its_history() -> None:
     assert len(board.move_stack) == outcome.turns
     replay = Board(5)
     for move in board.move_stack:
-        replay.push(move)  # every move of the playout was legal
+        replay.apply_action(move)  # every move of the playout was legal
     assert replay.tiles() == board.tiles()
 
 

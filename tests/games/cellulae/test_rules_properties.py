@@ -60,11 +60,12 @@ def test_random_play_matches_the_reference_and_keeps_every_invariant(side: int, 
     while board.outcome() is None:
         tiles = board.tiles()
         colour = board.turn
-        legal = board.legal_moves()
+        legal = board.legal_actions()
         assert set(legal) == reference_moves(tiles, side, colour)
         assert len(set(legal)) == len(legal)
         move = rng.choice(legal)
-        flipped = board.push(move)
+        flipped = board.flipped_by(move)
+        board.apply_action(move)
         after = board.tiles()
         counts = board.counts()
         # Counts add up, and tiles are conserved: only a replication adds one.
@@ -117,10 +118,10 @@ def test_push_then_pop_restores_any_position(
     }
     board = Board.from_tiles(side, tiles, turn)
     if board.outcome() is not None:
-        assert board.legal_moves() == []
+        assert board.legal_actions() == []
         return
-    assert set(board.legal_moves()) == reference_moves(tiles, side, turn)
-    move = random.Random(seed).choice(board.legal_moves())
-    board.push(move)
-    assert board.pop() == move
+    assert set(board.legal_actions()) == reference_moves(tiles, side, turn)
+    move = random.Random(seed).choice(board.legal_actions())
+    board.apply_action(move)
+    assert board.undo() == move
     assert (board.tiles(), board.turn, board.quiet, board.turns) == (tiles, turn, 0, 0)

@@ -82,7 +82,9 @@ def run_vector(vector: Vector) -> None:
         if verb == "quiet" and not tail:
             board.quiet = int(words[1])
         elif verb == "play":
-            flipped = board.push(Move.parse(" ".join(words[1:])))
+            move = Move.parse(" ".join(words[1:]))
+            flipped = board.flipped_by(move)
+            board.apply_action(move)
         elif verb == "illegal":
             reason = board.illegal_reason(Move.parse(" ".join(words[1:])))
             assert reason == tail, f"{where}: got {reason!r}"
@@ -91,7 +93,7 @@ def run_vector(vector: Vector) -> None:
             assert flipped == squares(tail), f"{where}: got {flipped}"
         elif verb == "legal":
             assert words[1] in COLOURS, f"{where}: unknown colour"
-            found = sorted(str(move) for move in board.legal_moves(words[1]))
+            found = sorted(str(move) for move in board.legal_actions(words[1]))
             if tail.isdigit():
                 assert len(found) == int(tail), f"{where}: got {len(found)}: {found}"
             else:

@@ -3,8 +3,10 @@
 - ``Board`` (rules.board): tiles in play; ``place``, ``legality`` (reason or None),
   ``legal_placements``, ``preview`` (catalysts a placement would activate), ``groups``,
   ``add_stone``, ``group_scores``.
-- ``Game`` (rules.game): set-up, hands, supplies, core, stones, turns for one or two
-  players; ``legal_actions``, ``push``, ``outcome``; the random policy.
+- ``Match`` (rules.game): set-up, hands, supplies, core, stones, turns for one or two
+  players, in the vocabulary of every rules engine (``legal_actions``,
+  ``apply_action``, ``undo``, ``clone``, ``current_player``, ``is_terminal``,
+  ``returns``); ``outcome``, ``preview``; the random policy.
 
 See docs/rules-engine.md.
 """
@@ -29,8 +31,8 @@ from micropul_print.games.micropul.rules.game import (
     Action,
     Claim,
     Draw,
-    Game,
     IllegalActionError,
+    Match,
     Outcome,
     Place,
     play_random_game,
@@ -51,10 +53,10 @@ __all__ = [
     "Catalyst",
     "Claim",
     "Draw",
-    "Game",
     "Group",
     "IllegalActionError",
     "IllegalPlacementError",
+    "Match",
     "Outcome",
     "Place",
     "Placement",

@@ -7,13 +7,14 @@ degrees (0, 90, 180, 270). See docs/rules-engine.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue
 from micropul_print.games.micropul.rules.tiles import (
+    _OFFSET,
     ALL_EMPTY,
     COLOUR_NAMES,
     KIND_DRAWS,
@@ -26,6 +27,7 @@ from micropul_print.games.micropul.rules.tiles import (
     ROTATIONS,
     SIDE_QUADRANTS,
     STEP,
+    STRIDE,
     TileSet,
     cell_key,
     cell_xy,
@@ -139,8 +141,24 @@ class Group:
         return self.stones[0] if self.closed and len(self.stones) == 1 else None
 
 
+class Playout(NamedTuple):
+    """What Board.playout hands a random playout: its steps, and the packed counts of
+    legal placements at the start (see Board.playout)."""
+
+    put: Callable[[int, int, int], tuple[int, int]]
+    claim_keys: Callable[[], list[int]]
+    claim: Callable[[int, int], None]
+    counts: int
+
+
+# Reading x and y back from a quadrant key (cell key << 2 | quadrant): y in bits 2.., x
+# above it.
+_COORD: Final = STRIDE - 1
+_X_SHIFT: Final = STRIDE.bit_length() + 1
+
+
 class Board:
-    """Tiles in play, like python-chess's Board but without turns (see rules.game.Game).
+    """Tiles in play, like python-chess's Board but without turns (see rules.game.Match).
 
     ``place`` applies a placement; ``legality`` says why one would be illegal;
     ``legal_placements`` lists them; ``groups`` describes every group; ``undo`` takes
@@ -166,7 +184,7 @@ class Board:
         self.unclaimed: set[int] = set()  # roots of groups without a stone
         # Quadrant id -> (at roots) the group's open (micropul, side) pairs: a micropul on
         # a side of its tile facing an empty cell. A group is closed at 0. None after
-        # Game.play_random, which does not keep it: made again from the frontier when
+        # Match.play_random, which does not keep it: made again from the frontier when
         # needed (see _open_counts).
         self._open: list[int] | None = []
         self.stones: list[tuple[int, int, int, int]] = []  # (player, x, y, quadrant) in order
@@ -175,7 +193,7 @@ class Board:
         # frontier before it); a stone: (_STONE, quadrant id, root, unclaimed before).
         self._history: list[_Put | _Stone] = []
 
-    def copy(self) -> Board:
+    def clone(self) -> Board:
         """An independent table in the same state (the tile tables are shared)."""
         board = Board(self.tiles)
         board.cells = self.cells.copy()
@@ -329,7 +347,7 @@ class Board:
     def _put(self, cell: int, oid: int) -> int:
         """Apply a placement known to be allowed: table, frontier and groups, with what
         undo needs. Returns what it activated packed as draws + 256 * pluses (see
-        TileSet.own_worth). Game.play_random does the same inline, without the record."""
+        TileSet.own_worth). Match.play_random does the same inline, without the record."""
         t = self.tiles
         cells = self.cells
         oids = self._oids
@@ -418,10 +436,123 @@ class Board:
         self._history.append((_PUT, cell, tuple(unions), tuple(closed), frontier_before))
         return worth
 
+    def playout(self) -> Playout:
+        """The table's fast path, for a random playout (Match.play_random): placements
+        and stones without undo records (``undo`` cannot go back past them, so the
+        records kept so far are dropped) and without the groups' open counts (made
+        again from the frontier when next asked for). It also keeps, for the caller,
+        every tile's number of legal placements over the frontier, packed in one int
+        (TileSet.spreads).
+
+        The placement is Board._put without the records, each side of the new tile
+        read from one tuple (TileSet.side_rows) and the micropul facing a cell from one
+        table filled with its masks (TileSet.facings); its steps are closures over the
+        table's lists, so that a placement costs one call."""
+        t = self.tiles
+        self._history.clear()
+        self._open = None
+        cells = self.cells
+        oids = self._oids
+        keys = self._keys
+        frontier = self.frontier
+        parent = self._parent
+        points = self._points
+        stones_on = self._stones
+        unclaimed = self.unclaimed
+        stones = self.stones
+        edge_of = t.edge_of
+        side_rows = t.side_rows
+        side_worth = t.side_worth
+        own_worth = t.own_worth
+        inner_first = t.inner_first
+        inner_points = t.inner_points
+        inner_roots = t.inner_roots
+        mask_for = t.mask_for
+        spreads = t.spreads
+        facings = t.facings
+        counts = 0
+        for code in frontier.values():
+            if spreads[code] < 0:
+                mask_for(code)
+            counts += spreads[code]
+
+        def put(cell: int, oid: int, counts: int) -> tuple[int, int]:
+            """Place orientation ``oid`` on the frontier cell ``cell``: (its worth as
+            draws + 256 * pluses, ``counts`` updated)."""
+            nonlocal parent, points
+            number = len(oids)
+            cells[cell] = number
+            oids.append(oid)
+            keys.append(cell)
+            code = frontier.pop(cell)
+            counts -= spreads[code]
+            facing = facings[code]
+            worth = 0
+            for bits, value in own_worth[oid]:
+                if facing & bits:
+                    worth += value
+            base = 4 * number
+            first = inner_first[oid]
+            parent += (base + first[0], base + first[1], base + first[2], base + first[3])
+            points += inner_points[oid]
+            for root in inner_roots[oid]:
+                unclaimed.add(base + root)
+            for step, clear, nibble, mine, joined, back in side_rows[oid]:
+                neighbour_cell = cell + step
+                neighbour = cells.get(neighbour_cell)
+                if neighbour is None:
+                    old = frontier.get(neighbour_cell, ALL_EMPTY)
+                    code = old & clear | nibble
+                    frontier[neighbour_cell] = code
+                    found = spreads[code]
+                    if found < 0:
+                        mask_for(code)
+                        found = spreads[code]
+                    if old == ALL_EMPTY:  # a new frontier cell
+                        counts += found
+                    else:
+                        counts += found - spreads[old]
+                    continue
+                theirs = 4 * oids[neighbour] + back
+                worth += side_worth[4 * theirs + mine]
+                for q, their in joined[edge_of[theirs]]:
+                    ra = base + q
+                    while parent[ra] != ra:
+                        ra = parent[ra]
+                    rb = 4 * neighbour + their
+                    while parent[rb] != rb:
+                        rb = parent[rb]
+                    if ra == rb:
+                        continue
+                    if points[ra] < points[rb]:
+                        ra, rb = rb, ra
+                    parent[rb] = ra
+                    points[ra] += points[rb]
+                    if rb in stones_on:
+                        stones_on.setdefault(ra, []).extend(stones_on.pop(rb))
+                        unclaimed.discard(ra)
+                    unclaimed.discard(rb)
+            return worth, counts
+
+        def claim_keys() -> list[int]:
+            """The quadrant keys of the unclaimed groups' roots, sorted."""
+            return sorted([keys[root >> 2] * 4 + (root & 3) for root in unclaimed])
+
+        def claim(player: int, key: int) -> None:
+            """A stone of ``player`` (from 1) on the micropul of quadrant key ``key``,
+            the root of an unclaimed group."""
+            root = 4 * cells[key >> 2] + (key & 3)
+            stones.append((player, (key >> _X_SHIFT & _COORD) - _OFFSET,
+                           (key >> 2 & _COORD) - _OFFSET, key & 3))
+            stones_on.setdefault(root, []).append(player)
+            unclaimed.discard(root)
+
+        return Playout(put, claim_keys, claim, counts)
+
     def undo(self) -> None:
         """Take back the last placement or stone (IndexError if there is none): the table
         is as it was, the frontier's order included. Positions played on by
-        Game.play_random keep no record: the game's undo refuses to go back past it."""
+        Match.play_random keep no record: the game's undo refuses to go back past it."""
         record = self._history.pop()
         if len(record) == 4:  # a stone (_STONE)
             _, _, root, was_unclaimed = record
@@ -490,7 +621,7 @@ class Board:
 
     def add_stone(self, player: int, x: int, y: int, quadrant: int) -> None:
         """Put a stone on a micropul (no check that its group is unclaimed: a position
-        may show merged claims; rules.game.Game enforces the claiming rule)."""
+        may show merged claims; rules.game.Match enforces the claiming rule)."""
         if not self.is_micropul(x, y, quadrant):
             raise ValueError(f"no micropul at ({x}, {y}) {QUADRANT_NAMES[quadrant]}")
         self._claim(player, self._quadrant_id(x, y, quadrant))

@@ -2,10 +2,14 @@
 
 State: the board, the core (face-down pile), each player's hand (face up), supply (face
 down; in solitaire some supply tiles may be revealed for good), stones left and whose
-turn it is. ``legal_actions()`` lists every action, ``push(action)`` plays one (raising
-IllegalActionError with the reason when it is not allowed), ``outcome()`` says how the
-game ended and the scores. Randomness (shuffling, random supply tiles, the random
-policy) comes from one ``random.Random(seed)``: the same seed gives the same game.
+turn it is. :class:`Match` speaks the vocabulary of every rules engine here (after
+OpenSpiel's ``State``; docs/rules-engine.md): ``legal_actions()`` lists every action,
+``apply_action(action)`` plays one (raising IllegalActionError with the reason when it
+is not allowed), ``undo()`` takes it back, ``clone()`` copies, ``current_player()``,
+``is_terminal()`` and ``returns()`` read the state, ``outcome()`` says how the game
+ended and the scores. Chance is the state's own: shuffling, random supply tiles and the
+random policy draw from one ``random.Random(seed)`` that ``clone()`` carries and
+``undo()`` restores, so the same seed and the same actions give the same game.
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.rules.board import Board, Placement, catalysts
 from micropul_print.games.micropul.rules.tiles import (
     _OFFSET,
-    ALL_EMPTY,
     COORD_LIMIT,
     KIND_DRAWS,
     KIND_PLUS,
@@ -113,13 +116,13 @@ _X_SHIFT: Final = STRIDE.bit_length() + 1
 
 
 class _Record(NamedTuple):
-    """What Game.undo needs to take back one action (besides the board's own record)."""
+    """What Match.undo needs to take back one action (besides the board's own record)."""
 
     action: Action
     current: int
     turns: int
     outcome: Outcome | None
-    kinds: list[int]
+    kinds: list[int] | None
     hand_mask: int
     position: int  # where the tile left the hand, or (draw) the revealed tiles / the pile
     moved: int  # tiles a placement moved from the core to the supply
@@ -128,9 +131,12 @@ class _Record(NamedTuple):
     revealed: list[int] | None
 
 
-class Game:
-    """Set-up: the start tile at (0, 0) rotation 0, the other tiles shuffled into the
-    core, 6 to each hand (player 1 first), 3 stones each. Players are numbered from 1."""
+class Match:
+    """One game of Micropul: the rules engine's state (``Match``, not ``Game``: that
+    is the plugin protocol of micropul_print.gameapi). Set-up: the start tile at (0, 0)
+    rotation 0, the other tiles shuffled into the core, 6 to each hand (player 1
+    first), 3 stones each. Seats are 0-based in ``current_player()`` and ``returns()``;
+    the rules' players, as ``player``, ``Outcome`` and the stones name them, from 1."""
 
     def __init__(
         self,
@@ -138,19 +144,20 @@ class Game:
         players: int = 2,
         seed: int | None = None,
         *,
-        _original: Game | None = None,
+        _original: Match | None = None,
+        _rng: random.Random | None = None,
     ) -> None:
         if players not in (1, 2):
             raise ValueError(f"players must be 1 or 2, not {players!r}")
         self.tiles = catalogue if isinstance(catalogue, TileSet) else tileset(catalogue)
         self.players = players
         self._history: list[_Record] = []
-        if _original is not None:  # copy(): every other attribute comes from the original
-            self._copy_from(_original)
+        if _original is not None:  # clone(): every other attribute comes from the original
+            self._copy_from(_original, _rng)
             return
         self.rng = random.Random(seed)
         start, core = _start(self.tiles)
-        self.board = start.copy()
+        self.board = start.clone()
         self.core = list(core)
         shuffle(self.core, self.rng)
         self.hands: list[list[int]] = []
@@ -170,7 +177,9 @@ class Game:
         self.current = 0  # index of the player to move (player number - 1)
         self.turns = 0
         self._outcome: Outcome | None = None
-        self._turn_kinds: list[int] = []
+        # The kinds of action of the player to move (the random policy's first choice),
+        # or None until asked for (_kinds_now): a search's moves never need them.
+        self._turn_kinds: list[int] | None = []
         self._start_turn()
 
     # -- reading the state -----------------------------------------------------------
@@ -183,8 +192,22 @@ class Game:
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    def is_over(self) -> bool:
+    def current_player(self) -> int:
+        """Index (0-based) of the player to move; meaningless once terminal."""
+        return self.current
+
+    def is_terminal(self) -> bool:
         return self._outcome is not None
+
+    def returns(self) -> tuple[float, ...]:
+        """Once over: 1 for each winner, 0.5 for each of several winners (a tie), 0 for
+        the others; all 0 before the end."""
+        outcome = self._outcome
+        if outcome is None:
+            return (0.0,) * self.players
+        winners = outcome.winners
+        share = 1.0 if len(winners) == 1 else 0.5
+        return tuple(share if p + 1 in winners else 0.0 for p in range(self.players))
 
     def all_tiles(self) -> list[int]:
         """Every tile id wherever it is (table, core, hands, supplies): for invariants."""
@@ -303,32 +326,29 @@ class Game:
         oid = 4 * tiles.index[action.tile] + rotation // 90
         return (cell, oid) if tiles.masks[code] >> oid & 1 else None
 
-    def push(self, action: Action) -> Placement | None:
-        """Play ``action`` for the player to move; a placement returns what it did.
-        ``undo()`` takes it back."""
+    def preview(self, action: Place) -> Placement:
+        """What the legal placement ``action`` would do (catalysts activated, tiles
+        owed, pluses), without playing it: the report ``apply_action`` does not make,
+        being the searches' fast path. IllegalActionError if it is not legal now."""
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalActionError(action, reason)
-        if isinstance(action, Place):
-            cell = cell_key(action.x, action.y)
-            oid = self.tiles.oid(action.tile, action.rotation)
-            activated = self.board.activations(cell, oid)
-            self._place(cell, oid, action)
-            return Placement(
-                tile=action.tile,
-                x=action.x,
-                y=action.y,
-                rotation=action.rotation,
-                activated=catalysts(activated),
-                draws=sum(KIND_DRAWS[k] for k in activated.values()),
-                plus=sum(KIND_PLUS[k] for k in activated.values()),
-            )
-        self._apply_unchecked(action)
-        return None
+        activated = self.board.activations(cell_key(action.x, action.y),
+                                           self.tiles.oid(action.tile, action.rotation))
+        return Placement(
+            tile=action.tile,
+            x=action.x,
+            y=action.y,
+            rotation=action.rotation,
+            activated=catalysts(activated),
+            draws=sum(KIND_DRAWS[k] for k in activated.values()),
+            plus=sum(KIND_PLUS[k] for k in activated.values()),
+        )
 
-    def apply(self, action: Action) -> None:
-        """push() without what a placement did: how a search plays the moves it
-        tries (and takes back with ``undo()``)."""
+    def apply_action(self, action: Action) -> None:
+        """Play ``action`` for the player to move (IllegalActionError, a ValueError,
+        naming the reason when it is not legal; nothing changes then). ``undo()`` takes
+        it back; ``preview()`` tells what a placement does."""
         if (type(action) is Place and self._outcome is None
                 and action.tile in self.hands[self.current]):
             listed = self._listed_placement(action)
@@ -437,7 +457,7 @@ class Game:
         self._end_turn(False)
 
     def undo(self) -> Action:
-        """Take back the last action played by push(), whoever played it, and return it:
+        """Take back the last action applied, whoever played it, and return it:
         the game is as it was before, its random generator included (as a copy made
         then would be). IndexError when there is none: after set-up, or since
         play_random(), which keeps no record."""
@@ -494,9 +514,22 @@ class Game:
         if not self.hands[p] and not self.face_down[p] and not self.revealed[p]:
             self._finish(OUT_OF_TILES, loser=p + 1 if self.players == 2 else None)
             return
+        if ((len(self.hands[p]) < HAND_LIMIT and (self.face_down[p] or self.revealed[p]))
+                or (self.stones_left[p] and self.board.unclaimed)):
+            # A draw or a claim is there: the game goes on, and the kinds (a scan of the
+            # frontier for a placement) wait until the random policy asks for them.
+            self._turn_kinds = None
+            return
         self._turn_kinds = self._kinds()  # kept for the random policy of this turn
         if not self._turn_kinds:
             self._finish(NO_LEGAL_ACTION)
+
+    def _kinds_now(self) -> list[int]:
+        """The kinds of action of the player to move (see _turn_kinds)."""
+        kinds = self._turn_kinds
+        if kinds is None:
+            kinds = self._turn_kinds = self._kinds()
+        return kinds
 
     def _kinds(self) -> list[int]:
         """The kinds of action the player to move has (place, draw, claim)."""
@@ -549,7 +582,7 @@ class Game:
 
         play_random makes the same choices with the same draws of the rng, inline."""
         rng = self.rng.random
-        kinds = self._turn_kinds
+        kinds = self._kinds_now()
         kind = kinds[int(rng() * len(kinds))]
         p = self.current
         board = self.board
@@ -593,31 +626,25 @@ class Game:
         return Claim(*cell_xy(board._keys[a >> 2]), a & 3)
 
     def play_random(self) -> Outcome:
-        """Play the random policy to the end: the game that random_action() and push()
-        would play, with the same draws of the rng, in one loop over local variables
-        (no Action objects, no checks, placements applied inline as Board._put does,
-        without undo records: undo() cannot go back past this).
+        """Play the random policy to the end: the game that random_action() and
+        apply_action() would play, with the same draws of the rng, in one loop (no
+        Action objects, no checks), the table changed through its fast path
+        (Board.playout: no undo records, so undo() cannot go back past this).
 
-        Besides the board it keeps, for this loop only, every tile's number of legal
-        placements in one packed int (TileSet.spreads): a hand's total is then the sum
-        of its tiles' fields, one AND and one modulo (see TileSet.count_bits), not a
-        scan of the frontier, and the frontier is scanned only to find the chosen
-        placement's cell (from whichever end is nearer)."""
+        The playout keeps every tile's number of legal placements in one packed int
+        (TileSet.spreads): a hand's total is then the sum of its tiles' fields, one AND
+        and one modulo (see TileSet.count_bits), not a scan of the frontier, and the
+        frontier is scanned only to find the chosen placement's cell (from whichever
+        end is nearer)."""
         if self._outcome is not None:
             return self._outcome
         t = self.tiles
-        board = self.board
         self._history.clear()
-        board._history.clear()
-        board._open = None  # not kept up to date here: made again if asked for
-        cells = board.cells
-        oids = board._oids
-        keys = board._keys
-        frontier = board.frontier
-        parent = board._parent
-        points = board._points
-        stones_on = board._stones
-        unclaimed = board.unclaimed
+        # The table's fast path: placements and stones without undo records, and the
+        # packed counts of every tile's legal placements over the frontier.
+        put, claim_keys, claim, counts = self.board.playout()
+        frontier = self.board.frontier
+        unclaimed = self.board.unclaimed
         hands = self.hands
         hand_masks = self.hand_masks
         face_down = self.face_down
@@ -629,33 +656,18 @@ class Game:
         tile_of = t.tile_of
         tile_mask = t.oid_tile_mask
         mask_of_tile = t.mask_of_tile
-        edge_of = t.edge_of
-        side_rows = t.side_rows
-        side_worth = t.side_worth
-        own_worth = t.own_worth
-        inner_first = t.inner_first
-        inner_points = t.inner_points
-        inner_roots = t.inner_roots
         masks = t.masks
-        mask_for = t.mask_for
-        spreads = t.spreads
         count_mask = t.count_mask
-        facings = t.facings
         kind_sets = _KIND_SETS
-        # Legal placements of every tile, packed (see TileSet.spreads), and per player
-        # the fields of the tiles in hand: a hand can place iff counts & its fields.
-        counts = 0
-        for code in frontier.values():
-            if spreads[code] < 0:
-                mask_for(code)
-            counts += spreads[code]
+        # Per player the fields of the tiles in hand (see TileSet.spreads): a hand can
+        # place iff counts & its fields.
         count_shift = t.count_shift  # a tile's field: count_mask << count_shift[tile]
         hand_fields = [0] * self.players
         for player, in_hand in enumerate(hands):
             for tid in in_hand:
                 hand_fields[player] |= count_mask << count_shift[tid]
         p = self.current
-        kinds = tuple(self._turn_kinds)
+        kinds = tuple(self._kinds_now())
         turns = self.turns
         reason = ""
         while True:
@@ -687,60 +699,8 @@ class Game:
                 for _ in range(pick):
                     bits &= bits - 1
                 oid = (bits & -bits).bit_length() - 1
-                # -- Board._put, inline ------------------------------------------------
-                number = len(oids)
-                cells[cell] = number
-                oids.append(oid)
-                keys.append(cell)
-                code = frontier.pop(cell)
-                counts -= spreads[code]
-                facing = facings[code]
-                worth = 0
-                for bits, value in own_worth[oid]:
-                    if facing & bits:
-                        worth += value
-                base = 4 * number
-                first = inner_first[oid]
-                parent += (base + first[0], base + first[1], base + first[2], base + first[3])
-                points += inner_points[oid]
-                for root in inner_roots[oid]:
-                    unclaimed.add(base + root)
-                for step, clear, nibble, mine, joined, back in side_rows[oid]:
-                    neighbour_cell = cell + step
-                    neighbour = cells.get(neighbour_cell)
-                    if neighbour is None:
-                        old = frontier.get(neighbour_cell, ALL_EMPTY)
-                        code = old & clear | nibble
-                        frontier[neighbour_cell] = code
-                        found = spreads[code]
-                        if found < 0:
-                            mask_for(code)
-                            found = spreads[code]
-                        if old == ALL_EMPTY:  # a new frontier cell
-                            counts += found
-                        else:
-                            counts += found - spreads[old]
-                        continue
-                    theirs = 4 * oids[neighbour] + back
-                    worth += side_worth[4 * theirs + mine]
-                    for q, their in joined[edge_of[theirs]]:
-                        ra = base + q
-                        while parent[ra] != ra:
-                            ra = parent[ra]
-                        rb = 4 * neighbour + their
-                        while parent[rb] != rb:
-                            rb = parent[rb]
-                        if ra == rb:
-                            continue
-                        if points[ra] < points[rb]:
-                            ra, rb = rb, ra
-                        parent[rb] = ra
-                        points[ra] += points[rb]
-                        if rb in stones_on:
-                            stones_on.setdefault(ra, []).extend(stones_on.pop(rb))
-                            unclaimed.discard(ra)
-                        unclaimed.discard(rb)
-                # -- the rest of Game._place ------------------------------------------
+                worth, counts = put(cell, oid, counts)
+                # -- the rest of Match._place -----------------------------------------
                 tid = tile_of[oid]
                 hand.remove(tid)
                 hand_masks[p] = hand_mask & ~tile_mask[oid]
@@ -779,17 +739,10 @@ class Game:
                 hand_masks[p] |= mask_of_tile[tid]
                 hand_fields[p] |= count_mask << count_shift[tid]
             else:
-                ordered = sorted([keys[root >> 2] * 4 + (root & 3) for root in unclaimed])
-                key = ordered[int(rng() * len(ordered))]
-                root = 4 * cells[key >> 2] + (key & 3)
-                board.stones.append(
-                    (p + 1, (key >> _X_SHIFT & _COORD) - _OFFSET, (key >> 2 & _COORD) - _OFFSET,
-                     key & 3)
-                )
-                stones_on.setdefault(root, []).append(p + 1)
-                unclaimed.discard(root)
+                ordered = claim_keys()
+                claim(p + 1, ordered[int(rng() * len(ordered))])
                 stones_left[p] -= 1
-            # -- Game._end_turn and _start_turn, inline ----------------------------------
+            # -- Match._end_turn and _start_turn, inline --------------------------------
             turns += 1
             if not hand and not face_down[p] and not revealed[p]:
                 reason = OUT_OF_TILES
@@ -814,16 +767,21 @@ class Game:
         self._turn_kinds = list(kinds)
         return self._finish(reason, loser=p + 1 if two and reason == OUT_OF_TILES else None)
 
-    def copy(self) -> Game:
+    def clone(self, rng: random.Random | None = None) -> Match:
         """An independent game in the same state, random generator included (both play
         on identically), undo records included; the tile tables are shared, being
-        read-only."""
-        return Game(self.tiles, self.players, _original=self)
+        read-only. With ``rng``, the clone draws from it instead (a search's redrawn
+        game: copying the generator's state costs more than the rest of a clone)."""
+        return Match(self.tiles, self.players, _original=self, _rng=rng)
 
-    def _copy_from(self, original: Game) -> None:
-        self.rng = random.Random()
-        self.rng.setstate(original.rng.getstate())
-        self.board = original.board.copy()
+    def _copy_from(self, original: Match, rng: random.Random | None) -> None:
+        if rng is None:
+            # Random.__new__, not Random(): that would seed itself from os.urandom, at
+            # once overwritten (the generator's state is all setstate needs).
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(original.rng.getstate())
+        self.rng = rng
+        self.board = original.board.clone()
         self.core = original.core.copy()
         self.hands = [hand.copy() for hand in original.hands]
         self.hand_masks = original.hand_masks.copy()
@@ -833,7 +791,8 @@ class Game:
         self.current = original.current
         self.turns = original.turns
         self._outcome = original._outcome
-        self._turn_kinds = original._turn_kinds.copy()
+        kinds = original._turn_kinds
+        self._turn_kinds = None if kinds is None else kinds.copy()
         self._history = original._history.copy()
 
 
@@ -960,4 +919,4 @@ _FAST_SHUFFLE = _fast_shuffle_agrees()
 
 def play_random_game(catalogue: Catalogue | TileSet, players: int = 2, seed: int = 0) -> Outcome:
     """One game of the random policy from a fresh set-up."""
-    return Game(catalogue, players, seed).play_random()
+    return Match(catalogue, players, seed).play_random()

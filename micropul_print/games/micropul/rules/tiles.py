@@ -249,11 +249,11 @@ class TileSet:
         # 16 * orientation + the sides with no tile (a bit each) -> per quadrant first of
         # its group, the group's micropul facing those sides (Board._open); on demand.
         self.open_counts: dict[int, tuple[int, int, int, int]] = {}
-        # The mask of a tile's listed orientations (Game's hand masks), per orientation
+        # The mask of a tile's listed orientations (Match's hand masks), per orientation
         # and per tile id.
         self.oid_tile_mask = [self.tile_mask[oid >> 2] for oid in range(count)]
         self.mask_of_tile = dict(zip(self.tile_ids, self.tile_mask, strict=True))
-        # Per orientation, for Game.play_random: per side, (cell key step towards it, the
+        # Per orientation, for Match.play_random: per side, (cell key step towards it, the
         # mask keeping the other sides of the neighbourhood code of the cell there, this
         # side's edge code in its nibble of that code, the micropul bits on this side, the
         # pairs it joins by facing edge code (JOINS), the opposite side). They depend only
@@ -276,7 +276,7 @@ class TileSet:
             if four is None:
                 four = shared[edges] = tuple(rows[side][edges[side]] for side in range(4))
             self.side_rows.append(four)
-        # Game.legal_actions sorts placements by (tile id, x, y, rotation) as one int,
+        # Match.legal_actions sorts placements by (tile id, x, y, rotation) as one int,
         # PLACE_ORDER(oid) | cell key << 2 (see place_order), whose top part is the
         # tile's rank in sorted_ids.
         self.sorted_ids = sorted(self.tile_ids)

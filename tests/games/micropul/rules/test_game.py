@@ -1,4 +1,4 @@
-"""Game: set-up, turns, draws, claims, catalysts' effects, every end condition."""
+"""Match: set-up, turns, draws, claims, catalysts' effects, every end condition."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from micropul_print.games.micropul.rules import (
     OUT_OF_TILES,
     Claim,
     Draw,
-    Game,
     IllegalActionError,
+    Match,
     Place,
 )
 
 
-def give(game: Game, player: int, hand: list[int], supply: list[int] | None = None) -> None:
+def give(game: Match, player: int, hand: list[int], supply: list[int] | None = None) -> None:
     """Rig a player's hand (and supply), taking the tiles out of wherever they are."""
     wanted = set(hand) | set(supply or [])
     game.core = [t for t in game.core if t not in wanted]
@@ -31,67 +31,67 @@ def give(game: Game, player: int, hand: list[int], supply: list[int] | None = No
 
 
 def test_set_up(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 2, seed=1)
+    game = Match(catalogue, 2, seed=1)
     assert game.board.placed() == [(41, 0, 0, 0)]
     assert [len(h) for h in game.hands] == [6, 6]
     assert len(game.core) == 35
     assert sorted(game.all_tiles()) == list(range(1, 49))
     assert game.stones_left == [3, 3]
-    assert game.player == 1 and not game.is_over()
-    solo = Game(catalogue, 1, seed=1)
+    assert game.player == 1 and not game.is_terminal()
+    solo = Match(catalogue, 1, seed=1)
     assert len(solo.core) == 41 and len(solo.hands) == 1
 
 
 def test_players_must_be_one_or_two(catalogue: Catalogue) -> None:
     with pytest.raises(ValueError, match="players"):
-        Game(catalogue, 3)
+        Match(catalogue, 3)
 
 
 def test_same_seed_same_game(catalogue: Catalogue) -> None:
-    first, second = Game(catalogue, 2, seed=7), Game(catalogue, 2, seed=7)
+    first, second = Match(catalogue, 2, seed=7), Match(catalogue, 2, seed=7)
     assert first.play_random() == second.play_random()
     assert first.board.placed() == second.board.placed()
-    assert Game(catalogue, 2, seed=8).core != Game(catalogue, 2, seed=7).core
+    assert Match(catalogue, 2, seed=8).core != Match(catalogue, 2, seed=7).core
 
 
 def test_public_push_path_plays_the_same_game_as_the_fast_path(catalogue: Catalogue) -> None:
     for players in (1, 2):
         for seed in range(15):
-            fast = Game(catalogue, players, seed).play_random()
-            game = Game(catalogue, players, seed)
-            while not game.is_over():
-                game.push(game.random_action())
+            fast = Match(catalogue, players, seed).play_random()
+            game = Match(catalogue, players, seed)
+            while not game.is_terminal():
+                game.apply_action(game.random_action())
             assert game.outcome() == fast
 
 
 def test_draw_rules(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 2, seed=3)
+    game = Match(catalogue, 2, seed=3)
     assert game.why_illegal(Draw()) == "the hand already holds 6 tiles"
     give(game, 1, [1, 2, 3, 4, 5], [])
     assert game.why_illegal(Draw()) == "no face-down tile in the supply"
     give(game, 1, [1, 2, 3, 4, 5], [6])
-    game.push(Draw())
+    game.apply_action(Draw())
     assert sorted(game.hands[0]) == [1, 2, 3, 4, 5, 6] and game.face_down[0] == []
     assert game.player == 2
 
 
 def test_illegal_actions_raise_naming_the_action_and_the_reason(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 2, seed=3)
+    game = Match(catalogue, 2, seed=3)
     give(game, 1, [48, 1, 2, 3, 4, 5])
     with pytest.raises(IllegalActionError, match=r"Place\(tile=48, x=0, y=-1.*colour clash"):
-        game.push(Place(48, 0, -1, 0))
+        game.apply_action(Place(48, 0, -1, 0))
     with pytest.raises(IllegalActionError, match="not in player 1's hand"):
-        game.push(Place(47, 0, -1, 0))
+        game.apply_action(Place(47, 0, -1, 0))
     with pytest.raises(IllegalActionError, match="no micropul there"):
-        game.push(Claim(5, 5, 0))
+        game.apply_action(Claim(5, 5, 0))
     assert game.turns == 0 and game.player == 1
 
 
 def test_claims(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 2, seed=3)
+    game = Match(catalogue, 2, seed=3)
     claims = [a for a in game.legal_actions() if isinstance(a, Claim)]
     assert claims == [Claim(0, 0, 0), Claim(0, 0, 1), Claim(0, 0, 2), Claim(0, 0, 3)]
-    game.push(Claim(0, 0, 1))
+    game.apply_action(Claim(0, 0, 1))
     assert game.stones_left == [2, 3]
     assert game.why_illegal(Claim(0, 0, 0)) == "the group already carries a stone"
     assert [a for a in game.legal_actions() if isinstance(a, Claim)] == [
@@ -103,7 +103,7 @@ def test_claims(catalogue: Catalogue) -> None:
 
 
 def test_claiming_a_closed_group_is_allowed(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 2, seed=3)
+    game = Match(catalogue, 2, seed=3)
     for placement in ((15, 0, -1, 180), (35, 1, 0, 0), (33, 1, -1, 270), (36, -1, 0, 0)):
         game.board.place(*placement)
     game.board.place(34, -1, -1, 0)
@@ -112,38 +112,39 @@ def test_claiming_a_closed_group_is_allowed(catalogue: Catalogue) -> None:
 
 
 def test_plus_gives_one_extra_turn_in_the_two_player_game(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 2, seed=3)
+    game = Match(catalogue, 2, seed=3)
     give(game, 1, [19, 1, 2, 3, 4, 5])
-    placement = game.push(Place(19, 0, -1, 270))
-    assert placement is not None and placement.plus == 1 and placement.draws == 0
+    placement = game.preview(Place(19, 0, -1, 270))
+    game.apply_action(Place(19, 0, -1, 270))
+    assert placement.plus == 1 and placement.draws == 0
     assert game.player == 1 and game.turns == 1
-    other = Game(catalogue, 2, seed=3)
+    other = Match(catalogue, 2, seed=3)
     give(other, 1, [19, 1, 2, 3, 4, 5])
     core = len(other.core)
-    other.push(Place(19, 0, -1, 180))  # the one-dot instead: draw 1, no extra turn
+    other.apply_action(Place(19, 0, -1, 180))  # the one-dot instead: draw 1, no extra turn
     assert other.player == 2 and len(other.face_down[0]) == 1 and len(other.core) == core - 1
 
 
 def test_solitaire_plus_reveals_a_supply_tile_for_good(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 1, seed=3)
+    game = Match(catalogue, 1, seed=3)
     give(game, 1, [19, 1, 2, 3, 4, 5], [6, 8])
-    game.push(Place(19, 0, -1, 270))
+    game.apply_action(Place(19, 0, -1, 270))
     assert len(game.revealed[0]) == 1 and len(game.face_down[0]) == 1
     shown = game.revealed[0][0]
     hidden = game.face_down[0][0]
     assert game.why_illegal(Draw(hidden)) == f"tile {hidden} is not a revealed tile of the supply"
     assert Draw(shown) in game.legal_actions() and Draw() in game.legal_actions()
-    game.push(Draw(shown))
+    game.apply_action(Draw(shown))
     assert shown in game.hands[0] and game.revealed[0] == []
 
 
 def test_draws_are_limited_by_the_core_and_the_last_core_tile_ends_the_game(
     catalogue: Catalogue,
 ) -> None:
-    game = Game(catalogue, 2, seed=3)
+    game = Match(catalogue, 2, seed=3)
     give(game, 1, [21, 1, 2, 3, 4, 5])
     game.core = game.core[:1]
-    game.push(Place(21, 0, -1, 270))  # a two-dot: owes 2, the core holds 1
+    game.apply_action(Place(21, 0, -1, 270))  # a two-dot: owes 2, the core holds 1
     assert len(game.face_down[0]) == 1 and game.core == []
     outcome = game.outcome()
     assert outcome is not None and outcome.reason == CORE_EXHAUSTED
@@ -153,26 +154,26 @@ def test_draws_are_limited_by_the_core_and_the_last_core_tile_ends_the_game(
 
 
 def test_two_player_out_of_tiles_loses_at_once(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 2, seed=3)
+    game = Match(catalogue, 2, seed=3)
     give(game, 1, [47])
-    game.push(Place(47, 0, -1, 0))
+    game.apply_action(Place(47, 0, -1, 0))
     outcome = game.outcome()
     assert outcome is not None and outcome.reason == OUT_OF_TILES
     assert outcome.loser == 1 and outcome.winners == (2,)
 
 
 def test_solitaire_ends_with_no_tile_in_hand_or_supply(catalogue: Catalogue) -> None:
-    game = Game(catalogue, 1, seed=3)
+    game = Match(catalogue, 1, seed=3)
     give(game, 1, [47])
-    game.push(Place(47, 0, -1, 0))
+    game.apply_action(Place(47, 0, -1, 0))
     outcome = game.outcome()
     assert outcome is not None and outcome.reason == OUT_OF_TILES and outcome.loser is None
 
 
-def _finished(catalogue: Catalogue, players: int, reason: str) -> list[Game]:
+def _finished(catalogue: Catalogue, players: int, reason: str) -> list[Match]:
     games = []
     for seed in range(400):
-        game = Game(catalogue, players, seed)
+        game = Match(catalogue, players, seed)
         outcome = game.play_random()
         if outcome.reason == reason:
             games.append(game)

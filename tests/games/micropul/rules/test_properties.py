@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from micropul_print.games.micropul.model import MICROPUL, Catalogue
-from micropul_print.games.micropul.rules import Claim, Game, Place
+from micropul_print.games.micropul.rules import Claim, Match, Place
 
 QuadrantMap = dict[tuple[int, int], tuple[str, tuple[int, int], bool]]
 # global quadrant (qx, qy) -> (symbol, cell, on a big tile)
@@ -71,7 +71,7 @@ def reference_groups(grid: QuadrantMap) -> list[tuple[set[tuple[int, int]], int,
     return groups
 
 
-def reference_scores(catalogue: Catalogue, game: Game) -> tuple[int, ...]:
+def reference_scores(catalogue: Catalogue, game: Match) -> tuple[int, ...]:
     grid = quadrant_map(catalogue, game.board.placed())
     scores = [
         len(game.hands[p]) + 2 * (len(game.face_down[p]) + len(game.revealed[p]))
@@ -88,7 +88,7 @@ def reference_scores(catalogue: Catalogue, game: Game) -> tuple[int, ...]:
     return tuple(scores)
 
 
-def check_action(catalogue: Catalogue, game: Game, action: object) -> None:
+def check_action(catalogue: Catalogue, game: Match, action: object) -> None:
     """The action is legal by the reference's reading of the rules, before it is played."""
     grid = quadrant_map(catalogue, game.board.placed())
     if isinstance(action, Place):
@@ -107,7 +107,7 @@ def check_action(catalogue: Catalogue, game: Game, action: object) -> None:
         assert not group & stones, action
 
 
-def check_state(catalogue: Catalogue, game: Game) -> None:
+def check_state(catalogue: Catalogue, game: Match) -> None:
     assert sorted(game.all_tiles()) == sorted(t.id for t in catalogue.tiles)
     assert all(len(h) <= 6 for h in game.hands)
     assert all(0 <= s <= 3 for s in game.stones_left)
@@ -126,13 +126,13 @@ def test_any_legal_play_keeps_the_invariants(
     catalogue: Catalogue, seed: int, players: int, data: st.DataObject
 ) -> None:
     """Actions chosen by hypothesis among all legal actions (not only the policy's)."""
-    game = Game(catalogue, players, seed)
-    while not game.is_over():
+    game = Match(catalogue, players, seed)
+    while not game.is_terminal():
         actions = game.legal_actions()
         assert actions, "a game that is not over always has an action"
         action = data.draw(st.sampled_from(actions))
         check_action(catalogue, game, action)
-        game.push(action)
+        game.apply_action(action)
         check_state(catalogue, game)
     outcome = game.outcome()
     assert outcome is not None
@@ -144,11 +144,11 @@ def test_any_legal_play_keeps_the_invariants(
 def test_random_policy_games_keep_the_invariants(
     catalogue: Catalogue, seed: int, players: int
 ) -> None:
-    game = Game(catalogue, players, seed)
-    while not game.is_over():
+    game = Match(catalogue, players, seed)
+    while not game.is_terminal():
         action = game.random_action()
         check_action(catalogue, game, action)
-        game.push(action)
+        game.apply_action(action)
     check_state(catalogue, game)
     outcome = game.outcome()
     assert outcome is not None and outcome.scores == reference_scores(catalogue, game)
@@ -158,7 +158,7 @@ def test_random_policy_games_keep_the_invariants(
 @given(seed=st.integers(0, 2**32 - 1))
 def test_fast_play_scores_match_the_reference(catalogue: Catalogue, seed: int) -> None:
     for players in (1, 2):
-        game = Game(catalogue, players, seed)
+        game = Match(catalogue, players, seed)
         outcome = game.play_random()
         check_state(catalogue, game)
         assert outcome.scores == reference_scores(catalogue, game)

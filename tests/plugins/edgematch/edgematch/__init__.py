@@ -119,7 +119,7 @@ class EdgeState:
                     return False
         return beside or not self.grid
 
-    def legal_moves(self) -> list[Move]:
+    def legal_actions(self) -> list[Move]:
         return [(tid, x, y, r) for tid in self.hand for y in range(SIDE) for x in range(SIDE)
                 for r in range(4) if self.fits(self.tiles[tid].turned(r), x, y)]
 
@@ -131,7 +131,7 @@ class EdgeState:
             return "the edges do not match"
         return None
 
-    def play(self, move: Move) -> None:
+    def apply_action(self, move: Move) -> None:
         reason = self.why_illegal(move)
         if reason is not None:
             raise ValueError(f"illegal move {move}: {reason}")
@@ -140,37 +140,43 @@ class EdgeState:
         self.hand.remove(tid)
         self.moves.append(move)
 
-    def copy(self) -> EdgeState:
+    def undo(self) -> None:
+        tid, x, y, _r = self.moves.pop()
+        del self.grid[(x, y)]
+        self.hand.append(tid)
+        self.hand.sort()
+
+    def clone(self) -> EdgeState:
         twin = EdgeState.__new__(EdgeState)
         twin.tiles, twin.grid, twin.hand = self.tiles, dict(self.grid), list(self.hand)
         twin.moves = list(self.moves)
         return twin
 
     def determinized(self, seed: int) -> EdgeState:
-        return self.copy()
+        return self.clone()
 
-    def is_over(self) -> bool:
-        return not self.legal_moves()
+    def is_terminal(self) -> bool:
+        return not self.legal_actions()
 
     def scores(self) -> tuple[float, ...]:
         return (float(len(self.grid)),)
 
     def returns(self) -> tuple[float, ...]:
-        return (1.0 if len(self.grid) == SIDE * SIDE else 0.0,) if self.is_over() else (0.0,)
+        return (1.0 if len(self.grid) == SIDE * SIDE else 0.0,) if self.is_terminal() else (0.0,)
 
     def end_reason(self) -> str | None:
-        if not self.is_over():
+        if not self.is_terminal():
             return None
         return "solved" if len(self.grid) == SIDE * SIDE else "stuck"
 
     def turn(self) -> int:
         return len(self.moves)
 
-    def move_to_json(self, move: Move) -> JSON:
+    def action_to_json(self, move: Move) -> JSON:
         tid, x, y, r = move
         return {"tile": tid, "x": x, "y": y, "rotation": 90 * r}
 
-    def move_from_json(self, data: JSON) -> Move:
+    def action_from_json(self, data: JSON) -> Move:
         if not isinstance(data, dict) or set(data) != {"tile", "x", "y", "rotation"}:
             raise ValueError(f"not an Edgematch move: {data!r}")
         return int(data["tile"]), int(data["x"]), int(data["y"]), int(data["rotation"]) // 90
@@ -214,11 +220,11 @@ def read_position(path: str | Path, catalogue: EdgeCatalogue) -> tuple[EdgeState
     for move, _node in moves:
         reason = state.why_illegal(move)
         if reason is None:
-            state.play(move)
-        placements.append({**state.move_to_json(move), "legal": reason is None,
+            state.apply_action(move)
+        placements.append({**state.action_to_json(move), "legal": reason is None,
                            "reason": reason})
-    return state, {"placements": placements, "legal_moves": len(state.legal_moves()),
-                   "over": state.is_over(), "end": state.end_reason()}
+    return state, {"placements": placements, "legal_moves": len(state.legal_actions()),
+                   "over": state.is_terminal(), "end": state.end_reason()}
 
 
 def face_drawing(tile: EdgeTile, bleed: float = 0.0) -> Any:
@@ -312,8 +318,8 @@ class EdgeGame:
         solved = 0
         for number in range(games):
             rng, state = random.Random(seed + number), EdgeState(catalogue)
-            while not state.is_over():
-                state.play(rng.choice(state.legal_moves()))
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
             solved += state.end_reason() == "solved"
             if progress is not None:
                 progress(number + 1, games)

@@ -1,0 +1,84 @@
+"""analyse --skill-trace: the lookahead at 1, 2, 4, 8 and 16 times its budget, each
+against the one below, with each step's share and Wilson interval; a usage error for a
+bot without a node budget and for a game without two players."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from micropul_print import registry
+from micropul_print.cli import main
+from micropul_print.lab import skilltrace
+from micropul_print.lab.analyse import GameSummary
+from micropul_print.lab.report import skill_trace_html
+
+
+def test_the_budgets_are_the_bot_s_own_times_1_to_16() -> None:
+    assert skilltrace.budget_specs("lookahead") == [
+        "lookahead:30", "lookahead:60", "lookahead:120", "lookahead:240", "lookahead:480"]
+    assert skilltrace.budget_specs("lookahead:5:d2:w2") == [
+        "lookahead:5:d2:w2", "lookahead:10:d2:w2", "lookahead:20:d2:w2",
+        "lookahead:40:d2:w2", "lookahead:80:d2:w2"]
+
+
+@pytest.mark.parametrize("spec", ["greedy", "random", "lookahead:0.5s"])
+def test_a_bot_without_a_node_budget_is_refused_naming_what_is_supported(spec: str) -> None:
+    with pytest.raises(ValueError, match=r"^--skill-trace needs a bot with a node budget "
+                       r"to scale: lookahead\[:NODES\]\[:dDEPTH\]\[:greedy\]\[:cC\]\[:wW\] "
+                       rf"\(not a time budget Ns\); '{spec}' has none$"):
+        skilltrace.budget_specs(spec)
+
+
+def test_a_game_without_two_players_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    alone = SimpleNamespace(player_counts=(1,), title="Patience",
+                            variants=lambda catalogue: ("standard",))
+    monkeypatch.setattr(registry, "get", lambda name: alone)
+    with pytest.raises(ValueError, match=r"^--skill-trace plays two-player games; Patience "
+                       r"is played by 1 \(skill traces are supported for games with a "
+                       r"two-player mode\)$"):
+        skilltrace.plan("patience", None, "lookahead", 4, 0)
+
+
+def _game(seed: int, returns: tuple[float, float]) -> GameSummary:
+    return GameSummary(seed, (0.0, 0.0), returns, "core exhausted", 10, (), 0, None, None, ())
+
+
+def test_each_step_counts_the_stronger_bot_s_points_in_both_seat_orders(
+        catalogue: Any) -> None:
+    plan = skilltrace.plan("micropul", catalogue, "lookahead:1", 2, 0)
+    assert [p.bots for p in plan.parts[:2]] == [("lookahead:2", "lookahead:1"),
+                                                ("lookahead:1", "lookahead:2")]
+    assert len(plan.parts) == 8  # four steps, two seat orders each
+    results = {0: [_game(0, (1.0, 0.0)), _game(1, (0.5, 0.5))],   # stronger first
+               1: [_game(0, (1.0, 0.0)), _game(1, (0.0, 1.0))]}   # stronger second
+    (step,) = skilltrace.summarise(plan, results)[:1]
+    assert step["stronger"] == "lookahead:2" and step["weaker"] == "lookahead:1"
+    assert (step["factor"], step["games"], step["wins"], step["ties"]) == (2, 4, 2, 1)
+    assert step["share"]["value"] == 0.625 and step["share"]["method"] == "wilson"
+    assert step["share"]["low"] < 0.625 < step["share"]["high"]
+
+
+def test_the_command_reports_text_json_and_a_chart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["analyse", "--skill-trace", "lookahead:1", "--games", "1", "--jobs", "1"]
+    assert main([*args, "--json", str(tmp_path / "trace.json")]) == 0
+    out = capsys.readouterr().out
+    assert "skill trace of lookahead:1, 1 games per seat order per step" in out
+    assert "  standard: lookahead:16 v lookahead:8: " in out
+    document = json.loads((tmp_path / "trace.json").read_text("utf-8"))
+    assert document["format"] == "micropul-print skill trace"
+    assert [s["factor"] for s in document["steps"]] == [2, 2, 2, 2]
+    assert all(s["games"] == 2 for s in document["steps"])
+    page = skill_trace_html(document)
+    assert "<svg" in page and "stronger bot's share of the points (%)" in page
+    assert "lookahead:16" in page
+
+
+def test_the_command_s_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--skill-trace", "greedy", "--games", "1"]) == 2
+    assert "--skill-trace needs a bot with a node budget" in capsys.readouterr().err

@@ -1,0 +1,45 @@
+"""Bots that break the rules of a bot (tests/plugins/test_bots.py): each loses its games
+by forfeit, and the run goes on."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from micropul_print.gamestate import GameState
+
+
+class Raiser:
+    name = "raiser"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        raise RuntimeError("the bot's own bug")
+
+
+class Cheater:
+    name = "cheater"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        return ("not", "an", "action")
+
+
+class Sloth:
+    name = "sloth"
+    move_seconds = 0.01
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        time.sleep(0.05)
+        return state.legal_actions()[0]
+
+
+def raiser(options: str | None) -> Raiser:
+    return Raiser()
+
+
+def cheater(options: str | None) -> Cheater:
+    return Cheater()
+
+
+def sloth(options: str | None) -> Sloth:
+    return Sloth()

@@ -1,0 +1,93 @@
+"""Bots are plugins: the test bots of tests/plugins/bots register under the
+``micropul_print.bots`` entry-point group (botplugins-0.1.dist-info), as a separate pip
+package would, and take part in a ladder; a bot that raises, returns an illegal action
+or overruns its time budget loses that game by forfeit, and the run goes on; a plugin
+that cannot be imported is left out with a one-line warning."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from micropul_print.lab import bots
+from micropul_print.lab.analyse import Part, play_game
+
+PLUGIN = Path(__file__).resolve().parent / "bots"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "analysis.md"
+
+
+@pytest.fixture
+def plugged(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The test bots registered in this process (the factories read again)."""
+    monkeypatch.syspath_prepend(str(PLUGIN))
+    bots.bot_factories.cache_clear()
+    yield
+    bots.bot_factories.cache_clear()
+
+
+def run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [str(PLUGIN), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    return subprocess.run([sys.executable, "-m", "micropul_print", *args], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_the_documented_bot_is_the_one_registered() -> None:
+    """docs/analysis.md shows the whole of mybots.py, in under 40 lines."""
+    blocks = re.findall(r"```python\n(.*?)```", DOCS.read_text("utf-8"), re.S)
+    shown = (PLUGIN / "mybots.py").read_text("utf-8")
+    assert shown in blocks
+    assert len(shown.splitlines()) < 40
+
+
+def test_plugin_bots_are_listed_after_the_shipped_ones(plugged: None) -> None:
+    assert bots.bot_names() == ["random", "greedy", "lookahead", "cheater", "raiser",
+                                "sloth", "thrifty"]
+    assert bots.make_bot("thrifty").name == "thrifty"
+    with pytest.raises(ValueError, match=r"^bad bot 'thrifty:3': thrifty takes no options$"):
+        bots.make_bot("thrifty:3")
+    with pytest.raises(ValueError, match=r"\(expected random, greedy, lookahead\[.*\], "
+                                         r"cheater, raiser, sloth or thrifty\)$"):
+        bots.make_bot("unloadable")
+
+
+@pytest.mark.parametrize("spec, why", [
+    ("raiser", "raiser raised RuntimeError: the bot's own bug"),
+    ("cheater", "cheater returned an illegal action: ('not', 'an', 'action')"),
+    ("sloth", "sloth took "),
+])
+def test_a_bot_breaking_the_rules_loses_by_forfeit(plugged: None, spec: str, why: str,
+                                                    catalogue: object) -> None:
+    for seats in ((spec, "random"), ("random", spec)):
+        game = play_game("micropul", catalogue, Part("standard", seats), 3)
+        loser = seats.index(spec)
+        assert game.end == bots.FORFEIT
+        assert game.returns == tuple(0.0 if seat == loser else 1.0 for seat in range(2))
+        assert game.forfeit is not None
+        assert game.forfeit.startswith(f"seed 3, seat {loser + 1}: {why}")
+    alone = play_game("micropul", catalogue, Part("standard", (spec,)), 3)
+    assert alone.end == bots.FORFEIT and alone.returns == (0.0,)
+
+
+def test_a_plugin_bot_plays_in_a_ladder_and_a_broken_one_is_left_out(tmp_path: Path) -> None:
+    result = run(tmp_path, "analyse", "--bots", "greedy,thrifty,raiser", "--games", "2",
+                 "--players", "2", "--jobs", "1", "--json", "out.json")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    warnings = [line for line in result.stderr.splitlines() if "warning" in line]
+    assert warnings == ["micropul-print: warning: the bot plugin 'unloadable' "
+                        "(no_such_module_of_bots:make) failed to load: ModuleNotFoundError: "
+                        "No module named 'no_such_module_of_bots' (left out)"]
+    report = json.loads((tmp_path / "out.json").read_text())
+    section = report["sections"][0]
+    assert [row["bot"] for row in section["ladder"]][-1] == "raiser"
+    assert {row["bot"] for row in section["ladder"]} == {"greedy", "thrifty", "raiser"}
+    assert section["forfeits"][0] == "seed 0, seat 2: raiser raised RuntimeError: the bot's own bug"
+    assert "lost by forfeit: seed 0, seat 2: raiser raised" in result.stdout
