@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Self, runtime_checkable
 
 from micropul_print.errors import Diagnostic
+from micropul_print.paper import PAPER_NAMES
 from micropul_print.sheets.duplex import Flip as Flip  # the one definition: sheets own duplex
 
 if TYPE_CHECKING:
@@ -38,8 +39,6 @@ JSON = dict[str, Any]
 KIT_PARTS = frozenset({"svg", "png", "sheets", "rulebooks"})
 # The ways the sheets part can lay out the tiles (KitOptions.sheet_layouts).
 SHEET_LAYOUTS = ("duplex", "gutter-fold")
-# The papers of the sheets and rulebooks (a layout file each: sheets/layouts/<paper>.yaml).
-PAPERS = ("a4", "letter")
 
 
 @runtime_checkable
@@ -169,7 +168,7 @@ class KitOptions(NamedTuple):
 
     catalogue: Path | None = None  # None: the shipped catalogues
     theme: str = "classic"
-    papers: Sequence[str] = PAPERS
+    papers: Sequence[str] = PAPER_NAMES
     bleed: float | None = None  # None: 0 on sheets, the tile images' own default on PNGs
     dpi: int = 300
     numbers: bool = True
@@ -365,6 +364,3 @@ class DrawsStates(Protocol):
         score. No title nor scores line: ``replay`` adds those."""
         ...
 
-
-class UsageError(Exception):
-    """A command-line value the command cannot take (exit status 2)."""

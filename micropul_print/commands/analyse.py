@@ -136,8 +136,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from micropul_print.errors import Diagnostic, UserError
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import Diagnostic, UsageError, UserError
     from micropul_print.lab import analyse, report
     from micropul_print.lab.runner import SchedulerLost, check_scheduler, run_plan
     from micropul_print.outputs import check_directory_target, check_file_target
@@ -212,7 +211,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import UsageError
 
     game = registry.get(catalogue.game)
     variants = game.variants(catalogue)

@@ -35,8 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print import registry
     from micropul_print.config import CONFIG_NAME
     from micropul_print.draw.theme import THEMES_DIR
-    from micropul_print.errors import Diagnostic, UserError
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import Diagnostic, UsageError, UserError
     from micropul_print.outputs import write_atomic
 
     if not args.folder.strip():  # an unset shell variable, not "here"

@@ -33,8 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from micropul_print.commands.analyse import _load
-    from micropul_print.errors import printable
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import UsageError, printable
     from micropul_print.lab.record import play
     from micropul_print.outputs import check_file_target, write_atomic
 

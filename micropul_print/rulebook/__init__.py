@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 from micropul_print import registry
 from micropul_print.draw.theme import Theme
 from micropul_print.errors import Diagnostic, UserError
-from micropul_print.gameapi import PAPERS, Catalogue
+from micropul_print.gameapi import Catalogue
 from micropul_print.outputs import OutputDir
+from micropul_print.paper import PAPER_NAMES as PAPERS
 from micropul_print.rulebook.book import (
     Book,
     Bullets,

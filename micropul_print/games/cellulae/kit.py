@@ -29,6 +29,7 @@ from micropul_print.gameapi import KitJob, KitOptions
 from micropul_print.games.cellulae.catalogue import BLACK, WHITE, CellulaeCatalogue
 from micropul_print.games.cellulae.faces import check_theme
 from micropul_print.outputs import OutputDir
+from micropul_print.paper import DEFAULT_PAPER
 from micropul_print.sheets.duplex import Flip
 from micropul_print.sheets.layout import SheetLayout, load_layout
 from micropul_print.sheets.pages import Card, SheetOptions, SheetPlan, plan_sheets
@@ -53,7 +54,6 @@ OVERVIEW_DPI = 100
 OVERVIEW_GAP = 4.0  # mm, between the pictures of the overview
 OVERVIEW_BACKDROP = "#c8c8c8"  # mid grey, so a white face's edge shows
 OVERVIEW_BOARD = 5  # the board shown with the set-up (the standard game's)
-RULEBOOK_PAPER = "a4"  # the rulebooks' paper when no paper is asked for
 
 
 def tile_file(colour: str) -> str:
@@ -144,7 +144,7 @@ def kit_jobs(catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
     # cannot be any of its tiles.
     alone = options.games is None or len(options.games) < 2
     if options.tiles is not None and "sheets" in options.parts and alone:
-        from micropul_print.gameapi import UsageError
+        from micropul_print.errors import UsageError
 
         raise UsageError(f"argument --tiles: the {catalogue.name} tiles have no numbers "
                          "(they are all alike): leave --tiles out for this game")
@@ -251,7 +251,7 @@ def build_cellulae_kit(catalogue: CellulaeCatalogue, theme: Theme, out: OutputDi
     if "print-shop" in parts:
         say(f"writing {out.path(PRINT_SHOP_PDF)}")
         written.append(out.write_bytes(PRINT_SHOP_PDF, print_shop_pdf(catalogue, theme, flip)))
-    rulebook_papers = list(papers) or [RULEBOOK_PAPER]  # they follow the sheets' papers
+    rulebook_papers = list(papers) or [DEFAULT_PAPER]  # they follow the sheets' papers
     if "rulebooks" in parts:
         written += write_rulebooks(catalogue, theme, out, langs=langs,
                                    papers=rulebook_papers, progress=say)

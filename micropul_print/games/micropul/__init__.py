@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from micropul_print.errors import Diagnostic
-from micropul_print.gameapi import JSON, CheckReport, KitJob, KitOptions, UsageError
+from micropul_print.errors import Diagnostic, UsageError
+from micropul_print.gameapi import JSON, CheckReport, KitJob, KitOptions
 from micropul_print.resources import package_file
 
 if TYPE_CHECKING:

@@ -20,8 +20,8 @@ from typing import Any
 
 from micropul_print.catalogue.loader import CatalogueHeader
 from micropul_print.draw.theme import Theme
-from micropul_print.errors import Diagnostic, UserError, errors_in
-from micropul_print.gameapi import JSON, CheckReport, KitJob, KitOptions, Progress, UsageError
+from micropul_print.errors import Diagnostic, UsageError, UserError, errors_in
+from micropul_print.gameapi import JSON, CheckReport, KitJob, KitOptions, Progress
 from micropul_print.outputs import OutputDir
 from micropul_print.rulebook.games import GameRulebook
 from micropul_print.sheets.layout import SheetLayout
