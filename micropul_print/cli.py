@@ -114,7 +114,7 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
     parser = Parser(
         prog=PROG,
         description="Print-and-play kit generator and rules engines for tile games: "
-                    + "; ".join(game.summary for game in games) + ".",
+                    + "; ".join(game.info.summary for game in games) + ".",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -272,7 +272,7 @@ def _catalogues(options: KitOptions) -> list[tuple[str, Path]]:
     if options.catalogue is not None:
         catalogue, _diagnostics = read_catalogue(options.catalogue)
         given_game = catalogue.game if catalogue is not None else None
-    games = list(options.games or [given_game or registry.default_game().name])
+    games = list(options.games or [given_game or registry.default_game().info.name])
     given = options.catalogue
     return [(game, given if given is not None and _stands_for(given_game, game)
              else registry.get(game).shipped_catalogue()) for game in games]

@@ -215,14 +215,14 @@ def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
 
     game = registry.get(catalogue.game)
     variants = game.variants(catalogue)
-    players = game.player_counts
+    players = game.info.player_counts
     for variant in args.variants or ():
         if variant not in variants:
             raise UsageError(f"{catalogue.name} has no variant {variant!r} "
                              f"(it has: {', '.join(variants)})")
     for count in args.players or ():
         if count not in map(str, players):  # compared as text: '²' and '1_0' are no counts
-            raise UsageError(f"{game.title} takes {', '.join(map(str, players))} players, "
+            raise UsageError(f"{game.info.title} takes {', '.join(map(str, players))} players, "
                              f"not {count}")
     return analyse.plan(catalogue.game, catalogue, args.bots, args.games, args.seed,
                         variants=args.variants,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
-from micropul_print.gameapi import SHEET_LAYOUTS
+from micropul_print.kitplan import SHEET_LAYOUTS
 from micropul_print.paper import PAPER_NAMES
 from micropul_print.sheets.duplex import FLIPS
 

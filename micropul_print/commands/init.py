@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if schema is not None and (shipped.parent / schema).is_file():
         files[schema] = (shipped.parent / schema).read_bytes()
     files[THEME_FILE] = (THEMES_DIR / f"{STARTING_THEME}.yaml").read_bytes()
-    files[CONFIG_NAME] = configuration(shipped.name, game.title).encode("utf-8")
+    files[CONFIG_NAME] = configuration(shipped.name, game.info.title).encode("utf-8")
 
     if folder.exists() and not folder.is_dir():
         raise UserError([Diagnostic(str(folder), 0, 0, "not a folder: init writes its "
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
                                     f"cannot write: {exc.strerror or exc}")]) from None
     for name in files:
         print(folder / name)
-    print(f"A variant of {game.title} in {folder}: edit {shipped.name} and {THEME_FILE}, "
+    print(f"A variant of {game.info.title} in {folder}: edit {shipped.name} and {THEME_FILE}, "
           f"then, in that folder, micropul-print check and micropul-print build "
           "(--watch rebuilds as you edit).", file=sys.stderr)
     return 0

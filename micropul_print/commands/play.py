@@ -39,9 +39,9 @@ def run(args: argparse.Namespace) -> int:
 
     catalogue = _load(args.catalogue, args.game, False)
     game = registry.get(catalogue.game)
-    if len(args.bots) not in game.player_counts:
-        raise UsageError(f"{game.title} is played by "
-                         f"{' or '.join(map(str, game.player_counts))} players: give as many "
+    if len(args.bots) not in game.info.player_counts:
+        raise UsageError(f"{game.info.title} is played by "
+                         f"{' or '.join(map(str, game.info.player_counts))} players: give as many "
                          f"bots, not {len(args.bots)}")
     variants = game.variants(catalogue)
     if args.variant is not None and args.variant not in variants:
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     winners = [seat + 1 for seat, r in enumerate(returns) if r == max(returns)]
     verdict = ("a tie" if len(winners) > 1 else f"player {winners[0]} wins"
                if len(returns) > 1 else "won" if returns[0] else "lost")
-    print(printable(f"{game.title}, {catalogue.name}, variant {record.variant}, seed "
+    print(printable(f"{game.info.title}, {catalogue.name}, variant {record.variant}, seed "
                     f"{record.seed}: {seats}; {verdict} ({state.end_reason()}) after "
                     f"{state.turn()} turns"))
     if args.record is not None:

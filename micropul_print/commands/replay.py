@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         written = [output.write_bytes(f"turn-{turn:0{digits}d}.svg", to_svg(page))
                    for turn, page in enumerate(pages)]
         written.append(output.write_bytes("replay.pdf", pages_pdf(
-            pages, f"{game.title}: {read.source}")))
+            pages, f"{game.info.title}: {read.source}")))
         removed = staging.commit({"replay": written})
     stale = f"; removed {len(removed)} pictures of an earlier replay" if removed else ""
     print(f"wrote {len(pages)} SVG pictures and replay.pdf into {output.root}{stale}",

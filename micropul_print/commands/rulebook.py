@@ -290,7 +290,7 @@ def _template(args: argparse.Namespace) -> int:
                          "name such as nl.po")
     check_file_target(target, "the catalogue")  # a device or pipe: before reading it
     lang = _template_language(target, langs[0] if langs else None)
-    data = catalogue_for(rulebook_for(game), registry.get(game).title, lang,
+    data = catalogue_for(rulebook_for(game), registry.get(game).info.title, lang,
                          existing=target if target.exists() else None)
     try:
         write_atomic(target, data)  # a reader never sees half a catalogue
