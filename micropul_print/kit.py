@@ -267,7 +267,39 @@ def format_summary(report: KitReport) -> str:
              f"{_size(total)}, into {report.root} in {report.seconds:.2f} s"]
     lines += [f"note: {note}" for note in report.notes]
     lines += print_instructions(report)
+    built = {scope.partition("/")[0] for scope in report.made}
+    more = more_available(report.options, built)
+    if more:
+        lines.append(f"also available: {more}")
     return "\n".join(lines)
+
+
+def more_available(options: KitOptions, built: set[str]) -> str:
+    """In one line, what else a build of the games ``built`` can make that this one did
+    not (the options that ask for it), or "" when it made everything."""
+    from micropul_print.paper import PAPER_NAMES
+
+    more = []
+    others = [game for game in registry.games() if game.info.name not in built]
+    if built and others:
+        names = " and ".join(f"{game.info.title}'s" for game in others)
+        more.append(f"{names} kit (--game {others[0].info.name if len(others) == 1 else 'all'}"
+                    f"{' or all' if len(others) == 1 else ''})")
+    if "sheets" in options.parts or "rulebooks" in options.parts:
+        papers = [paper for paper in PAPER_NAMES if paper not in options.papers]
+        if papers:
+            more.append(f"the kit on {' and '.join(papers)} paper (--paper "
+                        f"{papers[0] if len(papers) == 1 else 'all'})")
+    if "rulebooks" in options.parts and not options.booklets:
+        more.append("the rulebooks as booklets (--booklet)")
+    if "sheets" in options.parts:
+        if "gutter-fold" not in options.sheet_layouts:
+            more.append("gutter-fold sheets (--layout gutter-fold or all)")
+        if not options.cut_files:
+            more.append("cut files (--cut-files)")
+        if not options.print_shop:
+            more.append("a print shop's file (--print-shop)")
+    return "; ".join(more)
 
 
 def print_instructions(report: KitReport) -> list[str]:

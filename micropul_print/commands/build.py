@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
 from micropul_print.kitplan import SHEET_LAYOUTS
-from micropul_print.paper import PAPER_NAMES
+from micropul_print.paper import DEFAULT_PAPER, PAPER_NAMES
 from micropul_print.sheets.duplex import FLIPS
 
 if TYPE_CHECKING:
@@ -128,8 +128,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--theme", default="classic", type=theme_name,
                         help="tile theme: a built-in name (classic, ink-saver, colour-safe) "
                              "or a theme YAML file (default: classic)")
-    parser.add_argument("--paper", choices=(*PAPER_NAMES, "all"), default="all",
-                        help="paper of the PDF sheets and rulebooks (default: all)")
+    parser.add_argument("--paper", choices=(*PAPER_NAMES, "all"), default=DEFAULT_PAPER,
+                        help="the paper you print on, of the PDF sheets and rulebooks, or all "
+                             f"of them (default: {DEFAULT_PAPER}; set 'paper' in "
+                             "micropul-print.toml once)")
+    parser.add_argument("--booklet", action="store_true",
+                        help="also write each rulebook as a booklet to fold, two pages up: "
+                             "rules/<game>-rules-<lang>-booklet-<paper>.pdf")
     parser.add_argument("--layout", choices=(*SHEET_LAYOUTS, "all"), default="duplex",
                         help="how the tile sheets are printed: duplex (double-sided), "
                              "gutter-fold (single-sided, fronts and backs side by side, to "
@@ -221,6 +226,7 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
         cut_files=args.cut_files,
         tiles=args.tiles,
         print_shop=args.print_shop,
+        booklets=args.booklet,
         sheet_layouts=sheet_layouts,
         strict=args.strict,
     )

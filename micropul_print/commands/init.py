@@ -90,6 +90,7 @@ def configuration(catalogue: str, title: str) -> str:
     their defaults."""
     from micropul_print.cli import configurable_commands
     from micropul_print.config import toml_value
+    from micropul_print.paper import DEFAULT_PAPER, PAPER_NAMES
 
     commands = configurable_commands()
     chosen = {"catalogue": catalogue, "theme": THEME_FILE}
@@ -105,7 +106,11 @@ def configuration(catalogue: str, title: str) -> str:
                 lines.append(f"{key} = {toml_value(chosen[key])}")
         if name != "build":
             continue
+        # The paper printed on, set once: the build makes the kit for it alone.
+        lines += [f"# The paper you print on: {' or '.join(map(repr, PAPER_NAMES))} (\"all\": "
+                  "the kit on each).".replace("'", '"'),
+                  f"paper = {toml_value(DEFAULT_PAPER)}"]
         for key, default in options.defaults.items():
-            if key not in chosen and default is not None and key != "game":
+            if key not in chosen and default is not None and key not in ("game", "paper"):
                 lines.append(f"# {key} = {toml_value(default)}")
     return "\n".join(lines) + "\n"

@@ -64,7 +64,7 @@ def test_a_plugin_whose_rulebook_raises_is_left_out_of_the_languages(tmp_path: P
     warning = ("dominoes:GAME: warning: the game plugin 'dominoes' failed to load: its "
                "rulebook raised RuntimeError: no book (left out)")
     result = run(tmp_path, plugin, "build", "--game", "micropul", "--lang", "en", "--only",
-                 "rulebooks", "--paper", "a4", "--out", "out", "--quiet")
+                 "rulebooks", "--paper", "a4", "--booklet", "--out", "out", "--quiet")
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines() == [warning]
     assert sorted(p.name for p in (tmp_path / "out" / "rules").iterdir()) == [

@@ -71,7 +71,7 @@ def test_rulebook_checks_its_figure_and_builds(tmp_path: Path) -> None:
 @pytest.mark.parametrize("game", ["edgematch", "all"])
 def test_build(tmp_path: Path, game: str) -> None:
     result = run(tmp_path, "build", "--game", game, "--paper", "a4", "--only",
-                 "svg,sheets,rulebooks", "--out", "out", "--quiet")
+                 "svg,sheets,rulebooks", "--booklet", "--out", "out", "--quiet")
     assert result.returncode == 0, result.stderr
     made = tmp_path / "out" / "edgematch"
     # The core's kit, of the plugin's data only: its tile files, sheets and book.
