@@ -187,9 +187,10 @@ class GameKit:
     def subject(self, kind: str, *, paper: str = "", count: int | None = None) -> str:
         from micropul_print.sheets.printshop import SHOP_BLEED
 
-        total = len(self.pieces.cards(0.0))
-        count = total if count is None else count
         template = self.pieces.subjects.get(kind, SUBJECTS[kind])
+        # The set's cards counted only when the words need them (it draws them).
+        total = len(self.pieces.cards(0.0)) if count is None or "{total}" in template else 0
+        count = total if count is None else count
         return template.format(name=self.pieces.name, count=count, total=total,
                                tiles="tile" if count == 1 else "tiles",
                                size=f"{self.pieces.card_size[0]:g}", paper=paper,
@@ -215,8 +216,8 @@ def kit_jobs(kit: GameKit, layouts: Sequence[SheetLayout], options: KitOptions,
     imports = pieces.imports
     jobs: list[KitJob] = []
     if "png" in options.parts:  # the complete tile files: SVG, PNG and the overview
-        jobs.append(KitJob(TILE_FILES, _tile_files_job(kit, options, png=True),
-                           cost=max(2, len(pieces.images.faces(0.0)) // 8),
+        # The longest job of a kit (a PNG file per face): started first by the pool.
+        jobs.append(KitJob(TILE_FILES, _tile_files_job(kit, options, png=True), cost=6,
                            imports=(*imports, *_TILE_IMPORTS), label="tiles"))
     elif "svg" in options.parts:
         jobs.append(KitJob(TILE_FILES, _tile_files_job(kit, options, png=False), cost=1,
