@@ -2,6 +2,7 @@
 """Bootstrap for a fresh machine: needs only Python 3.11+.
 
     python3 tasks.py build        # create .venv, install, build the whole kit into output/
+                                  # (every game, both papers, books and booklets)
     python3 tasks.py test         # create .venv with dev tools; ruff, mypy, pytest, wheel-check
     python3 tasks.py wheel-check  # the sdist, the wheel built from it installed into a fresh
                                   # virtual environment, every command run from outside the
@@ -64,9 +65,12 @@ def ensure_venv(extras: str) -> None:
 
 def task_build(extra: list[str]) -> int:
     ensure_venv("")
-    # The whole kit is every game's; a --game among the extra arguments comes later and
-    # wins, a CATALOGUE stands in for the shipped catalogue of its own game.
-    return _run(PYTHON, "-m", "micropul_print", "build", "--game", "all", *extra)
+    # The whole kit: every game's, on every paper, the rulebooks with their booklets (a
+    # plain `build` makes one paper's, books only); a --game or --paper among the extra
+    # arguments comes later and wins, a CATALOGUE stands in for the shipped catalogue of
+    # its own game.
+    return _run(PYTHON, "-m", "micropul_print", "build", "--game", "all", "--paper", "all",
+                "--booklet", *extra)
 
 
 def task_test(extra: list[str]) -> int:

@@ -36,15 +36,13 @@ from types import FrameType, ModuleType
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from micropul_print import __version__, config, registry
-from micropul_print.errors import UserError, printable, take_warnings
-from micropul_print.gameapi import UsageError
+from micropul_print.errors import PROG, UsageError, UserError, printable, take_warnings, usage_error
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
 COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "init", "calibrate",
             "analyse", "play", "replay")
-PROG = "micropul-print"
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
@@ -78,11 +76,6 @@ class Parser(argparse.ArgumentParser):
         # to suggest, not another command's.
         hint = _hint(message, sorted(self._option_string_actions))
         self.exit(EXIT_USAGE, f"{usage_error(self.prog, message)}{hint}\n")
-
-
-def usage_error(command: str, message: str) -> str:
-    """A usage error as every command says it: "micropul-print build: error: ..."."""
-    return f"{command}: error: {printable(message)}"
 
 
 def _hint(message: str, options: list[str]) -> str:
@@ -121,7 +114,7 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
     parser = Parser(
         prog=PROG,
         description="Print-and-play kit generator and rules engines for tile games: "
-                    + "; ".join(game.summary for game in games) + ".",
+                    + "; ".join(game.info.summary for game in games) + ".",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -257,6 +250,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command in _CONFIGURED:
             settings, args = _resolved(args)
             setattr(args, config.SETTINGS, settings)  # for config.reload (build --watch)
+            # How config.reload finds the commands' options again, without importing
+            # this module (which imports the commands).
+            setattr(args, config.COMMANDS, configurable_commands)
             if args.show_config:
                 print(config.format_settings(args.command, config.config_path(args), settings))
                 return EXIT_OK

@@ -185,13 +185,16 @@ def config_path(args: argparse.Namespace, cwd: Path | None = None) -> Path | Non
 
 # Where main leaves the settings resolve returned, for :func:`reload`.
 SETTINGS = "config_settings"
+# Where main leaves the function giving every command's configurable options (the
+# running command's name -> CommandOptions by command), for :func:`reload`.
+COMMANDS = "config_commands"
 
 
 def value_problem(args: argparse.Namespace, key: str, message: str) -> Exception:
     """The error for an option's value that only the command's run can judge: at the
     value's place when it came from the configuration file (blaming an option the user
     never typed misleads), else a usage error about the option."""
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import UsageError
 
     for setting in getattr(args, SETTINGS, ()):
         if setting.key == key and setting.at is not None:
@@ -224,9 +227,12 @@ def missing_inputs(args: argparse.Namespace, spec: ConfigSpec) -> list[Diagnosti
 
 
 def reload(args: argparse.Namespace, command: str,
-           commands: Mapping[str, CommandOptions]) -> argparse.Namespace:
+           commands: Mapping[str, CommandOptions] | None = None) -> argparse.Namespace:
     """``args`` with the configuration file read again (after it changed): what the
-    command line gave stays, everything else comes from the file as it is now."""
+    command line gave stays, everything else comes from the file as it is now.
+    ``commands``: by default, what main left in ``args`` (:data:`COMMANDS`)."""
+    if commands is None:
+        commands = getattr(args, COMMANDS)(command)
     fresh = copy.copy(args)
     for setting in getattr(args, SETTINGS, ()):
         if setting.source != "command line":

@@ -14,6 +14,19 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
+# The command's name, as every message of the command line starts.
+PROG = "micropul-print"
+
+
+class UsageError(Exception):
+    """A command-line value the command cannot take (exit status 2)."""
+
+
+def usage_error(command: str, message: str) -> str:
+    """A usage error as every command says it: "micropul-print build: error: ..."."""
+    return f"{command}: error: {printable(message)}"
+
+
 # Longest user text a message quotes whole; longer text is cut (see quoted).
 QUOTE_LIMIT = 60
 

@@ -16,12 +16,12 @@ from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
 
 from micropul_print.errors import Diagnostic, Severity, UserError, let_through
-from micropul_print.gameapi import Game
+from micropul_print.plugin import Game, GameInfo, members
 
 GROUP = "micropul_print.games"
 # What a plugin must have. Looked up on its class: an isinstance() check against the
 # protocol would evaluate properties such as ``rulebook`` and import their modules.
-_MEMBERS = tuple(name for name in vars(Game) if not name.startswith("_"))
+_MEMBERS = members(Game)
 
 
 @functools.cache
@@ -80,8 +80,8 @@ def _checked(name: str) -> Game:
                                     f"failed to load: {type(exc).__name__}: {exc}")]) from exc
     missing = [member for member in _MEMBERS if not hasattr(type(game), member)
                and member not in vars(game)]
-    values = {} if missing else _values(name, entry, game)
-    if missing or values["name"] != name:
+    info = None if missing else _info(name, entry, game)
+    if missing or info is None or info.name != name:
         lacks = f" (it lacks {', '.join(missing)})" if missing else ""
         raise UserError([Diagnostic(entry.value, 0, 0, f"the entry point {name!r} of the "
                                     f"group {GROUP} is not a game named {name!r}{lacks}")])
@@ -89,37 +89,42 @@ def _checked(name: str) -> Game:
     return found
 
 
-# The members every command reads from every game (the help, the order of the games,
-# the folders of a build): what each must be. Checked when the plugin is loaded, since
-# a bad one would otherwise end every command, the other games' included.
-_VALUES: dict[str, tuple[str, Callable[[object], bool]]] = {
+def _info(name: str, entry: EntryPoint, game: object) -> GameInfo:
+    """The game's declared GameInfo, read once: what every command reads from every
+    game (the help, the order of the games, the folders of a build). UserError when
+    reading it raises or it is not a GameInfo, since a bad one would otherwise end
+    every command, the other games' included."""
+    try:
+        info = game.info  # type: ignore[attr-defined]
+    except (Exception, SystemExit) as exc:  # as a failed import: the plugin's problem
+        raise UserError([Diagnostic(
+            entry.value, 0, 0, f"the game plugin {name!r} failed to load: its info "
+            f"raised {type(exc).__name__}: {exc}")]) from exc
+    if not isinstance(info, GameInfo):
+        raise UserError([Diagnostic(
+            entry.value, 0, 0, f"the game plugin {name!r} failed to load: its info must "
+            f"be a micropul_print.plugin.GameInfo, got {info!r}")])
+    for member, (kind, fits) in _INFO_TYPES.items():
+        value = getattr(info, member)
+        if not fits(value):
+            raise UserError([Diagnostic(
+                entry.value, 0, 0, f"the game plugin {name!r} failed to load: its "
+                f"info's {member} must be {kind}, got {value!r}")])
+    return info
+
+
+# What each member of a GameInfo must be (a dataclass checks no types).
+_INFO_TYPES: dict[str, tuple[str, Callable[[object], bool]]] = {
     "name": ("a string", lambda v: isinstance(v, str)),
     "title": ("a string", lambda v: isinstance(v, str)),
     "summary": ("a string", lambda v: isinstance(v, str)),
     "order": ("an integer", lambda v: isinstance(v, int) and not isinstance(v, bool)),
     "output_dir": ("a string", lambda v: isinstance(v, str)),
+    "player_counts": ("a tuple of whole numbers", lambda v: isinstance(v, tuple) and bool(v)
+                      and all(isinstance(n, int) and n > 0 for n in v)),
     "catalogue_keys": ("a tuple of strings", lambda v: isinstance(v, tuple)
                        and all(isinstance(key, str) for key in v)),
 }
-
-
-def _values(name: str, entry: EntryPoint, game: object) -> dict[str, object]:
-    """The members of :data:`_VALUES`, read once; UserError for one that raises or has
-    the wrong type."""
-    values: dict[str, object] = {}
-    for member, (kind, fits) in _VALUES.items():
-        try:
-            value = getattr(game, member)
-        except (Exception, SystemExit) as exc:  # as a failed import: the plugin's problem
-            raise UserError([Diagnostic(
-                entry.value, 0, 0, f"the game plugin {name!r} failed to load: its {member} "
-                f"raised {type(exc).__name__}: {exc}")]) from exc
-        if not fits(value):
-            raise UserError([Diagnostic(
-                entry.value, 0, 0, f"the game plugin {name!r} failed to load: its {member} "
-                f"must be {kind}, got {value!r}")])
-        values[member] = value
-    return values
 
 
 # Games found broken after they loaded, by name: a member the core asked them for raised
@@ -133,10 +138,11 @@ def leave_out(game: Game, member: str, exc: BaseException) -> None:
     (errors.take_warnings). A shipped game's failure is the tool's bug: raised again."""
     if plugin_of(type(game).__module__) is None:
         raise exc
-    problem = Diagnostic(_entry_points()[game.name].value, 0, 0, f"the game plugin "
-                         f"{game.name!r} failed to load: its {member} raised "
+    name = game.info.name
+    problem = Diagnostic(_entry_points()[name].value, 0, 0, f"the game plugin "
+                         f"{name!r} failed to load: its {member} raised "
                          f"{type(exc).__name__}: {exc}")
-    _FAILED[game.name] = UserError([problem])
+    _FAILED[name] = UserError([problem])
     let_through(_warnings([problem]))
 
 
@@ -155,7 +161,7 @@ def _loaded() -> tuple[list[Game], list[Diagnostic]]:
 def games() -> list[Game]:
     """Every registered game that loads, in their declared order (then by name). A
     broken plugin is left out (see :func:`broken`): the other games still work."""
-    return sorted(_loaded()[0], key=lambda g: (g.order, g.name))
+    return sorted(_loaded()[0], key=lambda g: (g.info.order, g.info.name))
 
 
 def broken() -> list[Diagnostic]:
@@ -170,7 +176,7 @@ def _warnings(problems: list[Diagnostic]) -> list[Diagnostic]:
 
 def game_names() -> list[str]:
     """The usable games' names, in order; UserError when there is none."""
-    names = [game.name for game in games()]
+    names = [game.info.name for game in games()]
     if not names:
         raise UserError([*_loaded()[1], Diagnostic(
             "micropul-print", 0, 0, "no game is registered: the entry-point group "

@@ -32,8 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from micropul_print import registry
-from micropul_print.errors import UserError
-from micropul_print.gameapi import UsageError
+from micropul_print.errors import UsageError, UserError
 
 if TYPE_CHECKING:
     from micropul_print.kit import KitOptions, KitReport
@@ -285,7 +284,7 @@ def _catalogues(options: KitOptions) -> list[tuple[str, Path]]:
     if options.catalogue is not None:
         catalogue, _diagnostics = read_catalogue(options.catalogue)
         given_game = catalogue.game if catalogue is not None else None
-    games = list(options.games or [given_game or registry.default_game().name])
+    games = list(options.games or [given_game or registry.default_game().info.name])
     given = options.catalogue
     return [(game, given if given is not None and _stands_for(given_game, game)
              else registry.get(game).shipped_catalogue()) for game in games]
@@ -359,7 +358,7 @@ def _attempt(action: Callable[[], KitReport]) -> KitReport | None:
 def _usage_problem(exc: UsageError, changed: str | None = None) -> None:
     """A usage error, as the command line says it; for a changed configuration, that
     its settings before the change stay in force until it is fixed."""
-    from micropul_print.cli import PROG, usage_error
+    from micropul_print.errors import PROG, usage_error
 
     print(usage_error(f"{PROG} build", str(exc)), file=sys.stderr, flush=True)
     if changed is not None:
@@ -373,6 +372,6 @@ def _problems(exc: UserError) -> None:
 
 
 def _reloaded(args: argparse.Namespace) -> argparse.Namespace:
-    from micropul_print import cli, config
+    from micropul_print import config
 
-    return config.reload(args, "build", cli.configurable_commands("build"))
+    return config.reload(args, "build")

@@ -190,7 +190,7 @@ def test_the_defaults_in_effect_without_a_file_are_the_parser_s(
     settings = show(["build"], capsys)
     assert {source for _value, source in settings.values()} == {"default"}
     assert settings["only"] == ('["svg", "png", "sheets", "rulebooks"]', "default")
-    assert settings["paper"] == ('"all"', "default")
+    assert settings["paper"] == ('"a4"', "default")
     assert "watch" not in settings and "config" not in settings
 
 

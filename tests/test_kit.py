@@ -13,18 +13,25 @@ from pypdf.generic import ContentStream
 
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.draw.theme import load_theme
-from micropul_print.games.micropul.kit import plan_tile_sheets
-from micropul_print.games.micropul.tilefiles import TileArt
 from micropul_print.kit import KitOptions, build_kit, format_summary
-from micropul_print.outputs import MANIFEST
+from micropul_print.kitplan import game_kit, plan_tile_sheets
+from micropul_print.outputs import MANIFEST, OutputDir
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pages import SheetOptions
 
 PT_PER_MM = 72 / 25.4
 
 
+def micropul_kit() -> Any:
+    """Micropul's pieces in the classic theme, as a build resolves them."""
+    from micropul_print import registry
+
+    return game_kit(registry.get("micropul"), load_catalogue(), load_theme("classic"),
+                    OutputDir(Path("unused")))
+
+
 def test_micropul_sheets_hold_48_tiles_and_6_stones() -> None:
-    art = TileArt(load_catalogue(), load_theme("classic"))
+    art = micropul_kit()
     a4 = plan_tile_sheets(art, load_layout("a4"), SheetOptions())
     fronts = [p for p in a4.pages if p.side == "front"]
     assert [len(p.placements) for p in fronts] == [0, 48 + 6]
@@ -38,7 +45,7 @@ def test_micropul_sheets_hold_48_tiles_and_6_stones() -> None:
 
 def test_stones_are_round_chips_with_the_bleed_and_a_cut_circle_on_the_front_only(
         ) -> None:
-    art = TileArt(load_catalogue(), load_theme("classic"))
+    art = micropul_kit()
     plan = plan_tile_sheets(art, load_layout("a4"), SheetOptions(bleed=3.0, calibration=False))
     stones = [(page.side, pl) for page in plan.pages for pl in page.placements if pl.round]
     assert [side for side, _pl in stones] == ["front"] * 6 + ["back"] * 6
@@ -49,7 +56,7 @@ def test_stones_are_round_chips_with_the_bleed_and_a_cut_circle_on_the_front_onl
 
 
 def test_every_card_has_the_same_back() -> None:
-    art = TileArt(load_catalogue(), load_theme("classic"))
+    art = micropul_kit()
     plan = plan_tile_sheets(art, load_layout("a4"), SheetOptions(bleed=2.0, calibration=False))
     backs = {pl.drawing for page in plan.pages if page.side == "back"
              for pl in page.placements if pl.drawing.width > 20}
@@ -140,16 +147,15 @@ def test_unknown_part_is_a_programming_error(tmp_path: Path) -> None:
 
 
 def test_svg_only_build_writes_the_same_svg_files_as_a_full_build(tmp_path: Path) -> None:
-    from micropul_print.games.micropul import tilefiles
-
+    svg_dir = "tiles/svg"
     build(tmp_path / "svg", parts=frozenset({"svg"}))
     build(tmp_path / "all", parts=frozenset({"png"}))
-    svg_only = sorted(p.name for p in (tmp_path / "svg" / tilefiles.SVG_DIR).iterdir())
-    complete = sorted(p.name for p in (tmp_path / "all" / tilefiles.SVG_DIR).iterdir())
+    svg_only = sorted(p.name for p in (tmp_path / "svg" / svg_dir).iterdir())
+    complete = sorted(p.name for p in (tmp_path / "all" / svg_dir).iterdir())
     assert svg_only == complete
     for name in svg_only:  # the same pictures, byte for byte
-        assert (tmp_path / "svg" / tilefiles.SVG_DIR / name).read_bytes() == (
-            tmp_path / "all" / tilefiles.SVG_DIR / name).read_bytes()
+        assert (tmp_path / "svg" / svg_dir / name).read_bytes() == (
+            tmp_path / "all" / svg_dir / name).read_bytes()
 
 
 def test_worker_processes_write_what_one_process_writes(tmp_path: Path) -> None:
@@ -183,29 +189,29 @@ def test_every_missing_language_is_reported_before_anything_is_written(
 
 
 def test_small_builds_stay_in_one_process() -> None:
-    from micropul_print.kit import _workers
+    from micropul_print.pool import workers_for
 
-    assert _workers(None, [1, 1]) == 1  # the SVG files and one sheet: the benchmark (b)
-    assert _workers(None, [3]) == 1
-    assert _workers(1, [3, 4, 4]) == 1
-    assert _workers(2, [3, 4, 4]) == 2
-    assert _workers(8, [3, 4]) == 2  # never more workers than jobs
+    assert workers_for(None, [1, 1]) == 1  # the SVG files and one sheet: the benchmark (b)
+    assert workers_for(None, [3]) == 1
+    assert workers_for(1, [3, 4, 4]) == 1
+    assert workers_for(2, [3, 4, 4]) == 2
+    assert workers_for(8, [3, 4]) == 2  # never more workers than jobs
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_problems_found_in_workers_are_diagnostics(workers: int) -> None:
     from micropul_print.errors import Diagnostic, UserError
-    from micropul_print.gameapi import KitJob
-    from micropul_print.kit import _run_jobs
+    from micropul_print.kitplan import KitJob, Written
+    from micropul_print.pool import run_jobs
 
     def failing(name: str) -> KitJob:
-        def run(say: Callable[[str], None]) -> list[Path]:
+        def run(say: Callable[[str], None]) -> Written:
             say(f"starting {name}")
             raise UserError([Diagnostic(f"{name}.yaml", 1, 1, "broken")])
         return KitJob("part", run, cost=1)
 
     with pytest.raises(UserError) as problem:
-        _run_jobs([failing("a"), failing("b")], workers, lambda _message: None)
+        run_jobs([failing("a"), failing("b")], workers, lambda _message: None)
     found = [str(d) for d in problem.value.diagnostics]
     # In one process the first problem stops; workers each report theirs, in job order.
     assert found == (["a.yaml:1:1: error: broken"] if workers == 1 else
@@ -215,17 +221,17 @@ def test_problems_found_in_workers_are_diagnostics(workers: int) -> None:
 def test_workers_take_the_tile_files_first_then_the_longest_jobs() -> None:
     import time
 
-    from micropul_print.gameapi import KitJob
-    from micropul_print.kit import TILE_FILES, _NoEvents, _run_in_workers
+    from micropul_print.kitplan import TILE_FILES, KitJob, Written
+    from micropul_print.pool import NoEvents, _run_in_workers
 
     def job(part: str, cost: int) -> KitJob:
         # Runs in a worker: tells when it started, as its one "path".
-        return KitJob(part, lambda _say: [Path(str(time.monotonic_ns()))], cost=cost)
+        return KitJob(part, lambda _say: Written([Path(str(time.monotonic_ns()))]), cost=cost)
 
     jobs = [job("sheets", 1), job("rulebooks", 4), job(TILE_FILES, 2), job("rulebooks", 3)]
     # One worker takes them one after the other, in the order they were handed over.
-    started = [int(paths[0].name) for paths in
-               _run_in_workers(jobs, 1, lambda _message: None, _NoEvents())]
+    started = [int(written.paths[0].name) for written in
+               _run_in_workers(jobs, 1, lambda _message: None, NoEvents())]
     assert sorted(range(len(jobs)), key=lambda i: started[i]) == [2, 1, 3, 0]
 
 
@@ -237,24 +243,27 @@ def test_workers_take_the_tile_files_first_then_the_longest_jobs() -> None:
 def test_a_game_writing_outside_its_folder_is_refused_and_nothing_is_swapped_in(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str, stray: str,
         where: str | None) -> None:
-    from micropul_print import registry
+    from dataclasses import replace
+
+    from micropul_print import kit, registry
     from micropul_print.errors import UserError
-    from micropul_print.gameapi import KitJob
+    from micropul_print.kitplan import GameKit, KitJob, Written
 
     shipped = registry.get
 
     class Stray(type(shipped("micropul"))):  # type: ignore[misc]
-        output_dir = folder
+        info = replace(shipped("micropul").info, output_dir=folder)
 
-        def kit_jobs(self, catalogue: Any, theme: Any, output: Any, *_: Any) -> list[KitJob]:
-            return [KitJob("svg", lambda _say: [output.write_bytes(stray, b"x")], cost=1)]
-
-    class Quiet(type(shipped("cellulae"))):  # type: ignore[misc]
-        def kit_jobs(self, *_: Any) -> list[KitJob]:
+    def jobs(game_kit: GameKit, *_: Any, **_options: Any) -> list[KitJob]:
+        # A plan gone wrong: the micropul kit writes the stray file, the other nothing.
+        if game_kit.info.name != "micropul":
             return []
+        return [KitJob("svg", lambda _say: Written([game_kit.output.write_bytes(stray, b"x")]),
+                       cost=1)]
 
-    games = {"micropul": Stray(), "cellulae": Quiet()}
+    games = {"micropul": Stray()}
     monkeypatch.setattr(registry, "get", lambda name: games.get(name) or shipped(name))
+    monkeypatch.setattr(kit, "kit_jobs", jobs)
     options = KitOptions(games=("micropul", "cellulae"), parts=frozenset({"svg"}), jobs=1)
     out = tmp_path / "out"
     if where is None:
@@ -275,8 +284,8 @@ def test_a_bug_in_a_plugins_job_is_blamed_on_the_plugin_even_from_a_worker(
     from importlib.metadata import EntryPoint
 
     from micropul_print import registry
-    from micropul_print.gameapi import KitJob
-    from micropul_print.kit import _run_jobs
+    from micropul_print.kitplan import KitJob, Written
+    from micropul_print.pool import run_jobs
 
     module = types.ModuleType("buggy_kit_plugin")
     exec(compile("def run(say):\n    return [1 // 0]\n", "buggy_kit_plugin.py", "exec"),
@@ -285,7 +294,7 @@ def test_a_bug_in_a_plugins_job_is_blamed_on_the_plugin_even_from_a_worker(
     found = {**registry._entry_points(),
              "buggy": EntryPoint("buggy", "buggy_kit_plugin:GAME", registry.GROUP)}
     monkeypatch.setattr(registry, "_entry_points", lambda: found)
-    jobs = [KitJob("part", module.run, cost=1), KitJob("part", lambda _say: [], cost=1)]
+    jobs = [KitJob("part", module.run, cost=1), KitJob("part", lambda _say: Written(), cost=1)]
     with pytest.raises(ZeroDivisionError) as bug:
-        _run_jobs(jobs, workers, lambda _message: None)
+        run_jobs(jobs, workers, lambda _message: None)
     assert registry.plugin_blamed(bug.value) == "buggy"

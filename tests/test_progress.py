@@ -66,7 +66,7 @@ def test_a_pipe_gets_one_line_per_part_and_what_to_print(tmp_path: Path) -> None
     result = subprocess.run(
         [sys.executable, "-m", "micropul_print", "build", "--game", "all", "--no-config",
          "--only", "sheets,rulebooks", "--lang", "en", "--paper", "a4", "--duplex", "short",
-         "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
+         "--booklet", "--out", str(tmp_path)], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
     assert [re.sub(r" \(\d+\.\d s\)$", "", line) for line in result.stderr.splitlines()] == [
         "micropul sheets a4: sheets/micropul-tiles-a4.pdf",
@@ -92,13 +92,17 @@ def test_a_pipe_gets_one_line_per_part_and_what_to_print(tmp_path: Path) -> None
         "  cellulae/rules/cellulae-rules-en-a4.pdf: A4, double-sided, flip on the long edge, "
         "2 sheets",
         "  cellulae/rules/cellulae-rules-en-booklet-a4.pdf: A4, landscape, double-sided, "
-        "flip on the short edge, 2 sheets"]
+        "flip on the short edge, 2 sheets",
+        # And in one line, what more the build can make.
+        "also available: the kit on letter paper (--paper letter); gutter-fold sheets "
+        "(--layout gutter-fold or all); cut files (--cut-files); a print shop's file "
+        "(--print-shop)"]
 
 
 def test_the_books_of_every_language_are_one_line_per_paper(tmp_path: Path) -> None:
     report = build_kit(tmp_path, KitOptions(parts=frozenset({"rulebooks"}),
                                             langs=("en", "pl", "de")))
-    assert format_summary(report).splitlines()[1:] == [
+    assert format_summary(report).splitlines()[1:-1] == [
         'to print, at 100 % ("Actual size"; never "Fit to page" or "Shrink to fit"):',
         "  rules/micropul-rules-{de,en,pl}-a4.pdf: A4, double-sided, flip on the long "
         "edge, 2 sheets each (3 files)",
@@ -113,7 +117,7 @@ def test_the_books_of_every_language_are_one_line_per_paper(tmp_path: Path) -> N
 def test_the_summary_says_the_pages_are_already_scaled(tmp_path: Path) -> None:
     report = build_kit(tmp_path, KitOptions(parts=frozenset({"sheets"}), papers=("letter",),
                                             scale=(97.0, 98.5)))
-    assert format_summary(report).splitlines()[2:] == [
+    assert format_summary(report).splitlines()[2:-1] == [
         "  sheets/micropul-tiles-letter.pdf: Letter, double-sided, flip on the long edge, "
         "2 sheets",  # the stones on the calibration sheet, as on A4
         "  (already enlarged for a printer that prints at 97 % x 98.5 %: --scale)"]

@@ -6,12 +6,14 @@ from __future__ import annotations
 import sys
 import types
 from collections.abc import Iterator
+from dataclasses import replace
 from importlib.metadata import EntryPoint
 
 import pytest
 
 from micropul_print import cli, registry
 from micropul_print.errors import UserError
+from micropul_print.plugin import GameRules, members
 
 SHIPPED = [EntryPoint("micropul", "micropul_print.games.micropul:GAME", registry.GROUP),
            EntryPoint("cellulae", "micropul_print.games.cellulae:GAME", registry.GROUP)]
@@ -69,15 +71,19 @@ def test_a_plugin_that_exits_while_importing_does_not_end_the_tool(
 def test_a_plugin_lacking_members_or_misnamed_is_left_out(
         plugins: list[EntryPoint], monkeypatch: pytest.MonkeyPatch) -> None:
     game = registry.get("cellulae")
-    _module(monkeypatch, "half_plugin", GAME=types.SimpleNamespace(name="half", title="Half"))
+    # Half a game: its info and its rules, no printing data.
+    _module(monkeypatch, "half_plugin", GAME=types.SimpleNamespace(
+        info=replace(game.info, name="half"),
+        **{member: getattr(game, member) for member in members(GameRules)}))
     _module(monkeypatch, "misnamed_plugin", GAME=game)
     plugins += [EntryPoint("half", "half_plugin:GAME", registry.GROUP),
                 EntryPoint("other", "misnamed_plugin:GAME", registry.GROUP)]
     _clear()
     assert registry.game_names() == ["micropul", "cellulae"]
     messages = [d.message for d in registry.broken()]
-    assert messages[0].startswith(f"the entry point 'half' of the group {registry.GROUP} is "
-                                  "not a game named 'half' (it lacks summary, order, ")
+    assert messages[0] == (f"the entry point 'half' of the group {registry.GROUP} is not "
+                           "a game named 'half' (it lacks theme_problems, pieces, rulebook) "
+                           "(left out)")
     assert messages[1] == (f"the entry point 'other' of the group {registry.GROUP} is not "
                            "a game named 'other' (left out)")
 

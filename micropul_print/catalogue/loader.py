@@ -8,13 +8,14 @@ in docs/catalogue.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from micropul_print import registry
+from micropul_print.catalogue.header import CatalogueHeader as CatalogueHeader
 from micropul_print.errors import Diagnostic, Severity, UserError, quoted, usable
-from micropul_print.gameapi import Catalogue, Game
+from micropul_print.gameapi import Catalogue
+from micropul_print.plugin import Game
 from micropul_print.yamlsource import (
     YamlMapping,
     YamlNode,
@@ -34,21 +35,6 @@ def shipped_catalogue(game: str | None) -> Path:
 
 
 _HEADER_KEYS = ("game", "name", "tile_count", "tiles")
-
-
-@dataclass(frozen=True)
-class CatalogueHeader:
-    """The keys every catalogue has, whatever the game."""
-
-    game: str
-    name: str | None
-    tile_count: int | None
-    tile_count_node: YamlNode | None
-    tiles: tuple[YamlNode, ...]
-    tiles_node: YamlNode  # the 'tiles' key: where problems of the whole list are reported
-    source: str
-    root: YamlMapping  # the whole file, for the game's own top-level keys
-    game_at: tuple[int, int] = (0, 0)  # (line, column) of the game key, for messages
 
 
 def read_catalogue(path: str | Path) -> tuple[Any, list[Diagnostic]]:
@@ -94,7 +80,7 @@ def _read(root: YamlNode, source: str, out: list[Diagnostic]) -> Catalogue | Non
                 game_node.diagnostic(
                     f"unknown game {quoted(game)} (expected {join_choices(names)})")
             )
-    game_keys = () if schema is None else schema.catalogue_keys
+    game_keys = () if schema is None else schema.info.catalogue_keys
     out.extend(check_keys(root, "the catalogue", (*_HEADER_KEYS, *game_keys)))
     name_node = root.get("name")
     name = None if name_node is None else expect_text(name_node, "'name'", out)

@@ -216,8 +216,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from micropul_print.config import missing_inputs
-    from micropul_print.errors import Diagnostic, UserError
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import Diagnostic, UsageError, UserError
     from micropul_print.lab import analyse, report
     from micropul_print.lab.report import display_path
     from micropul_print.lab.runner import SchedulerLost, check_scheduler, run_plan
@@ -358,18 +357,18 @@ def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
 
 
 def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import UsageError
 
     game = registry.get(catalogue.game)
     variants = game.variants(catalogue)
-    players = game.player_counts
+    players = game.info.player_counts
     for variant in args.variants or ():
         if variant not in variants:
             raise UsageError(f"{catalogue.name} has no variant {variant!r} "
                              f"(it has: {', '.join(variants)})")
     for count in args.players or ():
         if count not in map(str, players):  # compared as text: '²' and '1_0' are no counts
-            raise UsageError(f"{game.title} takes {', '.join(map(str, players))} players, "
+            raise UsageError(f"{game.info.title} takes {', '.join(map(str, players))} players, "
                              f"not {count}")
     return analyse.plan(catalogue.game, catalogue, args.bots, args.games, args.seed,
                         variants=args.variants,

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
-from micropul_print.gameapi import PAPERS, SHEET_LAYOUTS
+from micropul_print.kitplan import SHEET_LAYOUTS
+from micropul_print.paper import DEFAULT_PAPER, PAPER_NAMES
 from micropul_print.sheets.duplex import FLIPS
 
 if TYPE_CHECKING:
@@ -127,8 +128,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--theme", default="classic", type=theme_name,
                         help="tile theme: a built-in name (classic, ink-saver, colour-safe) "
                              "or a theme YAML file (default: classic)")
-    parser.add_argument("--paper", choices=(*PAPERS, "all"), default="all",
-                        help="paper of the PDF sheets and rulebooks (default: all)")
+    parser.add_argument("--paper", choices=(*PAPER_NAMES, "all"), default=DEFAULT_PAPER,
+                        help="the paper you print on, of the PDF sheets and rulebooks, or all "
+                             f"of them (default: {DEFAULT_PAPER}; set 'paper' in "
+                             "micropul-print.toml once)")
+    parser.add_argument("--booklet", action="store_true",
+                        help="also write each rulebook as a booklet to fold, two pages up: "
+                             "rules/<game>-rules-<lang>-booklet-<paper>.pdf")
     parser.add_argument("--layout", choices=(*SHEET_LAYOUTS, "all"), default="duplex",
                         help="how the tile sheets are printed: duplex (double-sided), "
                              "gutter-fold (single-sided, fronts and backs side by side, to "
@@ -198,7 +204,7 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
     if args.cut_files and "duplex" not in sheet_layouts and "sheets" in args.only:
         # The marks and cut files belong to the duplex sheets: without this, --cut-files
         # was silently dropped.
-        from micropul_print.gameapi import UsageError
+        from micropul_print.errors import UsageError
 
         raise UsageError("argument --cut-files: the cut files go with the duplex sheets, "
                          "which --layout gutter-fold leaves out: use --layout all for both "
@@ -207,7 +213,7 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
         catalogue=Path(args.catalogue) if args.catalogue else None,
         games=games,
         theme=args.theme,
-        papers=every_or_one(args.paper, PAPERS),
+        papers=every_or_one(args.paper, PAPER_NAMES),
         bleed=args.bleed,
         dpi=args.dpi,
         numbers=args.numbers,
@@ -220,6 +226,7 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
         cut_files=args.cut_files,
         tiles=args.tiles,
         print_shop=args.print_shop,
+        booklets=args.booklet,
         sheet_layouts=sheet_layouts,
         strict=args.strict,
     )

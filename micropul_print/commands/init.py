@@ -35,8 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print import registry
     from micropul_print.config import CONFIG_NAME
     from micropul_print.draw.theme import THEMES_DIR
-    from micropul_print.errors import Diagnostic, UserError
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import Diagnostic, UsageError, UserError
     from micropul_print.outputs import write_atomic
 
     if not args.folder.strip():  # an unset shell variable, not "here"
@@ -51,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if schema is not None and (shipped.parent / schema).is_file():
         files[schema] = (shipped.parent / schema).read_bytes()
     files[THEME_FILE] = (THEMES_DIR / f"{STARTING_THEME}.yaml").read_bytes()
-    files[CONFIG_NAME] = configuration(shipped.name, game.title).encode("utf-8")
+    files[CONFIG_NAME] = configuration(shipped.name, game.info.title).encode("utf-8")
 
     if folder.exists() and not folder.is_dir():
         raise UserError([Diagnostic(str(folder), 0, 0, "not a folder: init writes its "
@@ -70,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
                                     f"cannot write: {exc.strerror or exc}")]) from None
     for name in files:
         print(folder / name)
-    print(f"A variant of {game.title} in {folder}: edit {shipped.name} and {THEME_FILE}, "
+    print(f"A variant of {game.info.title} in {folder}: edit {shipped.name} and {THEME_FILE}, "
           f"then, in that folder, micropul-print check and micropul-print build "
           "(--watch rebuilds as you edit).", file=sys.stderr)
     return 0
@@ -116,6 +115,7 @@ def configuration(catalogue: str, title: str) -> str:
     their defaults."""
     from micropul_print.cli import configurable_commands
     from micropul_print.config import toml_value
+    from micropul_print.paper import DEFAULT_PAPER, PAPER_NAMES
 
     commands = configurable_commands()
     chosen = {"catalogue": catalogue, "theme": THEME_FILE}
@@ -131,7 +131,11 @@ def configuration(catalogue: str, title: str) -> str:
                 lines.append(f"{key} = {toml_value(chosen[key])}")
         if name != "build":
             continue
+        # The paper printed on, set once: the build makes the kit for it alone.
+        lines += [f"# The paper you print on: {' or '.join(map(repr, PAPER_NAMES))} (\"all\": "
+                  "the kit on each).".replace("'", '"'),
+                  f"paper = {toml_value(DEFAULT_PAPER)}"]
         for key, default in options.defaults.items():
-            if key not in chosen and default is not None and key != "game":
+            if key not in chosen and default is not None and key not in ("game", "paper"):
                 lines.append(f"# {key} = {toml_value(default)}")
     return "\n".join(lines) + "\n"

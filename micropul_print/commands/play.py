@@ -38,8 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from micropul_print.commands.analyse import _load
     from micropul_print.config import missing_inputs
-    from micropul_print.errors import UserError, printable
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import UsageError, UserError, printable
     from micropul_print.lab.record import catalogue_path, heading, play
     from micropul_print.outputs import check_file_target, write_atomic
 
@@ -48,9 +47,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(missing)
     catalogue = _load(args.catalogue, args.game, False)
     game = registry.get(catalogue.game)
-    if len(args.bots) not in game.player_counts:
-        raise UsageError(f"{game.title} is played by "
-                         f"{' or '.join(map(str, game.player_counts))} players: give as many "
+    if len(args.bots) not in game.info.player_counts:
+        raise UsageError(f"{game.info.title} is played by "
+                         f"{' or '.join(map(str, game.info.player_counts))} players: give as many "
                          f"bots, not {len(args.bots)}")
     variants = game.variants(catalogue)
     if args.variant is not None and args.variant not in variants:
@@ -72,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     # Alone there is no winner: the score is the result.
     verdict = ("game over" if len(returns) == 1 else "a tie" if len(winners) > 1
                else f"player {winners[0]} wins")
-    print(printable(f"{heading(game.title, catalogue.name)}, variant {record.variant}, seed "
+    print(printable(f"{heading(game.info.title, catalogue.name)}, variant {record.variant}, seed "
                     f"{record.seed}: {seats}; {verdict} ({state.end_reason()}) after "
                     f"{len(record.moves)} player turns"))
     if args.record is not None:

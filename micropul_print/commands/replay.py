@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
                    for turn, page in enumerate(pages)]
         # The title names the record's file alone: no folder of this machine.
         written.append(output.write_bytes("replay.pdf", pages_pdf(
-            pages, f"{game.title} replay: {Path(read.source).name}", args.paper)))
+            pages, f"{game.info.title} replay: {Path(read.source).name}", args.paper)))
         removed = staging.commit({"replay": written})
     stale = f"; removed {len(removed)} pictures of an earlier replay" if removed else ""
     print(f"wrote {len(pages)} SVG pictures and replay.pdf into {output.root}{stale}",

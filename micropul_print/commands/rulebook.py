@@ -20,7 +20,7 @@ from micropul_print.commands.values import (
 )
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
-from micropul_print.gameapi import PAPERS
+from micropul_print.paper import PAPER_NAMES
 
 HELP = "build the rulebook PDFs (figures checked by the rules engine), or only --check them"
 # Every option but the translator's one-off actions may be set in the configuration
@@ -65,7 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "translate (its language: --lang LL); if FILE exists, bring it "
                              "up to date with the English instead (changed texts marked "
                              "fuzzy); write nothing else")
-    parser.add_argument("--paper", choices=(*PAPERS, "all"), default="all",
+    parser.add_argument("--paper", choices=(*PAPER_NAMES, "all"), default="all",
                         help="page size, as build's: <game>-rules-<lang>-<paper>.pdf for "
                              "each (default: all)")
     parser.add_argument("--out", type=folder_name, default="output", metavar="DIR",
@@ -143,7 +143,7 @@ def _build(args: argparse.Namespace) -> int:
     check_rulebook(catalogue, langs, locales)  # every problem before anything is written
     staging = Staging(args.out)
     with staging as output:
-        papers = every_or_one(args.paper, PAPERS)
+        papers = every_or_one(args.paper, PAPER_NAMES)
         written = build_rulebooks(catalogue, theme, output, langs=langs, papers=papers,
                                   progress=say, locales=locales)
         if args.booklet:
@@ -247,7 +247,7 @@ def _where_yours_go(locales: str | None, game: str, lang: str) -> str:
 def _untranslated(args: argparse.Namespace) -> int:
     """Print each book's translations with what they lack; 1 if a shipped one lacks
     anything."""
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import UsageError
     from micropul_print.rulebook import games_with_rulebooks, rulebook_for
     from micropul_print.rulebook.locales import REFERENCE_LANGUAGE
     from micropul_print.rulebook.translations import untranslated_report
@@ -289,7 +289,7 @@ def _template_language(target: Path, lang: str | None) -> str | None:
     """The language of the catalogue --template writes: --lang's, else the one its file
     is named after (nl.po); refused when it is no language code, English (the source),
     or not the one --locales will read the file as."""
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import UsageError
     from micropul_print.rulebook.locales import REFERENCE_LANGUAGE, is_language_code
 
     named = target.stem if target.suffix == ".po" and is_language_code(target.stem) else None
@@ -313,8 +313,7 @@ def _template_language(target: Path, lang: str | None) -> str | None:
 
 def _template(args: argparse.Namespace) -> int:
     """Write a new catalogue of the book's texts to translate, or bring one up to date."""
-    from micropul_print.errors import Diagnostic, UserError
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import Diagnostic, UsageError, UserError
     from micropul_print.outputs import check_file_target, write_atomic
     from micropul_print.rulebook import rulebook_for
     from micropul_print.rulebook.translations import catalogue_for
@@ -336,7 +335,7 @@ def _template(args: argparse.Namespace) -> int:
                          "name such as nl.po")
     check_file_target(target, "the catalogue")  # a device or pipe: before reading it
     lang = _template_language(target, langs[0] if langs else None)
-    data = catalogue_for(rulebook_for(game), registry.get(game).title, lang,
+    data = catalogue_for(rulebook_for(game), registry.get(game).info.title, lang,
                          existing=target if target.exists() else None)
     try:
         write_atomic(target, data)  # a reader never sees half a catalogue

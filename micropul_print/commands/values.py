@@ -47,7 +47,7 @@ def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
 def require_seeds(seed: int, games: int) -> None:
     """UsageError unless the last seed ``games`` games from ``seed`` deal (game k is
     dealt seed S + k) is one a record or a report can store."""
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import UsageError
 
     last = seed + games - 1
     if last > MAX_SEED:

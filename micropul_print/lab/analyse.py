@@ -118,7 +118,7 @@ def plan(game_name: str, catalogue: Any, bots: Sequence[str], games: int, seed: 
     for variant in game.variants(catalogue):
         if variants is not None and variant not in variants:
             continue
-        for count in game.player_counts:
+        for count in game.info.player_counts:
             if players is not None and count not in players:
                 continue
             if count == 1:

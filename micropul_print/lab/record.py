@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 from micropul_print import registry
 from micropul_print.commands.values import MAX_SEED
 from micropul_print.errors import Diagnostic, UserError, errors_in
-from micropul_print.gameapi import JSON, DrawsStates, GameState
+from micropul_print.gameapi import JSON, GameState
 from micropul_print.lab.bots import bot_seed, checked_choice, make_bot
+from micropul_print.plugin import DrawsStates
 from micropul_print.yamlsource import (
     YamlMapping,
     YamlNode,
@@ -262,9 +263,9 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
             f"the game was played with another version of the catalogue "
             f"{record.catalogue!r}: the tiles of {catalogue.source} differ from its "
             f"tiles: give the file it was played with, with --catalogue"))])
-    if record.players not in game.player_counts:
-        counts = " or ".join(map(str, game.player_counts))
-        raise UserError([read.at("players", f"{game.title} is played by {counts} players, "
+    if record.players not in game.info.player_counts:
+        counts = " or ".join(map(str, game.info.player_counts))
+        raise UserError([read.at("players", f"{game.info.title} is played by {counts} players, "
                                  f"not {record.players}")])
     if record.variant not in game.variants(catalogue):
         raise UserError([read.at("variant", f"{catalogue.name} has no variant "
@@ -376,14 +377,14 @@ def replay_drawings(read: ReadRecord, catalogue: Any, theme: Theme,
     its states."""
     game = registry.get(read.record.game)
     if not isinstance(game, DrawsStates):
-        raise UserError([Diagnostic(read.source, 0, 0, f"{game.title} cannot draw its "
+        raise UserError([Diagnostic(read.source, 0, 0, f"{game.info.title} cannot draw its "
                                     "positions (its plugin has no state_drawing): it can be "
                                     "replayed, not pictured")])
     pages = []
     for turn, state in enumerate(states):
         mover = states[turn - 1].current_player() if turn else None
         picture = game.state_drawing(catalogue, theme, state)
-        pages.append(turn_drawing(read.record, game.title, catalogue.name, picture, state,
+        pages.append(turn_drawing(read.record, game.info.title, catalogue.name, picture, state,
                                   turn, mover))
     return pages
 

@@ -20,7 +20,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePath
 from typing import Any
 
-from micropul_print.gameapi import JSON, UsageError
+from micropul_print.errors import UsageError
+from micropul_print.gameapi import JSON
 from micropul_print.lab import analyse
 from micropul_print.lab.analyse import Plan
 from micropul_print.lab.record import catalogue_digest

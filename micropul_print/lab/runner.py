@@ -17,7 +17,7 @@ from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
 from micropul_print import registry
-from micropul_print.gameapi import UsageError
+from micropul_print.errors import UsageError
 from micropul_print.lab.analyse import Batch, GameSummary, Plan, run_batch
 from micropul_print.workers import forking_workers, init_worker
 

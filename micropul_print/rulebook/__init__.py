@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 from micropul_print import registry
 from micropul_print.draw.theme import Theme
 from micropul_print.errors import Diagnostic, UserError
-from micropul_print.gameapi import PAPERS, Catalogue
+from micropul_print.gameapi import Catalogue
 from micropul_print.outputs import OutputDir
+from micropul_print.paper import PAPER_NAMES as PAPERS
 from micropul_print.rulebook.book import (
     Book,
     Bullets,
@@ -75,7 +76,7 @@ def games_with_rulebooks() -> list[str]:
             registry.leave_out(game, "rulebook", exc)
             continue
         if book is not None:
-            names.append(game.name)
+            names.append(game.info.name)
     return names
 
 
@@ -136,11 +137,16 @@ def _verified_book(catalogue: Catalogue) -> tuple[Book, list[VerifiedFigure]]:
     return book, figures
 
 
+# Told of each PDF written, with its paper's name and its bytes (the build's summary
+# records how it prints from them, without reading the file back).
+Told = Callable[[Path, str, bytes], None]
+
+
 def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
                     langs: Sequence[str], paper: str | None = None,
                     papers: Sequence[str] | None = None,
                     progress: Callable[[str], None] | None = None,
-                    locales: Path | None = None) -> list[Path]:
+                    locales: Path | None = None, told: Told | None = None) -> list[Path]:
     """Write the rulebook of the catalogue's game for each language on each paper, at
     the game's ``GameRulebook.rulebook_path``
     (``<output_dir>/<game>-rules-<lang>-<paper>.pdf``); return the paths.
@@ -151,7 +157,7 @@ def build_rulebooks(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
     paper: the same pages on all.
     """
     return _build(catalogue, theme, out, langs, _papers(paper, papers), progress, locales,
-                  booklet=False)
+                  booklet=False, told=told)
 
 
 def booklet_path(catalogue: Catalogue, lang: str, paper: str) -> str:
@@ -165,12 +171,12 @@ def build_booklets(catalogue: Catalogue, theme: Theme, out: OutputDir, *,
                    langs: Sequence[str], paper: str | None = None,
                    papers: Sequence[str] | None = None,
                    progress: Callable[[str], None] | None = None,
-                   locales: Path | None = None) -> list[Path]:
+                   locales: Path | None = None, told: Told | None = None) -> list[Path]:
     """Write the rulebook of the catalogue's game for each language as a booklet on
     each paper (:func:`booklet_path`, :func:`render_booklets`); ``paper`` or ``papers``
     as for :func:`build_rulebooks`. Return the paths."""
     return _build(catalogue, theme, out, langs, _papers(paper, papers), progress, locales,
-                  booklet=True)
+                  booklet=True, told=told)
 
 
 def _papers(paper: str | None, papers: Sequence[str] | None) -> Sequence[str]:
@@ -185,7 +191,7 @@ def _papers(paper: str | None, papers: Sequence[str] | None) -> Sequence[str]:
 
 def _build(catalogue: Catalogue, theme: Theme, out: OutputDir, langs: Sequence[str],
            papers: Sequence[str], progress: Callable[[str], None] | None,
-           locales: Path | None, *, booklet: bool) -> list[Path]:
+           locales: Path | None, *, booklet: bool, told: Told | None = None) -> list[Path]:
     book, texts, figures = check_rulebook(catalogue, langs, locales)
     render, path, kind = ((render_booklets, booklet_path, "booklet") if booklet
                           else (render_rulebooks, rulebook_path, "rulebook"))
@@ -193,6 +199,8 @@ def _build(catalogue: Catalogue, theme: Theme, out: OutputDir, langs: Sequence[s
     for locale in texts:
         for paper, pdf in render(book, locale, figures, catalogue, theme, papers).items():
             written.append(out.write_bytes(path(catalogue, locale.lang, paper), pdf))
+            if told is not None:
+                told(written[-1], paper, pdf)
             if progress is not None:
                 progress(f"{kind} {locale.lang} ({locale.name}): {written[-1]}")
     return written

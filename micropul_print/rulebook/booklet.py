@@ -15,17 +15,13 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from reportlab.lib.pagesizes import A4, A5, LETTER, landscape
-from reportlab.lib.units import inch
-
 from micropul_print.backends.pdf import PageCanvas
+from micropul_print.paper import PAPERS
 from micropul_print.rulebook import layout
 
 # Per paper: the booklet's page and the sheet it is printed on (points).
 BOOKLET_PAPERS: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
-    "a4": (A5, landscape(A4)),
-    "letter": ((5.5 * inch, 8.5 * inch), landscape(LETTER)),
-}
+    paper.name: (paper.booklet_page, paper.booklet_sheet) for paper in PAPERS.values()}
 # One column, 111.7 mm wide (BOOKLET_PAGE's width less the margins); the wide margin
 # on the fold side; page 1 is the cover.
 BOOKLET_GEOMETRY = layout.Geometry(inner=16.0, outer=12.0, top=15.0, bottom=16.0,

@@ -23,7 +23,6 @@ from xml.sax.saxutils import escape
 import pyphen  # type: ignore[import-untyped]
 from reportlab.lib.colors import HexColor
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
-from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -46,10 +45,12 @@ from reportlab.platypus import (
 from micropul_print.backends.pdf import CREATOR, FONT_NAMES, PageCanvas, register_fonts
 from micropul_print.backends.pdf import draw as draw_drawing
 from micropul_print.draw.primitives import Drawing, Group, Primitive
+from micropul_print.paper import PAPERS
 from micropul_print.rulebook import hyphenation
 from micropul_print.rulebook.locales import emphasis
 
-PAPER_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
+PAPER_SIZES: dict[str, tuple[float, float]] = {paper.name: paper.size
+                                               for paper in PAPERS.values()}
 
 INK = HexColor("#212529")
 ACCENT = HexColor("#1864ab")

@@ -14,11 +14,15 @@ from typing import NamedTuple
 
 from micropul_print.draw.bounds import Box
 from micropul_print.errors import Diagnostic, UserError, errors_in
+from micropul_print.paper import PAPER_NAMES, PAPERS
 
 LAYOUT_DIR = Path(__file__).parent / "layouts"
-LAYOUT_NAMES = ("a4", "letter")  # duplex sheets
+LAYOUT_NAMES = PAPER_NAMES  # duplex sheets: a layout per paper
 # Gutter fold: fronts on the left half, backs on the right, folded along the middle.
-FOLD_LAYOUT_NAMES = ("gutterfold-a4", "gutterfold-letter")
+FOLD_PREFIX = "gutterfold-"
+FOLD_LAYOUT_NAMES = tuple(f"{FOLD_PREFIX}{name}" for name in PAPER_NAMES)
+# The layout files whose geometry a paper without its own file takes, on its size.
+TEMPLATE_LAYOUTS = {False: "a4", True: "gutterfold-a4"}
 
 # The smallest margin every home printer can print inside.
 MIN_MARGIN = 5.0
@@ -173,8 +177,14 @@ def load_layout(name_or_path: str | Path) -> SheetLayout:
     )
 
     path = Path(name_or_path)
-    if str(name_or_path) in (*LAYOUT_NAMES, *FOLD_LAYOUT_NAMES):
-        path = layout_path(str(name_or_path))
+    name = str(name_or_path)
+    fold = name.startswith(FOLD_PREFIX)
+    own_size = None  # a paper of the table without a file of its own
+    if name in (*LAYOUT_NAMES, *FOLD_LAYOUT_NAMES):
+        path = layout_path(name)
+        if not path.exists():
+            own_size = PAPERS[name.removeprefix(FOLD_PREFIX)]
+            path = layout_path(TEMPLATE_LAYOUTS[fold])
     source = str(path)
     root, problems = read_yaml(path)
     if root is None:
@@ -233,7 +243,7 @@ def load_layout(name_or_path: str | Path) -> SheetLayout:
     errors = errors_in(problems)
     if errors:
         raise UserError(errors)
-    return SheetLayout(
+    layout = SheetLayout(
         name=str(names["name"]), label=str(names["label"]),
         paper_width=values["paper.width"], paper_height=values["paper.height"],
         margin=values["margin"], gutter=values["gutter"],
@@ -242,3 +252,8 @@ def load_layout(name_or_path: str | Path) -> SheetLayout:
         cut_lines=cut_lines, footer_size=values["footer.size"],
         footer_band=values["footer.band"], source=source, fold_gap=fold_gap,
     )
+    if own_size is None:
+        return layout
+    width, height = own_size.size_mm
+    return layout._replace(name=name, label=own_size.label + ", gutter fold" * fold,
+                           paper_width=width, paper_height=height, margin=own_size.margin)

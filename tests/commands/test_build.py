@@ -37,10 +37,12 @@ def test_build_writes_the_contract_files_and_nothing_outside_out(
     out = tmp_path / "kit"
     assert main(["build", "--out", str(out), "--lang", "en", *FAST]) == 0
     written = files_under(out)
-    assert {"sheets/micropul-tiles-a4.pdf", "sheets/micropul-tiles-letter.pdf",
+    # The default build: one paper (A4 when none is configured), the rulebooks as books.
+    assert {"sheets/micropul-tiles-a4.pdf",
             "tiles/svg/tile-01.svg", "tiles/svg/tile-48.svg", "tiles/svg/tile-back.svg",
             "tiles/png/tile-01.png", "tiles/png/tile-back.png", "tiles/overview.png",
-            "rules/micropul-rules-en-a4.pdf", "rules/micropul-rules-en-booklet-a4.pdf"} <= written
+            "rules/micropul-rules-en-a4.pdf"} <= written
+    assert not [name for name in written if "letter" in name or "booklet" in name]
     assert not any(name.endswith(".tmp") for name in written)  # atomic writes left nothing
     assert (out / MANIFEST).is_file() and not any(STAGING_PREFIX in name for name in written)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cwd", "kit"]
@@ -48,6 +50,37 @@ def test_build_writes_the_contract_files_and_nothing_outside_out(
     captured = capsys.readouterr()
     assert "micropul sheets a4: sheets/micropul-tiles-a4.pdf (" in captured.err  # a line a part
     assert f"wrote {len(written)} files" in captured.out
+    # What was built, then in one line what more there is and how to ask for it.
+    assert captured.out.splitlines()[-1] == (
+        "also available: Cellulae's kit (--game cellulae or all); the kit on letter paper "
+        "(--paper letter); the rulebooks as booklets (--booklet); gutter-fold sheets "
+        "(--layout gutter-fold or all); cut files (--cut-files); a print shop's file "
+        "(--print-shop)")
+
+
+def test_the_second_paper_and_the_booklets_come_on_request_or_from_the_configuration(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "--out", str(tmp_path / "all"), "--only", "sheets,rulebooks",
+                 "--lang", "en", "--paper", "all", "--booklet", "--no-config"]) == 0
+    assert {name for name in files_under(tmp_path / "all") if name.startswith("rules/")} == {
+        f"rules/micropul-rules-en{kind}-{paper}.pdf" for kind in ("", "-booklet")
+        for paper in ("a4", "letter")}
+    assert "also available:" in capsys.readouterr().out  # gutter fold, cut files...
+    config = tmp_path / "letter.toml"
+    config.write_text('[build]\npaper = "letter"\nbooklet = true\n', encoding="utf-8")
+    assert main(["build", "--out", str(tmp_path / "l"), "--only", "sheets,rulebooks",
+                 "--lang", "en", "--config", str(config), "--quiet"]) == 0
+    assert files_under(tmp_path / "l") == {
+        "sheets/micropul-tiles-letter.pdf", "rules/micropul-rules-en-letter.pdf",
+        "rules/micropul-rules-en-booklet-letter.pdf"}
+
+
+def test_everything_asked_for_leaves_nothing_more_to_offer(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "--game", "all", "--paper", "all", "--layout", "all", "--booklet",
+                 "--cut-files", "--print-shop", "--only", "svg,sheets,rulebooks", "--lang",
+                 "en", "--out", str(tmp_path / "k"), "--no-config"]) == 0
+    assert "also available" not in capsys.readouterr().out
 
 
 def test_only_svg_and_sheets_on_one_paper(tmp_path: Path) -> None:
@@ -72,8 +105,9 @@ def sheet(out: Path, paper: str = "a4") -> PdfReader:
 
 def test_sheet_options_reach_the_pdf(tmp_path: Path) -> None:
     plain, options = tmp_path / "plain", tmp_path / "options"
-    assert main(["build", "--out", str(plain), "--only", "sheets", "--quiet"]) == 0
-    assert main(["build", "--out", str(options), "--only", "sheets", "--quiet",
+    assert main(["build", "--out", str(plain), "--only", "sheets", "--paper", "all",
+                 "--quiet"]) == 0
+    assert main(["build", "--out", str(options), "--only", "sheets", "--paper", "all", "--quiet",
                  "--no-calibration", "--bleed", "3", "--duplex", "short",
                  "--back-offset", "0.5,-0.5", "--no-numbers"]) == 0
     assert len(sheet(plain).pages) == 4  # calibration + back, tiles + backs
@@ -283,7 +317,7 @@ def test_a_face_mark_the_theme_lacks_is_reported_at_its_line(
 def test_each_game_writes_its_rulebooks_in_the_languages_asked(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["build", "--game", "cellulae", "--only", "rulebooks", "--lang", "pl,en",
-                 "--out", str(tmp_path / "c"), "--quiet"]) == 0
+                 "--paper", "all", "--booklet", "--out", str(tmp_path / "c"), "--quiet"]) == 0
     assert files_under(tmp_path / "c") == {
         *(f"cellulae/rules/cellulae-rules-{lang}{kind}-{paper}.pdf" for lang in ("en", "pl")
           for kind in ("", "-booklet") for paper in ("a4", "letter"))}
@@ -298,7 +332,7 @@ def test_each_game_writes_its_rulebooks_in_the_languages_asked(
 def test_layout_gutter_fold_writes_fold_sheets_for_both_games_and_papers(
         tmp_path: Path) -> None:
     assert main(["build", "--game", "all", "--only", "sheets", "--layout", "gutter-fold",
-                 "--out", str(tmp_path), "--quiet"]) == 0
+                 "--out", str(tmp_path), "--quiet", "--paper", "all"]) == 0
     written = files_under(tmp_path)
     folds = {"sheets/micropul-tiles-gutterfold-a4.pdf": 2,
              "sheets/micropul-tiles-gutterfold-letter.pdf": 2,
@@ -332,7 +366,7 @@ def test_cut_files_beside_sheets_with_registration_marks(tmp_path: Path) -> None
 
 def test_tiles_writes_a_reprint_of_those_tiles_only(tmp_path: Path) -> None:
     assert main(["build", "--only", "sheets", "--tiles", "7,12,31",
-                 "--out", str(tmp_path), "--quiet"]) == 0
+                 "--out", str(tmp_path), "--quiet", "--paper", "all"]) == 0
     assert files_under(tmp_path) == {
         "sheets/micropul-tiles-a4.pdf", "sheets/micropul-tiles-letter.pdf",
         "sheets/micropul-reprint-a4.pdf", "sheets/micropul-reprint-letter.pdf"}

@@ -47,6 +47,12 @@ def test_a_variant_that_check_and_build_accept_unchanged(
     assert main(["build", "--show-config"]) == 0
     shown = [" ".join(line.split()) for line in capsys.readouterr().out.splitlines()]
     assert f'theme = "theme.yaml" # {CONFIG_NAME}:7' in shown
+    # The paper printed on is written in, both choices named, so a Letter user sets it
+    # once; every build of the folder then makes that paper's kit.
+    text = (variant / CONFIG_NAME).read_text()
+    assert ('# The paper you print on: "a4" or "letter" ("all": the kit on each).\n'
+            'paper = "a4"\n') in text
+    assert f'paper = "a4" # {CONFIG_NAME}:9' in shown
 
 
 def test_existing_files_are_never_overwritten(tmp_path: Path,

@@ -23,8 +23,9 @@ def broken_plugin(root: Path, body: str) -> Path:
     (root / "dominoes-0.1.dist-info" / "entry_points.txt").write_text(
         "[micropul_print.games]\ndominoes = dominoes:GAME\n")
     (root / "dominoes.py").write_text(
-        "from edgematch import EdgeGame\n\n\nclass Dominoes(EdgeGame):\n"
-        "    name = 'dominoes'\n    output_dir = 'dominoes'\n"
+        "from dataclasses import replace\n\nfrom edgematch import EdgeGame\n\n\n"
+        "class Dominoes(EdgeGame):\n"
+        "    info = replace(EdgeGame.info, name='dominoes', output_dir='dominoes')\n"
         f"{body}\n\nGAME = Dominoes()\n")
     return root
 
@@ -37,12 +38,12 @@ def run(tmp_path: Path, plugin: Path, *args: str) -> subprocess.CompletedProcess
 
 
 @pytest.mark.parametrize(("body", "why"), [
-    ("    order = 'fifty'", "its order must be an integer, got 'fifty'"),
-    ("    order = None", "its order must be an integer, got None"),
-    ("    @property\n    def summary(self) -> str:\n        raise RuntimeError('no summary')",
-     "its summary raised RuntimeError: no summary"),
-    ("    title = 7", "its title must be a string, got 7"),
-], ids=["order-text", "order-none", "summary-raises", "title-number"])
+    ("    info = replace(info, order='fifty')", "its info's order must be an integer, got 'fifty'"),
+    ("    info = replace(info, order=None)", "its info's order must be an integer, got None"),
+    ("    @property\n    def info(self) -> None:\n        raise RuntimeError('no info')",
+     "its info raised RuntimeError: no info"),
+    ("    info = replace(info, title=7)", "its info's title must be a string, got 7"),
+], ids=["order-text", "order-none", "info-raises", "title-number"])
 def test_a_plugin_with_a_bad_member_is_left_out(tmp_path: Path, body: str, why: str) -> None:
     plugin = broken_plugin(tmp_path / "plugin", body)
     warning = (f"dominoes:GAME: warning: the game plugin 'dominoes' failed to load: {why} "
@@ -63,7 +64,7 @@ def test_a_plugin_whose_rulebook_raises_is_left_out_of_the_languages(tmp_path: P
     warning = ("dominoes:GAME: warning: the game plugin 'dominoes' failed to load: its "
                "rulebook raised RuntimeError: no book (left out)")
     result = run(tmp_path, plugin, "build", "--game", "micropul", "--lang", "en", "--only",
-                 "rulebooks", "--paper", "a4", "--out", "out", "--quiet")
+                 "rulebooks", "--paper", "a4", "--booklet", "--out", "out", "--quiet")
     assert result.returncode == 0, result.stderr
     assert result.stderr.splitlines() == [warning]
     assert sorted(p.name for p in (tmp_path / "out" / "rules").iterdir()) == [

@@ -71,13 +71,15 @@ def test_rulebook_checks_its_figure_and_builds(tmp_path: Path) -> None:
 @pytest.mark.parametrize("game", ["edgematch", "all"])
 def test_build(tmp_path: Path, game: str) -> None:
     result = run(tmp_path, "build", "--game", game, "--paper", "a4", "--only",
-                 "svg,sheets,rulebooks", "--out", "out", "--quiet")
+                 "svg,sheets,rulebooks", "--booklet", "--out", "out", "--quiet")
     assert result.returncode == 0, result.stderr
     made = tmp_path / "out" / "edgematch"
-    assert sorted(p.name for p in (made / "tiles").iterdir()) == sorted(
+    # The core's kit, of the plugin's data only: its tile files, sheets and book.
+    assert sorted(p.name for p in (made / "tiles" / "svg").iterdir()) == sorted(
         f"tile-{n}.svg" for n in range(1, 10))
-    assert (made / "sheets" / "edgematch-a4.pdf").is_file()
+    assert (made / "sheets" / "edgematch-tiles-a4.pdf").is_file()
     assert (made / "rules" / "edgematch-rules-en-a4.pdf").is_file()
+    assert (made / "rules" / "edgematch-rules-en-booklet-a4.pdf").is_file()
     assert (tmp_path / "out" / "sheets").is_dir() is (game == "all")
 
 

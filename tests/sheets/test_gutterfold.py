@@ -173,7 +173,7 @@ def test_tiles_with_gutter_fold_reprints_them_to_fold(tmp_path: Path) -> None:
     from micropul_print.cli import main
 
     assert main(["build", "--only", "sheets", "--tiles", "7,12,31", "--layout", "gutter-fold",
-                 "--out", str(tmp_path), "--quiet"]) == 0
+                 "--out", str(tmp_path), "--quiet", "--paper", "all"]) == 0
     assert {str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.pdf")} == {
         f"sheets/micropul-{kind}-{paper}.pdf" for paper in ("a4", "letter")
         for kind in ("tiles-gutterfold", "reprint-gutterfold")}

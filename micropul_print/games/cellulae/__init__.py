@@ -8,23 +8,23 @@ Importing this module is cheap: each method imports the modules it needs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from micropul_print.errors import Diagnostic
-from micropul_print.gameapi import JSON, CheckReport, KitJob, KitOptions, UsageError
+from micropul_print.errors import Diagnostic, UsageError
+from micropul_print.gameapi import JSON, CheckReport
+from micropul_print.plugin import GameInfo
 from micropul_print.resources import package_file
 
 if TYPE_CHECKING:
-    from micropul_print.catalogue.loader import CatalogueHeader
+    from micropul_print.catalogue.header import CatalogueHeader
     from micropul_print.draw.primitives import Drawing
     from micropul_print.draw.theme import Theme
     from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
     from micropul_print.games.cellulae.engine import CellulaeState
-    from micropul_print.outputs import OutputDir
+    from micropul_print.pieces import KitPieces
     from micropul_print.rulebook.games import GameRulebook
-    from micropul_print.sheets.layout import SheetLayout
 
 # Cellulae's own top-level catalogue keys (the reader's, listed here so that naming
 # them imports nothing).
@@ -33,15 +33,12 @@ COLOURS = ("white", "black")
 
 
 class CellulaeGame:
-    """The Cellulae plugin (see micropul_print.gameapi.Game)."""
+    """The Cellulae plugin (see micropul_print.plugin.Game)."""
 
-    name = "cellulae"
-    title = "Cellulae"
-    summary = "Cellulae: two-sided tiles on a square board, two players"
-    order = 10
-    output_dir = "cellulae"
-    catalogue_keys = CATALOGUE_KEYS
-    player_counts = (2,)
+    info = GameInfo(name="cellulae", title="Cellulae",
+                    summary="Cellulae: two-sided tiles on a square board, two players",
+                    player_counts=(2,), order=10, output_dir="cellulae",
+                    catalogue_keys=CATALOGUE_KEYS, two_sided_tiles=True)
 
     def shipped_catalogue(self) -> Path:
         return package_file(__name__, "cellulae.yaml")
@@ -97,12 +94,11 @@ class CellulaeGame:
 
         return theme_problems(catalogue, theme)
 
-    def kit_jobs(self, catalogue: CellulaeCatalogue, theme: Theme, output: OutputDir,
-                 layouts: Sequence[SheetLayout], options: KitOptions,
-                 langs: Sequence[str]) -> list[KitJob]:
-        from micropul_print.games.cellulae.kit import kit_jobs
+    def pieces(self, catalogue: CellulaeCatalogue, theme: Theme, *,
+               numbers: bool) -> KitPieces:
+        from micropul_print.games.cellulae.pieces import cellulae_pieces
 
-        return kit_jobs(catalogue, theme, output, layouts, options, langs)
+        return cellulae_pieces(catalogue, theme)  # its tiles carry no numbers
 
     @property
     def rulebook(self) -> GameRulebook:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from micropul_print.catalogue.loader import CatalogueHeader
+from micropul_print.catalogue.header import CatalogueHeader
 from micropul_print.errors import Diagnostic, errors_in, quoted
 from micropul_print.yamlsource import (
     Where,

@@ -9,38 +9,35 @@ Importing this module is cheap: each method imports the modules it needs, so tha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from micropul_print.errors import Diagnostic
-from micropul_print.gameapi import JSON, CheckReport, KitJob, KitOptions, UsageError
+from micropul_print.errors import Diagnostic, UsageError
+from micropul_print.gameapi import JSON, CheckReport
+from micropul_print.plugin import GameInfo
 from micropul_print.resources import package_file
 
 if TYPE_CHECKING:
-    from micropul_print.catalogue.loader import CatalogueHeader
+    from micropul_print.catalogue.header import CatalogueHeader
     from micropul_print.draw.primitives import Drawing
     from micropul_print.draw.theme import Theme
     from micropul_print.games.micropul.engine import MicropulState
     from micropul_print.games.micropul.model import Catalogue
-    from micropul_print.outputs import OutputDir
+    from micropul_print.pieces import KitPieces
     from micropul_print.rulebook.games import GameRulebook
-    from micropul_print.sheets.layout import SheetLayout
 
 # The catalogue's own symbols, to show faces as they are written in the file.
 _SYMBOLS = {"white": "W", "black": "B", "dot": "1", "double": "2", "plus": "P", "empty": "."}
 
 
 class MicropulGame:
-    """The Micropul plugin (see micropul_print.gameapi.Game)."""
+    """The Micropul plugin (see micropul_print.plugin.Game)."""
 
-    name = "micropul"
-    title = "Micropul"
-    summary = "Micropul: 48 square tiles, solitaire or two players"
-    order = 0
-    output_dir = ""
-    catalogue_keys: tuple[str, ...] = ()
-    player_counts = (2, 1)  # two players, or solitaire
+    info = GameInfo(name="micropul", title="Micropul",
+                    summary="Micropul: 48 square tiles, solitaire or two players",
+                    player_counts=(2, 1),  # two players, or solitaire
+                    order=0, output_dir="", numbered_pieces=True)
 
     def shipped_catalogue(self) -> Path:
         return package_file(__name__, "micropul.yaml")
@@ -128,12 +125,10 @@ class MicropulGame:
 
         return theme_problems(theme)
 
-    def kit_jobs(self, catalogue: Catalogue, theme: Theme, output: OutputDir,
-                 layouts: Sequence[SheetLayout], options: KitOptions,
-                 langs: Sequence[str]) -> list[KitJob]:
-        from micropul_print.games.micropul.kit import kit_jobs
+    def pieces(self, catalogue: Catalogue, theme: Theme, *, numbers: bool) -> KitPieces:
+        from micropul_print.games.micropul.pieces import micropul_pieces
 
-        return kit_jobs(catalogue, theme, output, layouts, options, langs)
+        return micropul_pieces(catalogue, theme, numbers=numbers)
 
     @property
     def rulebook(self) -> GameRulebook:

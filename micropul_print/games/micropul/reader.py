@@ -7,7 +7,7 @@ described in docs/catalogue.md.
 
 from __future__ import annotations
 
-from micropul_print.catalogue.loader import CatalogueHeader
+from micropul_print.catalogue.header import CatalogueHeader
 from micropul_print.errors import Diagnostic, errors_in, quoted
 from micropul_print.games.micropul.model import (
     BLACK,

@@ -13,15 +13,16 @@ from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
+from micropul_print import kitplan, registry
 from micropul_print.draw.primitives import Rect
 from micropul_print.draw.theme import Theme, load_theme
 from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
-from micropul_print.games.cellulae.kit import build_cellulae_kit, plan_tile_sheets
+from micropul_print.kitplan import KitOptions, game_kit, kit_jobs
 from micropul_print.outputs import OutputDir
 from micropul_print.rulebook import available_languages
 from micropul_print.sheets.duplex import Flip, back_point
-from micropul_print.sheets.layout import load_layout
-from micropul_print.sheets.pages import SheetOptions
+from micropul_print.sheets.layout import SheetLayout, load_layout
+from micropul_print.sheets.pages import SheetOptions, SheetPlan
 
 ROOT = Path(__file__).resolve().parents[3]
 PT_PER_MM = 72 / 25.4
@@ -49,11 +50,22 @@ def theme() -> Theme:
 
 def build(catalogue: CellulaeCatalogue, theme: Theme, out: Path, *,
           parts: frozenset[str] = frozenset({"svg", "png", "sheets", "rulebooks"}),
-          messages: list[str] | None = None) -> list[Path]:
-    return build_cellulae_kit(catalogue, theme, OutputDir(out), papers=("a4", "letter"),
-                              bleed=None, dpi=DPI, flip="long", back_offset=(0.0, 0.0),
-                              calibration=True, parts=parts,
-                              progress=None if messages is None else messages.append)
+          messages: list[str] | None = None, papers: tuple[str, ...] = ("a4", "letter"),
+          langs: list[str] | None = None) -> list[Path]:
+    """The core's plan of Cellulae's pieces, its jobs run here in order (no booklets)."""
+    kit = game_kit(registry.get("cellulae"), catalogue, theme, OutputDir(out))
+    options = KitOptions(papers=papers, dpi=DPI, parts=parts, booklets=False)
+    layouts = [load_layout(paper) for paper in papers] if "sheets" in parts else []
+    langs = langs or (available_languages("cellulae") if "rulebooks" in parts else [])
+    say = (lambda _message: None) if messages is None else messages.append
+    return [path for job in kit_jobs(kit, layouts, options, langs) for path in job.run(say).paths]
+
+
+def plan_tile_sheets(catalogue: CellulaeCatalogue, theme: Theme, layout: SheetLayout,
+                     options: SheetOptions) -> SheetPlan:
+    kit = game_kit(registry.get("cellulae"), catalogue, theme, OutputDir(Path("unused")))
+    plan: SheetPlan = kitplan.plan_tile_sheets(kit, layout, options)
+    return plan
 
 
 @pytest.fixture(scope="module")
@@ -91,10 +103,8 @@ def test_parts_build_only_their_files(tmp_path: Path, catalogue: CellulaeCatalog
 def test_the_rulebooks_part_writes_the_languages_asked_on_each_paper(
         tmp_path: Path, catalogue: CellulaeCatalogue, theme: Theme) -> None:
     messages: list[str] = []
-    written = build_cellulae_kit(
-        catalogue, theme, OutputDir(tmp_path), papers=("letter", "a4"), bleed=None, dpi=DPI,
-        flip="long", back_offset=(0.0, 0.0), calibration=True,
-        parts=frozenset({"rulebooks"}), progress=messages.append, langs=["en"])
+    written = build(catalogue, theme, tmp_path, papers=("letter", "a4"),
+                    parts=frozenset({"rulebooks"}), messages=messages, langs=["en"])
     assert [p.relative_to(tmp_path).as_posix() for p in written] == [
         "cellulae/rules/cellulae-rules-en-letter.pdf", "cellulae/rules/cellulae-rules-en-a4.pdf"]
     page = PdfReader(written[0]).pages[0]
@@ -134,7 +144,7 @@ def test_overview_outlines_the_start_tiles(cellulae_catalogue: CellulaeCatalogue
     """The white start tile on its white square showed only by a faint shadow: each
     start tile is ringed by a line at least 0.5 mm wide round its face."""
     from micropul_print.games.cellulae.faces import FRAME, TILE_INSET, start_squares
-    from micropul_print.games.cellulae.kit import OVERVIEW_GAP, overview_drawing
+    from micropul_print.games.cellulae.pieces import OVERVIEW_GAP, overview_drawing
 
     drawing = overview_drawing(cellulae_catalogue, load_theme("classic"))
     size = cellulae_catalogue.tile_size_mm

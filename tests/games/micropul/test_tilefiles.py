@@ -4,23 +4,36 @@ from __future__ import annotations
 
 import io
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from micropul_print.backends.png import pixel_size
-from micropul_print.draw.theme import load_theme
+from micropul_print.draw.theme import Theme, load_theme
 from micropul_print.games.micropul.model import Catalogue
-from micropul_print.games.micropul.tilefiles import (
-    OVERVIEW_CAPTION_BAND_PX,
-    OVERVIEW_GAP_PX,
-    TileArt,
-    write_tile_files,
-)
+from micropul_print.games.micropul.pieces import OVERVIEW_GAP_PX, TileArt
+from micropul_print.kitplan import OVERVIEW_CAPTION_BAND_PX
 from micropul_print.outputs import OutputDir
 
 DPI = 72  # small images: the contract is about names and sizes, not detail
+
+
+def write_tile_files(art: TileArt, out: OutputDir, *, dpi: int, bleed: float | None = None,
+                     progress: Callable[[str], None] | None = None) -> list[Path]:
+    """The core's tile files (kitplan.write_tile_files) of Micropul's pieces."""
+    return _write(art.catalogue, art.theme, out, png=True, dpi=dpi, bleed=bleed,
+                  numbers=art.numbers, progress=progress)
+
+
+def _write(catalogue: Catalogue, theme: Theme, out: OutputDir, *, png: bool, dpi: int = 300,
+           bleed: float | None = None, numbers: bool = True,
+           progress: Callable[[str], None] | None = None) -> list[Path]:
+    from micropul_print import kitplan, registry
+
+    kit = kitplan.game_kit(registry.get("micropul"), catalogue, theme, out, numbers=numbers)
+    return kitplan.write_tile_files(kit, png=png, dpi=dpi, bleed=bleed, progress=progress).paths
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +42,8 @@ def kit(catalogue: Catalogue, tmp_path_factory: pytest.TempPathFactory) -> tuple
     messages: list[str] = []
     written = write_tile_files(TileArt(catalogue, load_theme("classic")), OutputDir(root), dpi=DPI,
                                bleed=3.0, progress=messages.append)
-    assert messages[0] == "tile 1/48" and messages[-1] == "tile overview"
+    assert messages[0] == "writing tile files: tile 1/48"
+    assert messages[-1] == "writing tile files: tile overview"
     return root, written
 
 
@@ -140,9 +154,11 @@ def test_svg_only_writing_loads_no_raster_library(tmp_path: Path) -> None:
         "from micropul_print.catalogue.loader import load_catalogue\n"
         "from micropul_print.draw.theme import load_theme\n"
         "from micropul_print.outputs import OutputDir\n"
-        "from micropul_print.games.micropul.tilefiles import TileArt, write_tile_svgs\n"
+        "from micropul_print import kitplan, registry\n"
         f"out = OutputDir({str(tmp_path)!r})\n"
-        "paths = write_tile_svgs(TileArt(load_catalogue(), load_theme('classic')), out)\n"
+        "kit = kitplan.game_kit(registry.get('micropul'), load_catalogue(),\n"
+        "                       load_theme('classic'), out)\n"
+        "paths = kitplan.write_tile_files(kit, png=False).paths\n"
         "assert len(paths) == 49, len(paths)\n"
         "print(sorted(m for m in ('PIL', 'reportlab') if m in sys.modules))\n"
     )
@@ -155,13 +171,16 @@ def test_overview_cut_from_the_tile_images_matches_a_painted_one(catalogue: Cata
                                                                   tmp_path: Path) -> None:
     from PIL import ImageChops, ImageStat
 
-    from micropul_print.games.micropul.tilefiles import overview_png
+    from micropul_print.backends.png import to_raster
+    from micropul_print.kitplan import face_grid_png
 
     small = Catalogue(catalogue.game, catalogue.name, catalogue.tiles[38:44])  # START too
     theme = load_theme("classic")  # fine hatching would differ by its phase alone
     write_tile_files(TileArt(small, theme), OutputDir(tmp_path), dpi=300, bleed=3.0)
     cut = Image.open(tmp_path / "tiles/overview.png").convert("RGB")
-    painted = Image.open(io.BytesIO(overview_png(small, theme))).convert("RGB")
+    faces = TileArt(small, theme).overview_faces()
+    painted = Image.open(io.BytesIO(face_grid_png([to_raster(face, 100) for face in faces],
+                                                  columns=6, gap=12))).convert("RGB")
     assert cut.size == painted.size
     difference = ImageChops.difference(cut, painted).convert("L")
     assert max(ImageStat.Stat(difference).mean) < 3.0  # the same picture, edges aside

@@ -13,18 +13,17 @@ solved when the grid is full; it is lost when no tile fits.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from micropul_print.catalogue.loader import CatalogueHeader
+from micropul_print.catalogue.header import CatalogueHeader
 from micropul_print.draw.theme import Theme
-from micropul_print.errors import Diagnostic, UserError, errors_in
-from micropul_print.gameapi import JSON, CheckReport, KitJob, KitOptions, Progress, UsageError
-from micropul_print.outputs import OutputDir
+from micropul_print.errors import Diagnostic, UsageError, UserError, errors_in
+from micropul_print.gameapi import JSON, CheckReport
+from micropul_print.plugin import GameInfo
 from micropul_print.rulebook.games import GameRulebook
-from micropul_print.sheets.layout import SheetLayout
 from micropul_print.yamlsource import (
     check_keys,
     expect_int,
@@ -261,44 +260,25 @@ def state_drawing(state: EdgeState) -> Any:
     return Drawing(width, top + TILE_MM, tuple(items))
 
 
-def _kit(catalogue: EdgeCatalogue, output: OutputDir, layouts: Sequence[SheetLayout],
-         options: KitOptions) -> list[KitJob]:
-    def tiles(say: Progress) -> list[Path]:
-        from micropul_print.backends.svg import to_svg
+def pieces(catalogue: EdgeCatalogue) -> Any:
+    """Nine tiles with a blank back, numbered 1 to 9 (data only: the core makes the kit)."""
+    from micropul_print.pieces import KitPieces, Numbered, TileImages
+    from micropul_print.sheets.pages import Card
 
-        say("writing edgematch tiles")
-        return [output.write_bytes(f"edgematch/tiles/tile-{t.id}.svg", to_svg(face_drawing(t)))
-                for t in catalogue.tiles]
-
-    def sheets(layout: SheetLayout) -> Callable[[Progress], list[Path]]:
-        def run(say: Progress) -> list[Path]:
-            from micropul_print.sheets.pages import Card, SheetOptions, plan_sheets
-            from micropul_print.sheets.pdf import DocumentInfo, render_pdf
-
-            cards = [Card(face_drawing(t)) for t in catalogue.tiles]
-            plan = plan_sheets(layout, cards, TILE_MM, TILE_MM, catalogue.name,
-                               options=SheetOptions(calibration=False))
-            info = DocumentInfo(title=f"{catalogue.name}, {layout.label}", author="tests",
-                                subject="nine tiles")
-            return [output.write_bytes(f"edgematch/sheets/edgematch-{layout.name}.pdf",
-                                       render_pdf(plan, info))]
-        return run
-
-    jobs = []
-    if {"svg", "png"} & options.parts:
-        jobs.append(KitJob("tile files", tiles, cost=1))
-    jobs += [KitJob("sheets", sheets(layout), cost=1) for layout in layouts]
-    return jobs
+    return KitPieces(
+        name=catalogue.name, author="tests", card_size=(TILE_MM, TILE_MM),
+        cards=lambda bleed: [Card(face_drawing(t, bleed)) for t in catalogue.tiles],
+        images=TileImages(lambda bleed: [(f"tile-{t.id}", face_drawing(t, bleed))
+                                         for t in catalogue.tiles],
+                          lambda: state_drawing(EdgeState(catalogue))),
+        numbered=Numbered([t.id for t in catalogue.tiles], catalogue.source))
 
 
 class EdgeGame:
-    name = "edgematch"
-    title = "Edgematch"
-    summary = "Edgematch: a nine-tile edge-matching puzzle (test plugin)"
-    order = 50
-    output_dir = "edgematch"
-    catalogue_keys: tuple[str, ...] = ()
-    player_counts = (1,)
+    info = GameInfo(name="edgematch", title="Edgematch",
+                    summary="Edgematch: a nine-tile edge-matching puzzle (test plugin)",
+                    player_counts=(1,), order=50, output_dir="edgematch",
+                    numbered_pieces=True)
 
     def shipped_catalogue(self) -> Path:
         return HERE / "edgematch.yaml"
@@ -334,18 +314,8 @@ class EdgeGame:
     def theme_problems(self, catalogue: EdgeCatalogue, theme: Theme) -> list[Diagnostic]:
         return []  # the faces use their own colours, not the theme's marks
 
-    def kit_jobs(self, catalogue: EdgeCatalogue, theme: Theme, output: OutputDir,
-                 layouts: Sequence[SheetLayout], options: KitOptions,
-                 langs: Sequence[str]) -> list[KitJob]:
-        jobs = _kit(catalogue, output, layouts, options)
-        if "rulebooks" in options.parts and langs:
-            def rulebooks(say: Progress) -> list[Path]:
-                from micropul_print.rulebook import build_rulebooks
-
-                return build_rulebooks(catalogue, theme, output, langs=langs,
-                                       paper=options.papers[0], progress=say)
-            jobs.append(KitJob("rulebooks", rulebooks, cost=4))
-        return jobs
+    def pieces(self, catalogue: EdgeCatalogue, theme: Theme, *, numbers: bool) -> Any:
+        return pieces(catalogue)
 
     @property
     def rulebook(self) -> GameRulebook:

@@ -1,0 +1,241 @@
+"""The worker pool of a build: runs a build's jobs in forked worker processes (or in
+this process), results and messages collected in the jobs' fixed order, so output and
+summary never depend on which worker finished first; a :class:`BuildEvents` observer
+is told as things happen (each job's start, messages and end, through a queue the
+workers write to), for a live display.
+
+The jobs are kitplan.KitJob; what each returns (kitplan.Written) comes back from its
+worker pickled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import gc
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from micropul_print import registry
+from micropul_print.errors import Diagnostic, UserError
+from micropul_print.kitplan import TILE_FILES, KitJob, Progress, Written
+from micropul_print.workers import forking_workers, give_back_memory, init_worker
+
+
+class BuildEvents(Protocol):
+    """Told how a build goes, as it happens (jobs are numbered in their fixed order)."""
+
+    def planned(self, labels: Sequence[str]) -> None:
+        """The jobs about to run, by the names of their progress lines."""
+
+    def started(self, index: int) -> None: ...
+
+    def said(self, index: int, message: str) -> None:
+        """A job's message (one ending in "N/M" counts its steps)."""
+
+    def finished(self, index: int, files: Sequence[Path], seconds: float) -> None: ...
+
+
+# Jobs with less than this in all but the longest are run in this process.
+PARALLEL_MIN_COST = 3
+
+
+def workers_for(asked: int | None, costs: Sequence[int]) -> int:
+    """Worker processes for jobs of these ``costs``: never more than jobs or CPUs, and
+    none (1: run in this process) where processes cannot be forked or when, by default,
+    everything but the longest job is too little to repay starting processes (the 48
+    SVG files and a sheet take under a tenth of a second)."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods() or not costs:
+        return 1
+    if asked is None:
+        if sum(costs) - max(costs) < PARALLEL_MIN_COST:
+            return 1
+        cpus = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                else os.cpu_count())
+        asked = cpus or 1
+    return max(1, min(asked, len(costs)))
+
+
+# The jobs of the build being run, for forked workers to find by index: a job holds
+# closures over the catalogue and drawings, which fork copies but pickle cannot carry.
+_PENDING: list[KitJob] = []
+
+# What a job sends back: its paths, its progress messages, its problems (a worker
+# cannot raise UserError across processes with its diagnostics intact), and its time.
+_Outcome = tuple[Written, list[str], tuple[Diagnostic, ...], float]
+# Where forked workers tell (job index, "started" or "said", message) as it happens, and
+# the pool's result thread (job index, "done", "") when a job's result is back.
+_EVENTS: Any = None
+
+
+def _init_kit_worker() -> None:
+    """init_worker, and the events queue's feeder thread left unjoined at exit: a
+    worker that SIGTERM stops while the parent no longer reads (it is stopping the
+    pool) waited for ever to flush its news, and the parent for it (a build stopped by
+    Ctrl-C to its process group hung about one time in ten). Its news is only live
+    progress: every job's messages come back with its result."""
+    init_worker()
+    if _EVENTS is not None:
+        _EVENTS.cancel_join_thread()
+
+
+def _run_job(index: int) -> _Outcome:
+    messages: list[str] = []
+    queue = _EVENTS
+
+    def say(message: str) -> None:
+        messages.append(message)
+        if queue is not None:
+            queue.put((index, "said", message))
+
+    if queue is not None:
+        queue.put((index, "started", ""))
+    started = time.perf_counter()
+    try:
+        return _PENDING[index].run(say), messages, (), time.perf_counter() - started
+    except UserError as exc:
+        return Written(), messages, exc.diagnostics, time.perf_counter() - started
+    except Exception as exc:  # a bug: raised in the parent, which must know whose
+        registry.blame(exc)
+        raise
+    finally:
+        give_back_memory()
+
+
+class NoEvents:
+    def planned(self, labels: Sequence[str]) -> None:
+        pass
+
+    def started(self, index: int) -> None:
+        pass
+
+    def said(self, index: int, message: str) -> None:
+        pass
+
+    def finished(self, index: int, files: Sequence[Path], seconds: float) -> None:
+        pass
+
+
+# How long the parent waits for a worker's message before it looks at the results.
+_POLL_SECONDS = 0.05
+
+
+def run_jobs(jobs: Sequence[KitJob], workers: int, say: Progress,
+              events: BuildEvents | None = None) -> list[Written]:
+    """Run every job, in worker processes when ``workers`` > 1; results in job order.
+    ``say`` is told each job's messages as its turn comes, ``events`` as they happen;
+    every problem of every job is raised together, as one UserError. Whatever ends the
+    parent's wait (a problem, Ctrl-C, SIGTERM) terminates every worker before it goes
+    on."""
+    told: BuildEvents = events or NoEvents()
+    if workers <= 1:  # in this process: progress as it happens, the first problem stops
+        serial: list[Written] = []
+        for index, job in enumerate(jobs):
+            told.started(index)
+            started = time.perf_counter()
+
+            def both(message: str, index: int = index) -> None:
+                told.said(index, message)
+                say(message)
+
+            serial.append(job.run(both))
+            told.finished(index, serial[-1].paths, time.perf_counter() - started)
+        return serial
+    return _run_in_workers(jobs, workers, say, told)
+
+
+def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
+                    told: BuildEvents) -> list[Written]:
+    import multiprocessing
+    import queue as queues
+
+    results: dict[int, Written] = {}
+    problems: list[Diagnostic] = []
+    _prepare_workers(jobs)
+    global _EVENTS
+    context = multiprocessing.get_context("fork")
+    _PENDING[:] = jobs
+    _EVENTS = context.Queue()  # before the fork: every worker inherits it
+    # What the parent made so far is never garbage the workers must look for: out of
+    # their collector's way, its pages are not copied into each worker by a collection.
+    gc.freeze()
+    with forking_workers():
+        pool = context.Pool(workers, initializer=_init_kit_worker)
+    try:
+        # The tile files first (a game's one job that cannot be split, and the one that
+        # needs the most memory: run by a fresh worker, not one grown by other jobs),
+        # then the longest first, so that no long job starts last.
+        order = sorted(range(len(jobs)),
+                       key=lambda i: (jobs[i].part != TILE_FILES, -jobs[i].cost))
+        events = _EVENTS
+
+        def arrived(_outcome: object, index: int) -> None:
+            # Run by the pool's result thread in this process when a job's result (or
+            # its error) has come back: the wait below wakes at once, not at its next
+            # poll (the last job's would otherwise add up to a poll to every build).
+            with contextlib.suppress(ValueError, OSError):  # the build is over
+                events.put((index, "done", ""))
+
+        pending = {index: pool.apply_async(_run_job, (index,),
+                                           callback=functools.partial(arrived, index=index),
+                                           error_callback=functools.partial(arrived,
+                                                                            index=index))
+                   for index in order}
+        pool.close()
+        outcomes: dict[int, _Outcome] = {}
+        next_index = 0  # the next job whose messages and result are taken, in job order
+        while next_index < len(jobs):
+            try:  # a worker's news first, as it comes
+                index, kind, message = _EVENTS.get(timeout=_POLL_SECONDS)
+                if index in outcomes:  # news of a finished job comes too late
+                    continue
+                if kind == "started":
+                    told.started(index)
+                elif kind == "said":
+                    told.said(index, message)
+                if kind != "done":
+                    continue
+                pending[index].wait()  # the callback runs just before the result is set
+            except queues.Empty:
+                pass
+            for index in [i for i in order if i not in outcomes and pending[i].ready()]:
+                outcomes[index] = pending[index].get()  # a bug in a job is raised here
+                written, _messages, _diagnostics, seconds = outcomes[index]
+                told.finished(index, written.paths, seconds)
+            while next_index in outcomes:
+                written, messages, diagnostics, _seconds = outcomes[next_index]
+                for message in messages:
+                    say(message)
+                problems.extend(diagnostics)
+                results[next_index] = written
+                next_index += 1
+        pool.join()
+    finally:
+        pool.terminate()  # no worker outlives the build, however it ends
+        pool.join()
+        _PENDING.clear()
+        _EVENTS.close()
+        _EVENTS.cancel_join_thread()
+        _EVENTS = None
+        gc.unfreeze()  # a later build in this process (build --watch) collects them
+    if problems:
+        raise UserError(dict.fromkeys(problems))  # a problem two jobs found, once
+    return [results[index] for index in range(len(jobs))]
+
+
+def _prepare_workers(jobs: Sequence[KitJob]) -> None:
+    """Import, before forking, what the jobs will import anyway: each worker then finds
+    it loaded (and shares its memory) instead of importing it again."""
+    import importlib
+
+    modules = dict.fromkeys(name for job in jobs for name in job.imports)
+    for name in modules:
+        with contextlib.suppress(ImportError):  # only a head start: the job will tell
+            importlib.import_module(name)
+
+
