@@ -24,6 +24,7 @@ from micropul_print.rulebook import (
     check_rulebook,
     layout,
     render_booklet,
+    styles,
 )
 from micropul_print.rulebook.booklet import BOOKLET_GEOMETRY, BOOKLET_PAPERS, imposition
 from micropul_print.rulebook.locales import load_locale
@@ -34,8 +35,8 @@ from .placement import headings_alone
 
 SHEETS_PT = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}  # landscape
 PAGES_PT = {"a4": (419.53, 595.28), "letter": (396.0, 612.0)}  # A5, half Letter
-BODY_PT = layout._styles("en")["body"].fontSize  # the full-size book's
-INDENT_PT = layout._styles("en")["bullet"].leftIndent
+BODY_PT = styles.styles("en")["body"].fontSize  # the full-size book's
+INDENT_PT = styles.styles("en")["bullet"].leftIndent
 
 
 def test_eight_pages_fold_from_two_sheets() -> None:
