@@ -186,9 +186,18 @@ class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab i
         super().build(flowables, *args, **kwargs)
 
     def handle_pageBegin(self) -> None:
-        if self.short_page is not None and self.page + 1 == self.short_page[0]:
-            self.pageTemplate = self.pageTemplates[
-                [t.id for t in self.pageTemplates].index(self.short_page[1])]
+        # Each page's template by its number: the first one's on page 1, then "even"
+        # and "odd" pages (their margins mirrored), or the short page's. reportlab's
+        # autoNextPageTemplate chain keeps a stale index after the first switch and
+        # gives pages 2 and 3 (6 and 7, ...) the same template.
+        page = self.page + 1
+        if self.short_page is not None and page == self.short_page[0]:
+            wanted = self.short_page[1]
+        elif page == 1:
+            wanted = self.pageTemplates[0].id
+        else:
+            wanted = "odd" if page % 2 else "even"
+        self.pageTemplate = self.pageTemplates[[t.id for t in self.pageTemplates].index(wanted)]
         super().handle_pageBegin()
         # The furniture the page gets when drawn: its template's (a short page's too).
         self.canv.template = self.pageTemplate.id.removesuffix(SHORT)

@@ -30,7 +30,7 @@ from micropul_print.rulebook.booklet import BOOKLET_GEOMETRY, BOOKLET_PAPERS, im
 from micropul_print.rulebook.locales import load_locale
 
 from .books import BOOKS, GAMES, every_book
-from .pdftext import Half, sheet_halves
+from .pdftext import Half, sheet_blocks, sheet_halves
 from .placement import headings_alone
 
 SHEETS_PT = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}  # landscape
@@ -223,3 +223,35 @@ def test_same_bytes_every_time_and_named_by_paper(
     assert booklet_path(load_catalogue(), "pl", "a4") == "rules/micropul-rules-pl-booklet-a4.pdf"
     assert booklet_path(load_catalogue(shipped_catalogue("cellulae")), "es", "letter") == (
         "cellulae/rules/cellulae-rules-es-booklet-letter.pdf")
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize(("game", "lang"), BOOKS)
+def test_margins_mirror_across_the_fold_on_every_page(
+        booklets: dict[tuple[str, str, str], bytes], game: str, lang: str,
+        paper: str) -> None:
+    """Measured on the printed sheet: on every page, left of the fold or right of it,
+    the running head's rule ends BOOKLET_GEOMETRY's inner margin from the fold and its
+    outer margin from the paper's edge (plus half of what the page leaves of its half
+    sheet: it is centred there), and the text block lies under the rule, starting
+    where it starts (pages used to alternate wrongly from page 3 on: text 4 mm off)."""
+    page_width = BOOKLET_PAPERS[paper][0][0]
+    centring = (page_width - booklet.BOOKLET_PAGE[0]) / 2
+    tolerance = 0.3 * mm  # a glyph's overhang, a stroke's half width
+    pages = 0
+    for width, blocks in sheet_blocks(booklets[game, lang, paper], BOOKLET_GEOMETRY):
+        fold, paper_edge = width / 2, (width - 2 * page_width) / 2
+        for block in blocks:
+            if block.rule is None:  # the cover
+                continue
+            pages += 1
+            start, end = block.rule
+            if block.slot == 0:
+                outer, inner = start - paper_edge, fold - end
+            else:
+                inner, outer = start - fold, width - paper_edge - end
+            assert abs(inner - centring - BOOKLET_GEOMETRY.inner * mm) < tolerance, block
+            assert abs(outer - centring - BOOKLET_GEOMETRY.outer * mm) < tolerance, block
+            assert abs(block.body[0] - start) < tolerance, block
+            assert block.body[1] < end + tolerance, block
+    assert pages >= 7
