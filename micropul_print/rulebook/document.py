@@ -65,6 +65,10 @@ class Laid:
     # Per page, the height filled in each column (points, from its top).
     fills: list[list[float]] = field(default_factory=list)
     placed: list[Placed] = field(default_factory=list)
+    # The figures set earlier than their place (block index: by how many blocks), and
+    # those that waited until a section's end (FloatingDocTemplate.flushed).
+    earlier: dict[int, int] = field(default_factory=dict)
+    flushed: list[int | None] = field(default_factory=list)
     # What :attr:`pdf` draws on: the paper (points) and its canvas; None: the page
     # laid out on, on a PageCanvas.
     paper: tuple[float, float] | None = None
@@ -167,7 +171,8 @@ def column_of(frame: Frame) -> int | None:
 class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab is untyped
     """A document whose Floats wait instead of leaving the end of a column empty.
     Waiting floats keep their order and go first into the next frame, or at the end
-    of the story if no frame ends before it. A heading (``keep_below``) with too little
+    of the story if no frame ends before it, or before the next heading
+    (``starts_section``) if that comes first. A heading (``keep_below``) with too little
     room under it for a few lines goes to the next column. It records where each
     flowable went and how full each column is, and can set one page (the last) with
     shorter columns."""
@@ -180,6 +185,9 @@ class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab i
         self.short_page = short_page  # (page number, the template to set it with)
         self.fills: list[list[float]] = []
         self.placed: list[Placed] = []
+        # The figures (block indexes) that waited until a section's end and were set
+        # before its next heading, on a new page: text could have gone around them.
+        self.flushed: list[int | None] = []
 
     def build(self, flowables: list[Flowable], *args: Any, **kwargs: Any) -> None:
         self._story = flowables  # the list build() consumes (not its other queues)
@@ -224,7 +232,19 @@ class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab i
             # reportlab gives up on a flowable postponed once that fails again, the
             # second frame being empty; here waiting floats may have filled it first.
             private.forget_postponed(first)
-        if isinstance(first, Float) and (self._waiting or self._must_wait(first, flowables)):
+        if (first is not None and getattr(first, "starts_section", False) and self._waiting
+                and self.frame is self.pageTemplate.frames[-1]):
+            # A section ends in the page's last column: the floats still waiting are
+            # its own and go before the next heading (at the top of the next page if
+            # they do not fit here) rather than on a page after the section's end.
+            for waiting in self._waiting:
+                waiting.due = True
+                self.flushed.append(getattr(waiting, "block", None))
+            flowables[0:0] = self._waiting
+            self._waiting = []
+            first = flowables[0]
+        if (isinstance(first, Float) and not getattr(first, "due", False)
+                and (self._waiting or self._must_wait(first, flowables))):
             self._waiting.append(flowables.pop(0))
         elif (first is not None and self.frame is not None and not private.at_top(self.frame)
                 and getattr(first, "keep_below", 0.0) > private.room(self.frame)):
@@ -246,5 +266,8 @@ class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab i
     def handle_frameEnd(self, resume: int = 0) -> None:
         super().handle_frameEnd(resume)
         if self._waiting and self._story is not None:
-            self._story[0:0] = self._waiting
+            # At the top of the next column, after the rest of a list that runs on.
+            at = next((i for i, f in enumerate(self._story)
+                       if not getattr(f, "continues_list", False)), len(self._story))
+            self._story[at:at] = self._waiting
             self._waiting = []

@@ -71,11 +71,19 @@ class PictureFlowable(Flowable):  # type: ignore[misc]  # reportlab is untyped
 
 
 
+# A paragraph split between columns leaves at least two lines at the foot of the
+# first and carries at least WIDOW_LINES to the top of the next (reportlab's
+# allowOrphans=0, allowWidows=0); carried lines as few as that break no word: no
+# column opens with "...wird wie üb-" / "lich gewertet.".
+WIDOW_LINES = 2
+
+
 class BookParagraph(Paragraph):  # type: ignore[misc]  # reportlab is untyped
-    """A paragraph that never ends a column inside a word. Where reportlab would split
-    it after a line ending in a broken word ("ko-" at the foot of a page, "loru" on the
-    next, maybe after a figure), it is split before that word instead: the word goes
-    on whole, and the shorter last line is justified like the lines above it."""
+    """A paragraph that never ends a column inside a word, nor opens one with a broken
+    word in its last WIDOW_LINES lines. Where reportlab would split it after a line ending
+    in a broken word ("ko-" at the foot of a page, "loru" on the next, maybe after a
+    figure), it is split before that word instead: the word goes on whole, and the
+    shorter last line is justified like the lines above it."""
 
     def __init__(self, text: str | None, style: ParagraphStyle,
                  bulletText: str | None = None, **kwargs: Any) -> None:
@@ -87,6 +95,10 @@ class BookParagraph(Paragraph):  # type: ignore[misc]  # reportlab is untyped
         if len(parts) != 2 or self.source is None:
             return parts
         lines = private.line_count(parts[0])  # what fits, widows and orphans considered
+        ends = private.line_texts(self._wrapped(self.source, availWidth))
+        # A short carried part is set without breaking words (it may take a line more).
+        whole_words = len(ends) - lines <= WIDOW_LINES and any(
+            end.rstrip().endswith("-") for end in ends[lines:])
         words = WORD_GAP.split(self.source.strip())
         # The most words that take no more lines. The lines of a paragraph's first k
         # words are those of the whole paragraph but the last: line breaks depend only
@@ -103,15 +115,20 @@ class BookParagraph(Paragraph):  # type: ignore[misc]  # reportlab is untyped
         head, tail = split_markup(words, low)
         first = BookParagraph(head, self.style, bulletText=self.bulletText)
         private.justify_last_line(first)  # not the paragraph's last line: justified
-        rest = BookParagraph(tail, self.style)
+        rest = BookParagraph(tail, ParagraphStyle(f"{self.style.name}-whole",
+                                                  parent=self.style, hyphenationLang="")
+                             if whole_words else self.style)
         for part in (first, rest):  # what Placed records
             part.block, part.kind = getattr(self, "block", None), getattr(self, "kind", None)
         return [first, rest]
 
     def _lines(self, source: str, width: float) -> int:
+        return private.line_count(self._wrapped(source, width))
+
+    def _wrapped(self, source: str, width: float) -> Paragraph:
         paragraph = Paragraph(source, self.style, bulletText=self.bulletText)
         paragraph.wrap(width, 1e6)
-        return private.line_count(paragraph)
+        return paragraph
 
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from reportlab.lib.pagesizes import A4, LETTER
@@ -53,7 +53,7 @@ from micropul_print.rulebook.document import (
     common_page,
 )
 from micropul_print.rulebook.pages import column_width, page_furniture, short_template, templates
-from micropul_print.rulebook.story import build_story, figure_width
+from micropul_print.rulebook.story import build_story, figure_width, next_move_up
 from micropul_print.rulebook.styles import styles
 
 # The block model and the record of a layout, as the rulebook's callers name them.
@@ -202,7 +202,8 @@ def balance(setting: _Setting, laid: Laid) -> Laid:
     height = max(sum(fills) / len(fills), tallest + BALANCE_STEP)
     while height < tallest_column:
         try:
-            tried = _render(setting, laid.tile_mm, short=(laid.pages, height))
+            tried = _render(setting, laid.tile_mm, short=(laid.pages, height),
+                            earlier=laid.earlier)
         except LayoutError:  # something taller than the columns tried
             height += 4 * BALANCE_STEP
             continue
@@ -219,10 +220,37 @@ def _column_height(setting: _Setting, page: int) -> float:
     return float(height - (g.title_height * mm if page == 1 and not g.cover else 0))
 
 
-def _render(setting: _Setting, tile_mm: float,
-           short: tuple[int, float] | None = None) -> Laid:
+# How many times a layout is tried again with figures set earlier (each try is a
+# whole layout).
+MAX_PULLS = 6
+
+
+def _render(setting: _Setting, tile_mm: float, short: tuple[int, float] | None = None,
+            earlier: Mapping[int, int] | None = None) -> Laid:
     """The book laid out (not drawn) with figure tiles ``tile_mm`` wide; ``short`` =
-    (page, height): that page's columns are only ``height`` points tall."""
+    (page, height): that page's columns are only ``height`` points tall.
+
+    A figure that waited until its section ended is set before the next heading, on a
+    new page, leaving the foot of the page before it empty. Such figures are tried
+    earlier in their sections (:func:`story.next_move_up`), then earlier still, up to
+    MAX_PULLS times: the layout with the fewest pages is kept, of those the first.
+    ``earlier``: the moves to start from (those of a layout being balanced)."""
+    moves = dict(earlier or {})
+    best = laid = _render_once(setting, tile_mm, short, moves)
+    for _ in range(MAX_PULLS):
+        further = {f: next_move_up(setting.blocks, f, moves.get(f, 0))
+                   for f in laid.flushed if f is not None}
+        if not any(further.values()):
+            break
+        moves = {**moves, **{f: count for f, count in further.items() if count is not None}}
+        laid = _render_once(setting, tile_mm, short, moves)
+        if laid.pages < best.pages:
+            best = laid
+    return best
+
+
+def _render_once(setting: _Setting, tile_mm: float, short: tuple[int, float] | None,
+                 earlier: Mapping[int, int]) -> Laid:
     register_fonts()
     texts, geometry = setting.texts, setting.geometry
     page_width, page_height = setting.page_size
@@ -239,7 +267,7 @@ def _render(setting: _Setting, tile_mm: float,
         short_page=short_page, initialFontName=FONT_NAMES["regular"])
     document.addPageTemplates(page_templates)
     story = build_story(setting.blocks, book_styles, texts, geometry,
-                        column_width(page_width, geometry), tile_mm)
+                        column_width(page_width, geometry), tile_mm, earlier)
     private.without_saving(document)
     document.build(story, canvasmaker=LayoutCanvas)
     records = document.canv.records
@@ -247,5 +275,6 @@ def _render(setting: _Setting, tile_mm: float,
         raise AssertionError(f"{len(records)} pages recorded, {document.page} laid out")
     return Laid(int(document.page), tile_mm, setting.page_size, records,
                 functools.partial(page_furniture, geometry=geometry, texts=texts), texts,
-                document.fills, document.placed)
+                document.fills, document.placed, earlier=dict(earlier),
+                flushed=list(document.flushed))
 

@@ -4,7 +4,7 @@ words (a paragraph split where a column ends)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from xml.sax.saxutils import escape
 
 from micropul_print.rulebook.locales import emphasis
@@ -13,9 +13,12 @@ from micropul_print.rulebook.locales import emphasis
 TIMES = re.compile(r"(?<=\w) × (?=\w)")
 
 
-def markup(text: str) -> str:
-    """Catalogue text -> reportlab paragraph markup: escape, then ***bold italic***,
-    **bold**, *italic* (checked to nest: locales.check_syntax)."""
+def markup(text: str, no_break: Callable[[str], str] | None = None) -> str:
+    """Catalogue text -> reportlab paragraph markup: the language's ``no_break`` rule
+    (:func:`nobreak.no_break`), escape, then ***bold italic***, **bold**, *italic*
+    (checked to nest: locales.check_syntax)."""
+    if no_break is not None:
+        text = no_break(text)
     return emphasis(TIMES.sub("\u00a0×\u00a0", escape(text)))
 
 

@@ -110,6 +110,18 @@ def line_count(paragraph: Paragraph) -> int:
     return len(paragraph.blPara.lines)
 
 
+def line_texts(paragraph: Paragraph) -> list[str]:
+    """The text of each line of a wrapped paragraph (a broken word's head ends in its
+    hyphen)."""
+    texts = []
+    for line in paragraph.blPara.lines:
+        if isinstance(line, tuple):  # plain text: (extra space, words)
+            texts.append(" ".join(line[1]))
+        else:  # with markup: a FragLine of fragments
+            texts.append("".join(getattr(word, "text", "") for word in line.words))
+    return texts
+
+
 def justify_last_line(paragraph: Paragraph) -> None:
     """Set the paragraph's last line justified, as the lines above it (a paragraph
     cut in two: that line is not the real last one)."""

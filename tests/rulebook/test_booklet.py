@@ -24,6 +24,7 @@ from micropul_print.rulebook import (
     check_rulebook,
     layout,
     render_booklet,
+    story,
     styles,
 )
 from micropul_print.rulebook.booklet import BOOKLET_GEOMETRY, BOOKLET_PAPERS, imposition
@@ -75,6 +76,11 @@ def laid_out() -> dict[tuple[str, str, str], layout.Laid]:
 
 
 @pytest.fixture(scope="module")
+def page_blocks() -> dict[tuple[str, str], tuple[list[layout.PageBlock], layout.PageTexts]]:
+    return {(game, lang): (blocks, texts) for game, lang, _book, blocks, texts in every_book()}
+
+
+@pytest.fixture(scope="module")
 def booklets(laid_out: dict[tuple[str, str, str], layout.Laid],
              ) -> dict[tuple[str, str, str], bytes]:
     """Every book's booklet PDF, by (game, lang, paper)."""
@@ -111,7 +117,10 @@ def test_every_figure_is_in_the_spread_of_its_text_or_the_next(
     assert len(figures) >= 7
     for block, figure in figures.items():
         assert block is not None
-        anchor = text_ends[max(b for b in text_ends if b is not None and b < block)]
+        # The text before the figure where it is set: its place in book.yaml, or a few
+        # paragraphs earlier in its section (Laid.earlier: what kept it in its section).
+        at = block - laid.earlier.get(block, 0)
+        anchor = text_ends[max(b for b in text_ends if b is not None and b < at)]
         assert anchor.page <= figure.page, (figure, anchor)
         assert figure.page // 2 - anchor.page // 2 <= 1, (figure, anchor)
 
@@ -255,3 +264,29 @@ def test_margins_mirror_across_the_fold_on_every_page(
             assert abs(block.body[0] - start) < tolerance, block
             assert block.body[1] < end + tolerance, block
     assert pages >= 7
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize(("game", "lang"), BOOKS)
+def test_the_cover_picture_has_its_caption_above_the_foot(
+        booklets: dict[tuple[str, str, str], bytes],
+        page_blocks: dict[tuple[str, str], tuple[list[layout.PageBlock], layout.PageTexts]],
+        game: str, lang: str, paper: str) -> None:
+    """The cover's picture (with its frame and rings) is explained: under it, the
+    caption of the figure it is, with the figure's number, ending at least 3 mm above
+    the rule of the cover's foot (11 mm above the bottom margin)."""
+    blocks, texts = page_blocks[game, lang]
+    cover = story.cover_figure(blocks)
+    assert cover is not None
+    number = 1 + [b for b in blocks
+                  if isinstance(b, layout.FigureBlock | layout.LegendBlock)].index(cover)
+    label = texts.figure_label.replace("{number}", str(number))
+    front = sheet_halves(booklets[game, lang, paper], BOOKLET_GEOMETRY)[0]
+    (half,) = [half for half in front if half.slot == 1]
+    caption = [line for line in half.lines if label in line.text]
+    assert caption, label
+    first = caption[0]
+    below = [line for line in half.lines if line.y <= first.y and line.size == first.size]
+    foot = (BOOKLET_GEOMETRY.bottom + 11) * mm
+    assert min(line.y for line in below) > foot + 3 * mm
+    assert " ".join(line.text for line in below).count(".") >= 1

@@ -358,7 +358,8 @@ def test_balancing_stops_at_the_taller_column(monkeypatch: pytest.MonkeyPatch) -
     tried: list[float] = []
 
     def overflowing(setting: object, tile_mm: float,
-                    short: tuple[int, float] | None = None) -> layout.Laid:
+                    short: tuple[int, float] | None = None,
+                    earlier: object = None) -> layout.Laid:
         assert short is not None and short[0] == 3
         tried.append(short[1])
         over = fake_laid(4, tile_mm)
@@ -386,9 +387,10 @@ def test_a_layout_already_on_the_fewest_sheets_possible_is_the_only_try(
     real_render = layout._render
 
     def spy(setting: layout._Setting, tile_mm: float,
-            short: tuple[int, float] | None = None) -> layout.Laid:
+            short: tuple[int, float] | None = None,
+            earlier: dict[int, int] | None = None) -> layout.Laid:
         tried.append(tile_mm)
-        return real_render(setting, tile_mm, short)
+        return real_render(setting, tile_mm, short, earlier)
 
     monkeypatch.setattr(layout, "_render", spy)
     laid = layout.lay_out(blocks, TEXTS, BOOKLET_PAGE, BOOKLET_GEOMETRY, pages_per_sheet=4)
