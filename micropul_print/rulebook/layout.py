@@ -222,7 +222,7 @@ def _column_height(setting: _Setting, page: int) -> float:
 
 # How many times a layout is tried again with figures set earlier (each try is a
 # whole layout).
-MAX_PULLS = 6
+MAX_PULLS = 2
 
 
 def _render(setting: _Setting, tile_mm: float, short: tuple[int, float] | None = None,
