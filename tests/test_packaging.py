@@ -4,7 +4,6 @@ tests run with, and the data the installed package reads."""
 
 from __future__ import annotations
 
-import io
 import tomllib
 from importlib import metadata
 from importlib.resources import files
@@ -93,24 +92,6 @@ def test_the_dev_extras_pin_the_build_backend_as_the_build_system_does() -> None
     backend = [Requirement(text) for text in PROJECT["build-system"]["requires"]]
     assert backend == [requirement for requirement in _requirements()
                        if requirement.name == "setuptools"]
-
-
-def test_reportlab_keeps_the_private_frame_state_the_rulebook_layout_reads() -> None:
-    """rulebook/layout.py's floats read these names; the reportlab pin holds them, and
-    this fails first if a release within it renames one."""
-    from reportlab.platypus import Frame, KeepTogether, Spacer
-
-    from micropul_print.backends.pdf import PageCanvas
-
-    canvas = PageCanvas(io.BytesIO(), pagesize=(200, 300))
-    frame = Frame(0, 0, 200, 300, leftPadding=0, rightPadding=0, topPadding=0,
-                  bottomPadding=0)
-    assert (frame._atTop, frame._aH, frame._y - frame._y1p) == (1, 300, 300)
-    assert frame.add(Spacer(10, 50), canvas)
-    assert (frame._atTop, frame._y - frame._y1p, frame._getAvailableWidth()) == (0, 250, 200)
-    together = KeepTogether([Spacer(10, 50), Spacer(10, 20)])
-    assert together.wrapOn(canvas, 200, 60)[1] > 60  # too tall: it asks to be split
-    assert together._H == 70  # its real height
 
 
 def test_the_package_finds_its_fonts_and_type_marker() -> None:

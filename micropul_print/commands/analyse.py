@@ -111,7 +111,7 @@ def catalogue_paths(given: Any) -> list[str]:
     """The catalogues named on the command line (or by the configuration file, one
     path), each folder among them replaced by its catalogues (*.yaml, *.yml, sorted by
     name); UsageError past MAX_SETS, or for a folder without any."""
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import UsageError
 
     named = [given] if isinstance(given, str) else list(given or [])
     paths: list[str] = []
@@ -322,7 +322,7 @@ def _tell(message: str) -> None:
 
 def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
     """``--skill-trace``: the steps of lab.skilltrace played, then its report."""
-    from micropul_print.gameapi import UsageError
+    from micropul_print.errors import UsageError
     from micropul_print.lab import report, skilltrace
     from micropul_print.lab.runner import run_plan
     from micropul_print.outputs import OutputDir

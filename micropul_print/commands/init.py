@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     folder = Path(args.folder)
     shipped = game.shipped_catalogue()
     catalogue_text = shipped.read_text(encoding="utf-8")
-    variant_text = named_variant(catalogue_text, variant_name(folder, game.title))
+    variant_text = named_variant(catalogue_text, variant_name(folder, game.info.title))
     files: dict[str, bytes] = {shipped.name: variant_text.encode("utf-8")}
     schema = schema_named(catalogue_text)
     if schema is not None and (shipped.parent / schema).is_file():

@@ -15,7 +15,7 @@ from typing import Any
 from micropul_print.commands.values import file_name, folder_name, theme_name
 from micropul_print.config import SETTINGS, ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
-from micropul_print.gameapi import PAPERS
+from micropul_print.paper import PAPER_NAMES
 
 HELP = "check a game record move by move and draw every turn (SVG per turn, one PDF)"
 # All but the record and the folder written may be set in the configuration file.
@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "record's game)")
     parser.add_argument("--theme", metavar="T", default="classic", type=theme_name,
                         help="theme of the pictures (default classic)")
-    parser.add_argument("--paper", choices=PAPERS, default="a4",
+    parser.add_argument("--paper", choices=PAPER_NAMES, default="a4",
                         help="paper of replay.pdf, as the kit's (default a4)")
     parser.add_argument("--out", metavar="DIR", type=folder_name,
                         help="write the pictures into DIR (without it, only check the record)")

@@ -44,9 +44,9 @@ def plan(game_name: str, catalogue: Any, spec: str, games: int, seed: int, *,
     variant asked for (None: every variant), ``games`` games each from ``seed``;
     ValueError for a game without two players or a bot without a budget."""
     game = registry.get(game_name)
-    if 2 not in game.player_counts:
-        counts = ", ".join(map(str, game.player_counts))
-        raise ValueError(f"--skill-trace plays two-player games; {game.title} is played "
+    if 2 not in game.info.player_counts:
+        counts = ", ".join(map(str, game.info.player_counts))
+        raise ValueError(f"--skill-trace plays two-player games; {game.info.title} is played "
                          f"by {counts} (skill traces are supported for games with a "
                          f"two-player mode)")
     specs = budget_specs(spec)

@@ -18,6 +18,7 @@ from typing import Any
 from micropul_print.backends.pdf import PageCanvas
 from micropul_print.paper import PAPERS
 from micropul_print.rulebook import layout
+from micropul_print.rulebook import reportlab_adapter as private
 
 # Per paper: the booklet's page and the sheet it is printed on (points).
 BOOKLET_PAPERS: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
@@ -71,9 +72,7 @@ class ImposingCanvas(PageCanvas):
     def save(self) -> None:
         # The form begun after the last page holds nothing: drop it (no endForm,
         # which would write it into the PDF).
-        self._code: list[str] = []
-        self._formData = None
-        self.pop_state_stack()
+        private.drop_open_form(self)
         page_width, page_height = self.page_size
         sheet_width, sheet_height = self.sheet
         margin_x = (sheet_width - 2 * page_width) / 2

@@ -8,6 +8,9 @@ without the digits, deleted from the whole file at once) index the pattern's lin
 a line is parsed the first time a word needs it. A dictionary with
 what this reading does not handle (``^^hh`` escapes, nonstandard breaks ``a/b=c``) is
 left to pyphen.
+
+:class:`Hyphenator` says where the rulebook's lines may break a word: the
+dictionary's breaks, a word's own hyphens, never inside the book's unbreakable terms.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import itertools
 import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -158,3 +161,40 @@ def dictionary(name: str, left: int, right: int) -> Breaks:
             return pyphen_dictionary
         patterns = _PATTERNS[path] = Patterns(text, encoding)
     return Dictionary(patterns, left, right)
+
+
+# -- where the rulebook's lines may break a word -------------------------------------
+
+# pyphen's "en" is en_GB, whose patterns break "po-s-i-tion", "ra-cing", "solit-aire";
+# the en_US (TeX) patterns break British spellings correctly too.
+HYPHENATION_DICTIONARIES = {"en": "en_US"}
+# At least 2 letters before a break and 3 after it, in words of 6 letters or more:
+# no "-ly" or "-ce" alone at the start of a line.
+HYPHEN_LEFT, HYPHEN_RIGHT, HYPHEN_MIN_WORD = 2, 3, 6
+
+
+class Hyphenator:
+    """Where reportlab may break a word at a line end: the (head, tail) pairs, longest
+    head first. A word with a hyphen breaks only at its own hyphens; an ``unbreakable``
+    word with a hyphen never, nor a word that starts with an ``unbreakable`` word
+    without one (case-insensitive); other words where the language's dictionary says,
+    or nowhere if there is none."""
+
+    def __init__(self, lang: str, unbreakable: Sequence[str] = ()) -> None:
+        name = HYPHENATION_DICTIONARIES.get(lang) or pyphen.language_fallback(lang)
+        self.dictionary = dictionary(name, HYPHEN_LEFT, HYPHEN_RIGHT) if name else None
+        self.whole = frozenset(w.casefold() for w in unbreakable if "-" in w)
+        self.stems = tuple(w.casefold() for w in unbreakable if "-" not in w)
+
+    def __call__(self, word: str) -> list[tuple[str, str]]:
+        folded = word.casefold()
+        if folded in self.whole:
+            return []
+        parts = word.split("-")
+        if len(parts) > 1:
+            return [("-".join(parts[:i]) + "-", "-".join(parts[i:]))
+                    for i in range(len(parts) - 1, 0, -1) if parts[i - 1] and parts[i]]
+        if self.dictionary is None or folded.startswith(self.stems):
+            return []
+        return [(head, tail) for head, tail in self.dictionary.iterate(word)]
+

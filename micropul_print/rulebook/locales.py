@@ -30,7 +30,13 @@ import babel.plural
 from micropul_print.errors import Diagnostic, Severity, UserError, errors_in, printable
 from micropul_print.fonts import missing_letters
 from micropul_print.rulebook.po import capped, read_catalogue
-from micropul_print.yamlsource import YamlMapping, YamlScalar, read_input_bytes, read_yaml
+from micropul_print.yamlsource import (
+    YamlMapping,
+    YamlScalar,
+    in_file_order,
+    read_input_bytes,
+    read_yaml,
+)
 
 REFERENCE_LANGUAGE = "en"
 REFERENCE_FILE = f"{REFERENCE_LANGUAGE}.yaml"
@@ -205,6 +211,25 @@ def fill(text: str, values: Mapping[str, object], lang: str) -> str:
     return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), PLURAL.sub(branch, text))
 
 
+# The longest text a rulebook sets, in characters: about a booklet page, six times the
+# longest of the shipped books. Laying a paragraph out takes time that grows with the
+# square of its length (a 100 KB one took 29 s): a longer one is refused before the
+# work starts (docs/limits.md).
+MAX_TEXT_CHARS = 4_000
+
+
+def _too_long(locale: Locale) -> Locale:
+    """``locale``, or UserError naming each of its texts longer than MAX_TEXT_CHARS
+    where it is written."""
+    problems = [locale.error(key, f"'{key}' is {len(text):,} characters long; a rulebook "
+                                  f"text holds at most {MAX_TEXT_CHARS:,} (about a "
+                                  "booklet page)")
+                for key, text in locale.texts.items() if len(text) > MAX_TEXT_CHARS]
+    if problems:
+        raise UserError(in_file_order(problems))
+    return locale
+
+
 def load_locale(lang: str, directory: Path, extra: Path | None = None) -> Locale:
     """Read one catalogue: en.yaml, or a translation's .po (``extra``'s before
     ``directory``'s). Raises UserError if it is missing or cannot be read."""
@@ -218,7 +243,7 @@ def load_locale(lang: str, directory: Path, extra: Path | None = None) -> Locale
                                     f"(available: {', '.join(files) or 'none'})")])
     path = files[lang]
     if lang != REFERENCE_LANGUAGE:
-        return _load_translation(lang, path)
+        return _too_long(_load_translation(lang, path))
     root, problems = read_yaml(path)
     texts: dict[str, str] = {}
     marks: dict[str, tuple[int, int]] = {}
@@ -228,7 +253,7 @@ def load_locale(lang: str, directory: Path, extra: Path | None = None) -> Locale
         _flatten((), root, texts, marks, problems)
     if errors_in(problems, strict=True):  # the project's own text: a warning is a mistake
         raise UserError(errors_in(problems, strict=True))
-    return Locale(lang, str(path), texts, marks)
+    return _too_long(Locale(lang, str(path), texts, marks))
 
 
 def _load_translation(lang: str, path: Path) -> Locale:

@@ -107,3 +107,56 @@ def _form_lines(sheet: PageObject, form: Any, size: tuple[float, float],
         return sheet.extract_xform_text(form, visitor_text=visitor_text)
 
     return _lines(extract, size, geometry, BOOKLET_PAGE)
+
+
+@dataclass(frozen=True)
+class Block:
+    """One booklet page on a sheet side, measured by pdfium as a viewer lays it out:
+    the left and right ends (points from the sheet's left edge) of its body text and
+    of the rule under its running head (None on the cover)."""
+
+    slot: int  # 0: left of the fold, 1: right of it
+    body: tuple[float, float]
+    rule: tuple[float, float] | None
+
+
+def sheet_blocks(pdf: bytes, geometry: Geometry) -> list[tuple[float, list[Block]]]:
+    """Each sheet side's width (points) and its pages' blocks. Body text: every
+    character's advance box (pdfium's loose box, from the pen position to the next)
+    between the top and bottom margins of a page centred on the sheet's height. The
+    rule: the thin horizontal line (a path) in the page's form, its ends at the middle
+    of its stroke."""
+    import pypdfium2  # type: ignore[import-untyped]
+    import pypdfium2.raw as pdfium_raw  # type: ignore[import-untyped]
+
+    document = pypdfium2.PdfDocument(pdf)
+    sides = []
+    for index in range(len(document)):
+        sheet = document[index]
+        width, height = sheet.get_size()
+        margin = (height - BOOKLET_PAGE[1]) / 2
+        bottom, top = margin + geometry.bottom * mm, height - margin - geometry.top * mm
+        rules: dict[int, tuple[float, float]] = {}
+        offset = 0.0
+        for item in sheet.get_objects(max_depth=2):
+            if item.type == pdfium_raw.FPDF_PAGEOBJ_FORM:
+                offset = item.get_matrix().e  # nested objects' bounds are the form's
+            elif item.type == pdfium_raw.FPDF_PAGEOBJ_PATH and item.level == 1:
+                left, low, right, high = item.get_bounds()
+                stroke = high - low
+                if stroke < 2 and right - left > BOOKLET_PAGE[0] / 2 and low > top:
+                    rules[int(offset >= width / 2 - 1)] = (offset + left + stroke / 2,
+                                                           offset + right - stroke / 2)
+        text = sheet.get_textpage()
+        body: dict[int, list[tuple[float, float]]] = {0: [], 1: []}
+        for i in range(text.count_chars()):
+            if not text.get_text_range(i, 1).strip():
+                continue
+            left, low, right, _high = text.get_charbox(i, loose=True)
+            if bottom < low < top:
+                body[int(left >= width / 2)].append((left, right))
+        sides.append((width, [
+            Block(slot, (min(b[0] for b in body[slot]), max(b[1] for b in body[slot])),
+                  rules.get(slot))
+            for slot in (0, 1) if body[slot]]))
+    return sides

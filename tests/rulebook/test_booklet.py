@@ -24,18 +24,20 @@ from micropul_print.rulebook import (
     check_rulebook,
     layout,
     render_booklet,
+    story,
+    styles,
 )
 from micropul_print.rulebook.booklet import BOOKLET_GEOMETRY, BOOKLET_PAPERS, imposition
 from micropul_print.rulebook.locales import load_locale
 
 from .books import BOOKS, GAMES, every_book
-from .pdftext import Half, sheet_halves
+from .pdftext import Half, sheet_blocks, sheet_halves
 from .placement import headings_alone
 
 SHEETS_PT = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}  # landscape
 PAGES_PT = {"a4": (419.53, 595.28), "letter": (396.0, 612.0)}  # A5, half Letter
-BODY_PT = layout._styles("en")["body"].fontSize  # the full-size book's
-INDENT_PT = layout._styles("en")["bullet"].leftIndent
+BODY_PT = styles.styles("en")["body"].fontSize  # the full-size book's
+INDENT_PT = styles.styles("en")["bullet"].leftIndent
 
 
 def test_eight_pages_fold_from_two_sheets() -> None:
@@ -71,6 +73,11 @@ def laid_out() -> dict[tuple[str, str, str], layout.Laid]:
         for paper in PAPERS:
             built[game, lang, paper] = booklet.on_paper(laid, paper)
     return built
+
+
+@pytest.fixture(scope="module")
+def page_blocks() -> dict[tuple[str, str], tuple[list[layout.PageBlock], layout.PageTexts]]:
+    return {(game, lang): (blocks, texts) for game, lang, _book, blocks, texts in every_book()}
 
 
 @pytest.fixture(scope="module")
@@ -110,7 +117,10 @@ def test_every_figure_is_in_the_spread_of_its_text_or_the_next(
     assert len(figures) >= 7
     for block, figure in figures.items():
         assert block is not None
-        anchor = text_ends[max(b for b in text_ends if b is not None and b < block)]
+        # The text before the figure where it is set: its place in book.yaml, or a few
+        # paragraphs earlier in its section (Laid.earlier: what kept it in its section).
+        at = block - laid.earlier.get(block, 0)
+        anchor = text_ends[max(b for b in text_ends if b is not None and b < at)]
         assert anchor.page <= figure.page, (figure, anchor)
         assert figure.page // 2 - anchor.page // 2 <= 1, (figure, anchor)
 
@@ -234,3 +244,61 @@ def test_same_bytes_every_time_and_named_by_paper(
     assert booklet_path(load_catalogue(), "pl", "a4") == "rules/micropul-rules-pl-booklet-a4.pdf"
     assert booklet_path(load_catalogue(shipped_catalogue("cellulae")), "es", "letter") == (
         "cellulae/rules/cellulae-rules-es-booklet-letter.pdf")
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize(("game", "lang"), BOOKS)
+def test_margins_mirror_across_the_fold_on_every_page(
+        booklets: dict[tuple[str, str, str], bytes], game: str, lang: str,
+        paper: str) -> None:
+    """Measured on the printed sheet: on every page, left of the fold or right of it,
+    the running head's rule ends BOOKLET_GEOMETRY's inner margin from the fold and its
+    outer margin from the paper's edge (plus half of what the page leaves of its half
+    sheet: it is centred there), and the text block lies under the rule, starting
+    where it starts (pages used to alternate wrongly from page 3 on: text 4 mm off)."""
+    page_width = BOOKLET_PAPERS[paper][0][0]
+    centring = (page_width - booklet.BOOKLET_PAGE[0]) / 2
+    tolerance = 0.3 * mm  # a glyph's overhang, a stroke's half width
+    pages = 0
+    for width, blocks in sheet_blocks(booklets[game, lang, paper], BOOKLET_GEOMETRY):
+        fold, paper_edge = width / 2, (width - 2 * page_width) / 2
+        for block in blocks:
+            if block.rule is None:  # the cover
+                continue
+            pages += 1
+            start, end = block.rule
+            if block.slot == 0:
+                outer, inner = start - paper_edge, fold - end
+            else:
+                inner, outer = start - fold, width - paper_edge - end
+            assert abs(inner - centring - BOOKLET_GEOMETRY.inner * mm) < tolerance, block
+            assert abs(outer - centring - BOOKLET_GEOMETRY.outer * mm) < tolerance, block
+            assert abs(block.body[0] - start) < tolerance, block
+            assert block.body[1] < end + tolerance, block
+    assert pages >= 7
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize(("game", "lang"), BOOKS)
+def test_the_cover_picture_has_its_caption_above_the_foot(
+        booklets: dict[tuple[str, str, str], bytes],
+        page_blocks: dict[tuple[str, str], tuple[list[layout.PageBlock], layout.PageTexts]],
+        game: str, lang: str, paper: str) -> None:
+    """The cover's picture (with its frame and rings) is explained: under it, the
+    caption of the figure it is, with the figure's number, ending at least 3 mm above
+    the rule of the cover's foot (11 mm above the bottom margin)."""
+    blocks, texts = page_blocks[game, lang]
+    cover = story.cover_figure(blocks)
+    assert cover is not None
+    number = 1 + [b for b in blocks
+                  if isinstance(b, layout.FigureBlock | layout.LegendBlock)].index(cover)
+    label = texts.figure_label.replace("{number}", str(number))
+    front = sheet_halves(booklets[game, lang, paper], BOOKLET_GEOMETRY)[0]
+    (half,) = [half for half in front if half.slot == 1]
+    caption = [line for line in half.lines if label in line.text]
+    assert caption, label
+    first = caption[0]
+    below = [line for line in half.lines if line.y <= first.y and line.size == first.size]
+    foot = (BOOKLET_GEOMETRY.bottom + 11) * mm
+    assert min(line.y for line in below) > foot + 3 * mm
+    assert " ".join(line.text for line in below).count(".") >= 1

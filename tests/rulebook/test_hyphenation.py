@@ -12,14 +12,14 @@ import pytest
 
 from micropul_print.games.cellulae.rulebook import CELLULAE
 from micropul_print.games.micropul.rulebook import MICROPUL
-from micropul_print.rulebook import hyphenation, layout
+from micropul_print.rulebook import hyphenation
 from micropul_print.rulebook.locales import load_locale
 
 LANGS = ("en", "it", "pl", "es", "fr", "de")
 
 
 def _name(lang: str) -> str:
-    name = layout.HYPHENATION_DICTIONARIES.get(lang) or pyphen.language_fallback(lang)
+    name = hyphenation.HYPHENATION_DICTIONARIES.get(lang) or pyphen.language_fallback(lang)
     assert name, lang
     return str(name)
 
@@ -39,8 +39,8 @@ def test_every_pattern_has_pyphens_values(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_word_of_the_books_breaks_as_pyphen_breaks_it(lang: str) -> None:
     name = _name(lang)
-    ours = hyphenation.dictionary(name, layout.HYPHEN_LEFT, layout.HYPHEN_RIGHT)
-    theirs = pyphen.Pyphen(lang=name, left=layout.HYPHEN_LEFT, right=layout.HYPHEN_RIGHT)
+    ours = hyphenation.dictionary(name, hyphenation.HYPHEN_LEFT, hyphenation.HYPHEN_RIGHT)
+    theirs = pyphen.Pyphen(lang=name, left=hyphenation.HYPHEN_LEFT, right=hyphenation.HYPHEN_RIGHT)
     words = {word for book in (MICROPUL, CELLULAE)
              for text in load_locale(lang, book.locales_dir).texts.values()
              for word in re.findall(r"\w+", text)}

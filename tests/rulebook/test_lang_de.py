@@ -18,7 +18,7 @@ from micropul_print.draw.theme import load_theme
 from micropul_print.games.cellulae.rulebook import CELLULAE
 from micropul_print.games.micropul.rulebook import MICROPUL
 from micropul_print.outputs import OutputDir
-from micropul_print.rulebook import available_languages, build_rulebooks, layout
+from micropul_print.rulebook import available_languages, build_rulebooks, hyphenation, layout
 from micropul_print.rulebook.games import GameRulebook
 from micropul_print.rulebook.locales import load_locale
 
@@ -127,12 +127,12 @@ def test_the_pdf_says_it_is_german(
     assert str(reader.root_object["/Lang"]) == "de"
 
 
-def _breaks(hyphenate: layout.Hyphenator, word: str) -> list[str]:
+def _breaks(hyphenate: hyphenation.Hyphenator, word: str) -> list[str]:
     return [f"{head}-{tail}" for head, tail in hyphenate(word)]
 
 
 def test_german_words_break_by_the_german_dictionary() -> None:
-    german, english = layout.Hyphenator("de"), layout.Hyphenator("en")
+    german, english = hyphenation.Hyphenator("de"), hyphenation.Hyphenator("en")
     assert _breaks(german, "Plättchen") == ["Plätt-chen"]
     assert _breaks(english, "Plättchen") == []
     assert _breaks(german, "Vorbereitung") == ["Vorberei-tung", "Vorbe-reitung",
@@ -141,7 +141,8 @@ def test_german_words_break_by_the_german_dictionary() -> None:
     assert _breaks(german, "Ansteckung") == ["Anste-ckung", "An-steckung"]  # 2006 rules
     assert _breaks(german, "Katalysatoren")[-1] == "Ka-talysatoren"
     # The same breaks as pyphen's de_DE patterns, with the book's limits.
-    de_de = pyphen.Pyphen(lang="de_DE", left=layout.HYPHEN_LEFT, right=layout.HYPHEN_RIGHT)
+    de_de = pyphen.Pyphen(lang="de_DE", left=hyphenation.HYPHEN_LEFT,
+                          right=hyphenation.HYPHEN_RIGHT)
     for word in ("Spielmaterial", "Katalysatoren", "gegenüberliegende", "Vermehrung",
                  "Startplättchen", "beanspruchen"):
         assert german(word) == list(de_de.iterate(word)), word
@@ -152,7 +153,7 @@ def test_german_words_break_by_the_german_dictionary() -> None:
 def test_every_break_inside_a_word_is_a_german_one(
         german: dict[tuple[str, str], tuple[bytes, list[float]]], game: str,
         paper: str) -> None:
-    allowed = layout.Hyphenator("de")
+    allowed = hyphenation.Hyphenator("de")
     written_with_hyphen = {word for text in load_locale("de", BOOKS[game].locales_dir)
                            .texts.values() for word in re.findall(r"\w+(?:-\w+)+", text)}
     lines = [line.split() for page in PdfReader(io.BytesIO(german[game, paper][0])).pages

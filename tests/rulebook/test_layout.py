@@ -9,8 +9,17 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from micropul_print.draw.primitives import Drawing, Rect
-from micropul_print.rulebook import games_with_rulebooks, layout, rulebook_for
-from micropul_print.rulebook.layout import GEOMETRY, PAPER_SIZES, PageTexts, markup
+from micropul_print.rulebook import (
+    flowables,
+    games_with_rulebooks,
+    hyphenation,
+    layout,
+    pages,
+    rulebook_for,
+    styles,
+)
+from micropul_print.rulebook.layout import GEOMETRY, PAPER_SIZES, PageTexts
+from micropul_print.rulebook.markup import WORD_GAP, markup, split_markup
 
 from .pdftext import page_lines
 
@@ -20,7 +29,7 @@ TEXTS = PageTexts(lang="en", title="T", subject="S", author="A", running_head="H
 
 def test_margins_mirror_on_even_pages() -> None:
     width, height = layout.BOOK_PAGE
-    templates = {t.id: t for t in layout._templates(width, height, GEOMETRY)}
+    templates = {t.id: t for t in pages.templates(width, height, GEOMETRY)}
     odd, even = templates["odd"].frames, templates["even"].frames
     # Odd (right-hand) pages: binding on the left; even pages: binding on the right.
     assert odd[0]._x1 == pytest.approx(GEOMETRY.inner * mm)
@@ -75,19 +84,19 @@ UNBREAKABLE = ("Micropul", "micropul-print", "Jean-François", "Lassonde")
 
 
 def test_hyphenation_follows_the_language() -> None:
-    assert layout._styles("pl")["body"].hyphenationLang.dictionary is not None
-    assert layout._styles("xx")["body"].hyphenationLang.dictionary is None
-    assert layout._styles("en")["h1"].hyphenationLang == ""  # headings never break words
+    assert styles.styles("pl")["body"].hyphenationLang.dictionary is not None
+    assert styles.styles("xx")["body"].hyphenationLang.dictionary is None
+    assert styles.styles("en")["h1"].hyphenationLang == ""  # headings never break words
 
 
-def _breaks(hyphenate: layout.Hyphenator, word: str) -> list[str]:
+def _breaks(hyphenate: hyphenation.Hyphenator, word: str) -> list[str]:
     return [head + ("" if head.endswith("-") else "-") + tail
             for head, tail in hyphenate(word)]
 
 
 def test_english_breaks_are_the_us_dictionary_ones() -> None:
     """pyphen's default English (en_GB) gives "po-s-i-tion" and "ra-cing"."""
-    english = layout.Hyphenator("en", UNBREAKABLE)
+    english = hyphenation.Hyphenator("en", UNBREAKABLE)
     assert _breaks(english, "position") == ["posi-tion", "po-sition"]
     assert _breaks(english, "racing") == ["rac-ing"]
     assert _breaks(english, "solitaire") == ["soli-taire"]
@@ -98,7 +107,7 @@ def test_english_breaks_are_the_us_dictionary_ones() -> None:
 @pytest.mark.parametrize("lang", [*dict.fromkeys(
     lang for game in games_with_rulebooks() for lang in rulebook_for(game).languages()), "xx"])
 def test_words_with_a_hyphen_break_only_there_and_names_never(lang: str) -> None:
-    hyphenate = layout.Hyphenator(lang, UNBREAKABLE)
+    hyphenate = hyphenation.Hyphenator(lang, UNBREAKABLE)
     assert _breaks(hyphenate, "print-and-play") == ["print-and-play", "print-and-play"]
     assert hyphenate("print-and-play") == [("print-and-", "play"), ("print-", "and-play")]
     assert hyphenate("Giga-Micropul") == [("Giga-", "Micropul")]
@@ -108,7 +117,7 @@ def test_words_with_a_hyphen_break_only_there_and_names_never(lang: str) -> None
 
 
 def test_no_dictionary_means_no_break_inside_a_word() -> None:
-    assert layout.Hyphenator("xx")("catalysts") == []
+    assert hyphenation.Hyphenator("xx")("catalysts") == []
 
 
 def test_a_language_without_a_dictionary_still_renders() -> None:
@@ -182,7 +191,7 @@ def test_every_line_of_a_bullet_item_starts_at_the_same_place() -> None:
             starts["bullet" if text.strip() == "•" else "text"].add(round(tm[4], 2))
 
     PdfReader(io.BytesIO(pdf)).pages[0].extract_text(visitor_text=visit)
-    style = layout._styles("en")["bullet"]
+    style = styles.styles("en")["bullet"]
     assert starts == {"bullet": {style.bulletIndent}, "text": {style.leftIndent}}
 
 
@@ -250,11 +259,11 @@ def test_a_heading_keeps_a_few_lines_under_it_not_the_whole_paragraph() -> None:
 
 
 def test_markup_cut_between_words_keeps_its_tags_balanced() -> None:
-    words = layout._WORD_GAP.split("<b>Rule #1.</b> One <i>tile\u00a0there and</i> here")
+    words = WORD_GAP.split("<b>Rule #1.</b> One <i>tile\u00a0there and</i> here")
     assert words[3] == "<i>tile\u00a0there"  # a no-break space binds
-    assert layout.split_markup(words, 4) == ("<b>Rule #1.</b> One <i>tile\u00a0there</i>",
+    assert split_markup(words, 4) == ("<b>Rule #1.</b> One <i>tile\u00a0there</i>",
                                              "<i>and</i> here")
-    assert layout.split_markup(words, 1) == ("<b>Rule</b>", "<b>#1.</b> One <i>tile\u00a0there "
+    assert split_markup(words, 1) == ("<b>Rule</b>", "<b>#1.</b> One <i>tile\u00a0there "
                                                             "and</i> here")
 
 
@@ -279,7 +288,7 @@ def test_no_column_ends_with_a_broken_word() -> None:
 def test_a_paragraph_cut_at_a_column_end_is_cut_between_words() -> None:
     """Its first part holds whole words, its last line justified like the others."""
     words = [f"filler{n}" for n in range(330)] + ["incomprehensibilities"] * 99
-    paragraph = layout.BookParagraph(" ".join(words), layout._styles("en")["body"])
+    paragraph = flowables.BookParagraph(" ".join(words), styles.styles("en")["body"])
     width = 240.0
     cuts = set()
     for height in range(200, 400, 7):
@@ -304,7 +313,7 @@ def test_the_last_page_has_its_columns_balanced() -> None:
     left, right = unbalanced.fills[-1]
     assert right == 0 and left > 300
     left, right = laid.fills[-1]
-    assert abs(left - right) <= layout._styles("en")["body"].leading
+    assert abs(left - right) <= styles.styles("en")["body"].leading
     assert unbalanced.fills[0] == laid.fills[0]  # the pages before are untouched
 
 
@@ -349,7 +358,8 @@ def test_balancing_stops_at_the_taller_column(monkeypatch: pytest.MonkeyPatch) -
     tried: list[float] = []
 
     def overflowing(setting: object, tile_mm: float,
-                    short: tuple[int, float] | None = None) -> layout.Laid:
+                    short: tuple[int, float] | None = None,
+                    earlier: object = None) -> layout.Laid:
         assert short is not None and short[0] == 3
         tried.append(short[1])
         over = fake_laid(4, tile_mm)
@@ -377,9 +387,10 @@ def test_a_layout_already_on_the_fewest_sheets_possible_is_the_only_try(
     real_render = layout._render
 
     def spy(setting: layout._Setting, tile_mm: float,
-            short: tuple[int, float] | None = None) -> layout.Laid:
+            short: tuple[int, float] | None = None,
+            earlier: dict[int, int] | None = None) -> layout.Laid:
         tried.append(tile_mm)
-        return real_render(setting, tile_mm, short)
+        return real_render(setting, tile_mm, short, earlier)
 
     monkeypatch.setattr(layout, "_render", spy)
     laid = layout.lay_out(blocks, TEXTS, BOOKLET_PAGE, BOOKLET_GEOMETRY, pages_per_sheet=4)

@@ -371,3 +371,29 @@ def test_languages_checked_once_are_not_read_again_until_a_file_changes(
     english.write_text(english.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     load_locales(["de"], tmp_path)
     assert reads == ["en", "de", "en", "de"]
+
+
+def test_a_text_longer_than_the_bound_is_refused_where_it_is_written(tmp_path: Path) -> None:
+    """A single huge paragraph made layout time grow with the square of its length
+    (100 KB: 29 s): refused before any work, at its entry, in the reference and in a
+    translation."""
+    from micropul_print.rulebook.locales import MAX_TEXT_CHARS
+
+    long_text = "word " * (MAX_TEXT_CHARS // 5) + "end"
+    (tmp_path / "en.yaml").write_text(f"intro: ok\nbody: {long_text}\n", encoding="utf-8")
+    with pytest.raises(UserError) as raised:
+        load_locale("en", tmp_path)
+    assert [str(d) for d in raised.value.diagnostics] == [
+        f"{tmp_path / 'en.yaml'}:2:7: error: 'body' is 4,003 characters long; a rulebook "
+        "text holds at most 4,000 (about a booklet page)"]
+    (tmp_path / "en.yaml").write_text("intro: ok\nbody: ok\n", encoding="utf-8")
+    (tmp_path / "xx.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgctxt "intro"\nmsgid "ok"\nmsgstr "bene"\n\n'
+        f'msgctxt "body"\nmsgid "ok"\nmsgstr "{"x" * 300_000}"\n', encoding="utf-8")
+    with pytest.raises(UserError) as raised:
+        load_locale("xx", tmp_path)
+    assert [str(d) for d in raised.value.diagnostics] == [
+        f"{tmp_path / 'xx.po'}:11:1: error: 'body' is 300,000 characters long; a rulebook "
+        "text holds at most 4,000 (about a booklet page)"]
+    assert load_locale("en", tmp_path).texts["body"] == "ok"

@@ -18,8 +18,8 @@ from micropul_print.outputs import OutputDir
 from micropul_print.rulebook import available_languages, build_rulebooks
 from micropul_print.rulebook.book import Heading, Paragraph, Ruling
 from micropul_print.rulebook.games import GameRulebook
-from micropul_print.rulebook.layout import RULING_TINT
 from micropul_print.rulebook.locales import load_locale
+from micropul_print.rulebook.styles import RULING_TINT
 
 GAMES: dict[str, GameRulebook] = {"micropul": MICROPUL, "cellulae": CELLULAE}
 # The rulings each book states (docs/rulebook.md, "Rulings of this edition").

@@ -1,0 +1,149 @@
+"""The rulebook's flowables beyond reportlab's own: a picture (a drawing, or a clip of
+one), a paragraph that never ends a column inside a word, and a float (a figure with
+its caption) that waits for the next column rather than leave this one half empty."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, KeepTogether, Paragraph
+
+from micropul_print.backends.pdf import PageCanvas
+from micropul_print.backends.pdf import draw as draw_drawing
+from micropul_print.rulebook import reportlab_adapter as private
+from micropul_print.rulebook.blocks import Picture
+from micropul_print.rulebook.markup import WORD_GAP, split_markup
+from micropul_print.rulebook.styles import RULE
+
+
+def tagged(flowable: Flowable, block: int | None, kind: str) -> Flowable:
+    """``flowable`` marked with the block it sets and its kind, for :class:`Placed`."""
+    flowable.block, flowable.kind = block, kind
+    return flowable
+
+
+def _paint(canvas: PageCanvas, picture: Picture, height_pt: float) -> None:
+    """Paint ``picture`` with its top-left at the current origin's top (the flowable's
+    box is ``height_pt`` tall). The backend positions drawings from the page's top-left,
+    so the page height is taken off again first."""
+    x, y, width, height = picture.clip or (0.0, 0.0, picture.drawing.width,
+                                            picture.drawing.height)
+    scale = picture.size / width
+    page_height = float(canvas.page_size[1])
+    canvas.saveState()
+    if picture.clip is not None:
+        path = canvas.beginPath()
+        path.rect(0, 0, picture.size * mm, height * scale * mm)
+        canvas.clipPath(path, stroke=0, fill=0)
+    canvas.translate(0, height_pt)
+    canvas.scale(scale, scale)
+    canvas.translate(-x * mm, y * mm - page_height)
+    draw_drawing(canvas, picture.drawing, 0.0, 0.0)
+    canvas.restoreState()
+    if picture.frame:
+        canvas.saveState()
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.7)
+        canvas.rect(0, 0, picture.size * mm, height * scale * mm, stroke=1, fill=0)
+        canvas.restoreState()
+
+
+class PictureFlowable(Flowable):  # type: ignore[misc]  # reportlab is untyped
+    """A picture centred in the column."""
+
+    def __init__(self, picture: Picture) -> None:
+        super().__init__()
+        self.picture = picture
+        width, height = (picture.clip or (0, 0, picture.drawing.width,
+                                          picture.drawing.height))[2:]
+        self.box = (picture.size * mm, height * picture.size / width * mm)
+        self.hAlign = "CENTER"
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.width, self.height = self.box
+        return self.box
+
+    def draw(self) -> None:
+        _paint(self.canv, self.picture, self.box[1])
+
+
+
+# A paragraph split between columns leaves at least two lines at the foot of the
+# first and carries at least WIDOW_LINES to the top of the next (reportlab's
+# allowOrphans=0, allowWidows=0); carried lines as few as that break no word: no
+# column opens with "...wird wie üb-" / "lich gewertet.".
+WIDOW_LINES = 2
+
+
+class BookParagraph(Paragraph):  # type: ignore[misc]  # reportlab is untyped
+    """A paragraph that never ends a column inside a word, nor opens one with a broken
+    word in its last WIDOW_LINES lines. Where reportlab would split it after a line ending
+    in a broken word ("ko-" at the foot of a page, "loru" on the next, maybe after a
+    figure), it is split before that word instead: the word goes on whole, and the
+    shorter last line is justified like the lines above it."""
+
+    def __init__(self, text: str | None, style: ParagraphStyle,
+                 bulletText: str | None = None, **kwargs: Any) -> None:
+        super().__init__(text, style, bulletText=bulletText, **kwargs)
+        self.source = text  # None for the parts reportlab's own split makes
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        parts: list[Flowable] = super().split(availWidth, availHeight)
+        if len(parts) != 2 or self.source is None:
+            return parts
+        lines = private.line_count(parts[0])  # what fits, widows and orphans considered
+        ends = private.line_texts(self._wrapped(self.source, availWidth))
+        # A short carried part is set without breaking words (it may take a line more).
+        whole_words = len(ends) - lines <= WIDOW_LINES and any(
+            end.rstrip().endswith("-") for end in ends[lines:])
+        words = WORD_GAP.split(self.source.strip())
+        # The most words that take no more lines. The lines of a paragraph's first k
+        # words are those of the whole paragraph but the last: line breaks depend only
+        # on the words before them, so the count grows with k.
+        low, high = 0, len(words) - 1
+        while low < high:
+            middle = (low + high + 1) // 2
+            if self._lines(split_markup(words, middle)[0], availWidth) <= lines:
+                low = middle
+            else:
+                high = middle - 1
+        if low == 0:
+            return parts
+        head, tail = split_markup(words, low)
+        first = BookParagraph(head, self.style, bulletText=self.bulletText)
+        private.justify_last_line(first)  # not the paragraph's last line: justified
+        rest = BookParagraph(tail, ParagraphStyle(f"{self.style.name}-whole",
+                                                  parent=self.style, hyphenationLang="")
+                             if whole_words else self.style)
+        for part in (first, rest):  # what Placed records
+            part.block, part.kind = getattr(self, "block", None), getattr(self, "kind", None)
+        return [first, rest]
+
+    def _lines(self, source: str, width: float) -> int:
+        return private.line_count(self._wrapped(source, width))
+
+    def _wrapped(self, source: str, width: float) -> Paragraph:
+        paragraph = Paragraph(source, self.style, bulletText=self.bulletText)
+        paragraph.wrap(width, 1e6)
+        return paragraph
+
+
+
+class Float(KeepTogether):  # type: ignore[misc]  # reportlab is untyped
+    """Flowables kept in one piece (a figure and its caption, the legend) that, when
+    the rest of a column is too short for them, wait for the top of the next column
+    while the text after them fills this one."""
+
+    def height_at(self, canvas: Canvas, width: float, height: float) -> float:
+        """How tall the float is in a column ``width`` wide. A waiting float is asked
+        at every column it passes; its contents' height depends on the width alone, so
+        it is measured once per width."""
+        measured: dict[float, float] = self.__dict__.setdefault("_measured", {})
+        if width not in measured:
+            self.wrapOn(canvas, width, height)
+            measured[width] = private.together_height(self)
+        return measured[width]
+

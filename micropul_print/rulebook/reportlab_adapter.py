@@ -1,0 +1,156 @@
+"""Every use the rulebook makes of reportlab's private state, in one place.
+
+platypus offers ``wrap``/``split``/``drawOn`` and the doc template's ``handle_*``
+hooks; the layout's floating figures, headings that keep lines below them, words
+never split across columns and layout passes that draw nothing need a little more:
+where a frame's cursor is, whether it is at its top, how tall a KeepTogether really
+is, how many lines a paragraph was broken into. Those are read here and nowhere else,
+so that following a new reportlab release is one module: PRIVATE_NAMES lists each
+private name by the class that holds it, and tests/rulebook/test_reportlab_adapter.py
+checks each against the installed reportlab (and what the layout expects of it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph
+
+# The private names this module reads, writes or overrides, by the reportlab class
+# that has them (the test walks this table).
+PRIVATE_NAMES: dict[str, tuple[str, ...]] = {
+    "platypus.frames.Frame": ("_atTop", "_aH", "_y", "_y1p", "_y2", "_getAvailableWidth",
+                              "_add"),
+    "platypus.flowables.KeepTogether": ("_H",),
+    "platypus.paragraph.Paragraph": ("blPara", "_JustifyLast"),
+    "platypus.tables.Table": ("_height",),
+    "platypus.doctemplate.BaseDocTemplate": ("_doSave",),
+    # set on a flowable by BaseDocTemplate.handle_flowable when it moved it on once
+    "platypus.doctemplate.BaseDocTemplate.handle_flowable": ("_postponed",),
+    "pdfgen.canvas.Canvas": ("_code", "_formData", "pop_state_stack"),
+}
+
+
+# -- a frame's state ------------------------------------------------------------------------
+
+
+def at_top(frame: Frame) -> bool:
+    """Whether nothing has been placed in ``frame`` yet."""
+    return bool(frame._atTop)
+
+
+def room(frame: Frame) -> float:
+    """The height (points) left between ``frame``'s cursor and its foot."""
+    return float(frame._y - frame._y1p)
+
+
+def cursor(frame: Frame) -> float:
+    """The height (points from the page's foot) where the next flowable's box ends
+    at the top: the foot of what was placed last."""
+    return float(frame._y)
+
+
+def filled(frame: Frame) -> float:
+    """The height (points) filled in ``frame``, from its top."""
+    return float(frame._y2 - frame._y)
+
+
+def available(frame: Frame) -> tuple[float, float]:
+    """The width and the (empty frame's) height ``frame`` gives its flowables."""
+    return float(frame._getAvailableWidth()), float(frame._aH)
+
+
+class PlacingFrame(Frame):  # type: ignore[misc]  # reportlab is untyped
+    """A frame, without padding, whose ``placed`` hook hears where each flowable it
+    takes would be drawn (x, y and the width it leaves, as ``drawOn`` takes them),
+    and which draws nothing."""
+
+    def __init__(self, x: float, y: float, width: float, height: float, id: str) -> None:
+        super().__init__(x, y, width, height, leftPadding=0, rightPadding=0, topPadding=0,
+                         bottomPadding=0, id=id)
+
+    def placed(self, flowable: Flowable, canv: Any, x: float, y: float,
+               space: float) -> None:
+        """``flowable`` goes at (x, y) on the page ``canv`` lays out."""
+
+    def _add(self, flowable: Flowable, canv: Any, trySplit: int = 0) -> int:
+        where: list[tuple[float, float, float]] = []
+
+        def record(canvas: Any, x: float, y: float, _sW: float = 0) -> None:
+            where.append((x, y, _sW))
+
+        flowable.drawOn = record  # reportlab's Frame._add draws through this
+        try:
+            added: int = super()._add(flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
+        if added and where:
+            self.placed(flowable, canv, *where[0])
+        return added
+
+    add = _add  # Frame binds its own _add to this name
+
+
+# -- flowables ------------------------------------------------------------------------------
+
+
+def together_height(together: KeepTogether) -> float:
+    """A KeepTogether's real height after ``wrap`` (its wrap answers a huge height
+    when it is too tall, to force a split)."""
+    return float(together._H)
+
+
+def drawn_height(flowable: Flowable) -> float:
+    """The height of a flowable just placed: a table's, or any other's."""
+    return float(getattr(flowable, "_height", 0) or flowable.height)
+
+
+def line_count(paragraph: Paragraph) -> int:
+    """The lines of a wrapped (or split) paragraph."""
+    return len(paragraph.blPara.lines)
+
+
+def line_texts(paragraph: Paragraph) -> list[str]:
+    """The text of each line of a wrapped paragraph (a broken word's head ends in its
+    hyphen)."""
+    texts = []
+    for line in paragraph.blPara.lines:
+        if isinstance(line, tuple):  # plain text: (extra space, words)
+            texts.append(" ".join(line[1]))
+        else:  # with markup: a FragLine of fragments
+            texts.append("".join(getattr(word, "text", "") for word in line.words))
+    return texts
+
+
+def justify_last_line(paragraph: Paragraph) -> None:
+    """Set the paragraph's last line justified, as the lines above it (a paragraph
+    cut in two: that line is not the real last one)."""
+    paragraph._JustifyLast = 1
+
+
+def forget_postponed(flowable: Flowable) -> None:
+    """Forget that the doc template moved ``flowable`` on once already: it gives up
+    on one that fails again (raises LayoutError), which a float waiting in between
+    makes wrong."""
+    if getattr(flowable, "_postponed", False):
+        del flowable._postponed
+
+
+def was_postponed(flowable: Flowable) -> bool:
+    return bool(getattr(flowable, "_postponed", False))
+
+
+# -- documents and canvases ------------------------------------------------------------------
+
+
+def without_saving(document: Any) -> None:
+    """Make ``document``'s build a layout pass: no PDF is written at its end."""
+    document._doSave = 0
+
+
+def drop_open_form(canvas: Any) -> None:
+    """Forget the form ``canvas`` has begun and not ended (nothing drawn in it), as
+    if it had never been begun: endForm would write it into the PDF."""
+    canvas._code = []
+    canvas._formData = None
+    canvas.pop_state_stack()
