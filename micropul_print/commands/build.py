@@ -232,6 +232,9 @@ def run(args: argparse.Namespace) -> int:
     missing = missing_inputs(args, CONFIG)
     if missing:
         raise UserError(missing)
+    from micropul_print.outputs import check_output_directory
+
+    check_output_directory(Path(args.out), "the kit here")  # before any work
     if args.watch:
         from micropul_print.watch import watch
 

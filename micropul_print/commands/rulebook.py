@@ -106,6 +106,7 @@ def _build(args: argparse.Namespace) -> int:
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
     from micropul_print.draw.theme import load_theme
     from micropul_print.errors import UserError, joined
+    from micropul_print.outputs import check_output_directory
     from micropul_print.rulebook import (
         available_languages,
         build_booklets,
@@ -113,6 +114,8 @@ def _build(args: argparse.Namespace) -> int:
         check_rulebook,
     )
 
+    if not args.check:
+        check_output_directory(Path(args.out), "the rulebooks here")  # before any work
     try:
         catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game))
     except UserError as problem:  # a catalogue's errors hid the theme's
