@@ -22,7 +22,7 @@ SETTINGS = settings(max_examples=60, deadline=None,
 COMMANDS = cli.configurable_commands()
 KEYS = sorted({key for options in COMMANDS.values() for key in options.actions})
 
-characters = st.characters(blacklist_categories=("Cs",))
+characters = st.characters(exclude_categories=["Cs"])
 digits = st.text(alphabet="0123456789", min_size=1, max_size=6000)
 scalars = st.one_of(
     digits,
