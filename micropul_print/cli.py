@@ -267,6 +267,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except OSError as exc:
+        if exc.filename is None and _working_folder_gone():
+            print(f"{PROG}: error: the current folder was removed while the command ran: "
+                  "start it again from a folder that exists", file=sys.stderr)
+            return EXIT_INVALID
         if exc.filename is not None:  # a file or folder the system refused: the user's to fix
             where = printable(str(exc.filename))
             print(f"{where}: error: cannot write or read it: {exc.strerror or exc}",
@@ -294,6 +298,16 @@ def entry() -> int:
     code = main()
     gc.freeze()
     return code
+
+
+def _working_folder_gone() -> bool:
+    """Whether the working directory was removed (os.getcwd fails, and with it every
+    relative path's resolve)."""
+    try:
+        os.getcwd()
+    except OSError:
+        return True
+    return False
 
 
 def _open_closed_streams() -> None:
