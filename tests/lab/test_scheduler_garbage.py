@@ -5,6 +5,7 @@ MemoryError or pages of Dask's tracebacks. The listener is a tiny TCP server on
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 
@@ -45,10 +46,8 @@ def _serve(server: socket.socket, then: str) -> None:
             elif then == "echo":
                 connection.sendall(received)
             elif then == "silent":
-                try:
+                with contextlib.suppress(OSError):
                     connection.recv(65536)
-                except OSError:
-                    pass
             # "hang up": the connection closes here
 
 
