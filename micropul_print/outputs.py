@@ -511,7 +511,8 @@ def recover(root: Path) -> list[str]:
     usable = (isinstance(folder_name, str) and folder_name.startswith(STAGING_PREFIX)
               and "/" not in folder_name and "\0" not in folder_name
               and isinstance(moves, list) and isinstance(stale, list)
-              and all(isinstance(f, str) and f and "\0" not in f for f in [*moves, *stale]))
+              and all(isinstance(f, str) and f and "\0" not in f and not os.path.isabs(f)
+                      and ".." not in Path(f).parts for f in [*moves, *stale]))
     if not usable:
         (root / JOURNAL).unlink(missing_ok=True)
         return [f"{root}: removed a damaged commit journal ({JOURNAL}) an earlier build "
@@ -529,7 +530,9 @@ def recover(root: Path) -> list[str]:
         reason = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
         raise UserError([Diagnostic(str(root), 0, 0, "an earlier build was stopped while "
                                     "it moved its files into place, and its commit cannot "
-                                    f"be finished: {reason}")]) from None
+                                    f"be finished: {printable(reason)}; mend that and build "
+                                    f"again, or remove {JOURNAL} to give the commit up "
+                                    "(the kit may then be incomplete)")]) from None
     return [f"{root}: an earlier build was stopped while it moved its files into place: "
             f"its commit was completed ({waiting} of its {len(moves)} files moved now)"]
 
