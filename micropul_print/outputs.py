@@ -343,7 +343,7 @@ class Staging:
         blocked = [Diagnostic(str(target), 0, 0,
                               f"cannot write this file of the kit here: {problem}")
                    for relative in moves
-                   if (problem := _file_problem(target := output.path(relative))) is not None]
+                   if (problem := _place_problem(target := output.path(relative))) is not None]
         if blocked:
             raise UserError(blocked)
         staged = folder / _KIT
@@ -411,6 +411,21 @@ _NEW_MANIFEST = "manifest.json"
 LOCK = ".micropul-print.lock"
 JOURNAL = ".micropul-print-journal.json"
 JOURNAL_MAX_BYTES = MANIFEST_MAX_BYTES
+
+
+def _place_problem(target: Path) -> str | None:
+    """Why ``target`` is no place for a file of the kit (a folder or a device there, a
+    file where one of its folders must go), or None. Whether its folder is writable is
+    asked once per folder (Staging._check_places), not once per file."""
+    if target.is_dir():
+        return "this is a directory, not a file"
+    special = not_regular(target)
+    if special:
+        return special
+    for folder in target.parents:
+        if folder.exists():
+            return None if folder.is_dir() else f"{folder} is a file, not a directory"
+    return None
 
 
 def _is_our_file(output: OutputDir, relative: str) -> bool:

@@ -196,3 +196,20 @@ def test_a_read_only_folder_of_the_kit_refuses_the_build_before_any_file_moves(
     assert refused.stderr.startswith(f"{out / 'rules'}: error: cannot write the kit's files "
                                      "here:")
     assert files(out) == before
+
+
+def test_an_immutable_folder_of_the_kit_refuses_the_build_before_any_file_moves(
+        tmp_path: Path) -> None:
+    """What root cannot write either (chattr +i): found by trying, once per folder."""
+    out = old_kit(tmp_path)
+    before = files(out)
+    if subprocess.run(["chattr", "+i", str(out / "rules")], capture_output=True).returncode:
+        pytest.skip("chattr +i is not available here")
+    try:
+        refused = run(NEW, out)
+    finally:
+        subprocess.run(["chattr", "-i", str(out / "rules")], check=True)
+    assert refused.returncode == 1
+    assert refused.stderr == (f"{out / 'rules'}: error: cannot write the kit's files here: "
+                              "operation not permitted\n")
+    assert files(out) == before
