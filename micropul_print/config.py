@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from micropul_print.errors import Diagnostic, UserError, printable
+from micropul_print.errors import Diagnostic, UserError, printable, quoted
 from micropul_print.yamlsource import read_input_bytes
 
 if TYPE_CHECKING:
@@ -147,10 +147,10 @@ class CommandOptions:
                 raise _Invalid(f"{key}: {exc}") from None
             except (TypeError, ValueError):
                 name = getattr(action.type, "__name__", "")
-                raise _Invalid(f"{key}: invalid {name} value: {text!r}") from None
+                raise _Invalid(f"{key}: invalid {name} value: {quoted(text)}") from None
         if action.choices is not None and converted not in action.choices:
             choices = [str(choice) for choice in action.choices]
-            raise _Invalid(f"{key}: invalid choice: {text!r} (choose from "
+            raise _Invalid(f"{key}: invalid choice: {quoted(text)} (choose from "
                            f"{', '.join(choices)}){_did_you_mean(text, choices)}")
         return converted
 

@@ -110,3 +110,18 @@ def test_a_nul_character_in_a_path_is_located() -> None:
                 "can take (nor can the command line pass one)"]
         else:
             raise AssertionError("read")
+
+
+def test_a_huge_value_is_quoted_short() -> None:
+    """The scale's message quoted all 5,000 characters of the value, on one line."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "micropul-print.toml"
+        path.write_text('[build]\nscale = "1' + "0" * 5000 + '"\n')
+        try:
+            read_config(path, COMMANDS)
+        except UserError as problem:
+            (diagnostic,) = problem.diagnostics
+            assert len(str(diagnostic)) < 400
+            assert str(diagnostic).endswith("(5001 characters)")
+        else:
+            raise AssertionError("read")

@@ -20,6 +20,7 @@ from micropul_print.commands.values import (
 )
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
+from micropul_print.errors import quoted
 from micropul_print.gameapi import PAPERS
 
 HELP = "build the rulebook PDFs (figures checked by the rules engine), or only --check them"
@@ -36,7 +37,7 @@ _CODES = "two or three lower-case letters, optionally _ and a region: nl.po, pt_
 def _langs(text: str) -> list[str]:
     items = list(dict.fromkeys(list_items(text, "language code", "en,it")))
     if not items:
-        raise argparse.ArgumentTypeError(f"expected language codes such as en,it: {text!r}")
+        raise argparse.ArgumentTypeError(f"expected language codes such as en,it: {quoted(text)}")
     return items
 
 
