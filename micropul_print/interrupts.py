@@ -47,6 +47,9 @@ def install() -> dict[int, Any]:
 
 
 def restore(previous: dict[int, Any]) -> None:
+    """Put back the handlers :func:`install` replaced; what was seen is forgotten (a
+    build run later in this process, outside the command line, must not stop for it)."""
+    _seen.clear()
     for signum, handler in previous.items():
         if handler is not None:
             signal.signal(signum, handler)
