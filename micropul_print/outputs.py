@@ -275,7 +275,11 @@ class Staging:
         try:
             self._lock = _Lock.take(root)
             self.notes += recover(root)
-            for leftover in root.glob(f"{STAGING_PREFIX}*"):  # of a build killed outright
+            for leftover in sorted(root.glob(f"{STAGING_PREFIX}*")):  # of a build killed
+                if _holds_files(leftover):  # stopped before its commit began
+                    self.notes.append(f"{root}: removed the staged files of an earlier build "
+                                      "stopped outright before its commit: the kit is as it "
+                                      "was before that build")
                 shutil.rmtree(leftover, ignore_errors=True)
             self._folder = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=root))
         except BaseException:
@@ -411,6 +415,12 @@ _NEW_MANIFEST = "manifest.json"
 LOCK = ".micropul-print.lock"
 JOURNAL = ".micropul-print-journal.json"
 JOURNAL_MAX_BYTES = MANIFEST_MAX_BYTES
+
+
+def _holds_files(folder: Path) -> bool:
+    """Whether any file is left in ``folder`` (a staging folder whose files all moved
+    into place holds none)."""
+    return any(files for _folder, _dirs, files in os.walk(folder))
 
 
 def _place_problem(target: Path) -> str | None:
