@@ -356,7 +356,7 @@ class Staging:
             raise UserError([Diagnostic(str(root / relative), 0, 0, "this file of the kit "
                                         "was never written (a job claimed it)")
                              for relative in missing])
-        self._check_places(root, [*moves, *stale])
+        self._check_places(root, [output.path(relative) for relative in [*moves, *stale]])
         # The manifest is written where it will be moved from: a full disk or a file-size
         # limit (RLIMIT_FSIZE) is met now, before any file of the kit has moved.
         text = (json.dumps({"written_by": "micropul-print",
@@ -377,8 +377,10 @@ class Staging:
                 raise
             try:
                 removed = _apply(root, folder, moves, stale, fault)
-            except OSError as exc:  # after the check above: a disk failing, a race
-                self._keep_folder = True
+            except BaseException as exc:  # after the checks above: a disk failing, a race
+                self._keep_folder = True  # for the next build to finish from the journal
+                if not isinstance(exc, OSError):
+                    raise
                 where = printable(str(exc.filename or root))
                 if folder.as_posix() in where:
                     where = str(root)
@@ -388,18 +390,18 @@ class Staging:
             self._committed = True
         return removed
 
-    def _check_places(self, root: Path, relatives: Sequence[str]) -> None:
+    def _check_places(self, root: Path, targets: Sequence[Path]) -> None:
         """UserError unless a file can be moved into (and removed from) the folder of
-        each of ``relatives``: tried by moving a file from the staging folder into each,
+        each of ``targets``: tried by moving a file from the staging folder into each,
         so that permissions, a read-only file system, a folder on another device and
         whatever else the system refuses are all found before the first file moves."""
         assert self._folder is not None
-        folders = sorted({(root / relative).parent for relative in relatives} | {root})
+        folders = sorted({target.parent for target in targets} | {root})
         problems = []
         for folder in folders:
             where = next((f for f in (folder, *folder.parents) if f.exists()), root)
             if not where.is_dir():
-                continue  # a file where a folder must go: told by _file_problem
+                continue  # a file where a folder must go: told by _place_problem
             problem = _cannot_move_into(self._folder, where)
             if problem is not None:
                 problems.append(Diagnostic(str(folder), 0, 0, f"cannot write the kit's "
