@@ -1,5 +1,5 @@
 import sys
 
-from micropul_print.cli import entry
+from micropul_print.launch import entry
 
 sys.exit(entry())

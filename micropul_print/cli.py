@@ -28,15 +28,15 @@ import gc
 import importlib
 import os
 import re
-import signal
 import sys
 import traceback
 from collections.abc import Sequence
-from types import FrameType, ModuleType
+from types import ModuleType
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from micropul_print import __version__, config, registry
+from micropul_print import __version__, config, interrupts, registry
 from micropul_print.errors import PROG, UsageError, UserError, printable, take_warnings, usage_error
+from micropul_print.interrupts import Terminated
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -46,10 +46,6 @@ COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "init", "cali
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
-
-
-class Terminated(BaseException):
-    """SIGTERM arrived: unwinds like Ctrl-C, so that workers and staged files go."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -197,11 +193,6 @@ def join_negative_values(words: Sequence[str]) -> list[str]:
     return joined
 
 
-# Set by SIGTERM: a library that turns the handler's exception into KeyboardInterrupt
-# (watchfiles does, for any signal) must not make a SIGTERM look like Ctrl-C.
-_sigterm_seen = False
-
-
 def _resolved(args: argparse.Namespace) -> tuple[list[config.Setting], argparse.Namespace]:
     """The command's settings (config.resolve) and its arguments filled in from them.
     ``build --watch`` with a configuration file that has problems prints them and
@@ -226,18 +217,13 @@ def _resolved(args: argparse.Namespace) -> tuple[list[config.Setting], argparse.
         return found[-1]
 
 
-def _on_sigterm(_signum: int, _frame: FrameType | None) -> None:
-    global _sigterm_seen
-    _sigterm_seen = True
-    raise Terminated
-
-
 def main(argv: list[str] | None = None) -> int:
     _open_closed_streams()
     words = join_negative_values(sys.argv[1:] if argv is None else argv)
-    global _sigterm_seen
-    _sigterm_seen = False
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    # The signals are noted as they come: a library that turns the handler's exception
+    # into KeyboardInterrupt (watchfiles does, for any signal) must not make a SIGTERM
+    # look like Ctrl-C, and one whose exception was lost must still end the command.
+    previous = interrupts.install()
     take_warnings()  # none left from an earlier run in this process
     try:
         parser, modules = build_parser(command_named(words))
@@ -257,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(config.format_settings(args.command, config.config_path(args), settings))
                 return EXIT_OK
         code: int = modules[args.command].run(args)
+        if code == EXIT_OK:  # a signal whose exception was swallowed on the way ends it
+            interrupts.raise_if_lost()
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         for diagnostic in take_warnings():  # of the inputs the command could use
             print(diagnostic, file=sys.stderr)
@@ -269,12 +257,16 @@ def main(argv: list[str] | None = None) -> int:
         print(usage_error(command, str(exc)), file=sys.stderr)
         return EXIT_USAGE
     except (KeyboardInterrupt, Terminated) as stop:
-        if isinstance(stop, Terminated) or _sigterm_seen:
+        if isinstance(stop, Terminated) or interrupts.terminated():
             print(f"{PROG}: stopped (SIGTERM)", file=sys.stderr)
             return EXIT_TERMINATED
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except OSError as exc:
+        if exc.filename is None and _working_folder_gone():
+            print(f"{PROG}: error: the current folder was removed while the command ran: "
+                  "start it again from a folder that exists", file=sys.stderr)
+            return EXIT_INVALID
         if exc.filename is not None:  # a file or folder the system refused: the user's to fix
             where = printable(str(exc.filename))
             print(f"{where}: error: cannot write or read it: {exc.strerror or exc}",
@@ -290,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # a bug: one line, the traceback on request
         return _internal_error(exc)
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        interrupts.restore(previous)
     return code
 
 
@@ -302,6 +294,16 @@ def entry() -> int:
     code = main()
     gc.freeze()
     return code
+
+
+def _working_folder_gone() -> bool:
+    """Whether the working directory was removed (os.getcwd fails, and with it every
+    relative path's resolve)."""
+    try:
+        os.getcwd()
+    except OSError:
+        return True
+    return False
 
 
 def _open_closed_streams() -> None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from micropul_print.errors import Diagnostic, UserError, printable
+from micropul_print.errors import Diagnostic, UserError, printable, quoted
 from micropul_print.yamlsource import read_input_bytes
 
 if TYPE_CHECKING:
@@ -147,10 +147,10 @@ class CommandOptions:
                 raise _Invalid(f"{key}: {exc}") from None
             except (TypeError, ValueError):
                 name = getattr(action.type, "__name__", "")
-                raise _Invalid(f"{key}: invalid {name} value: {text!r}") from None
+                raise _Invalid(f"{key}: invalid {name} value: {quoted(text)}") from None
         if action.choices is not None and converted not in action.choices:
             choices = [str(choice) for choice in action.choices]
-            raise _Invalid(f"{key}: invalid choice: {text!r} (choose from "
+            raise _Invalid(f"{key}: invalid choice: {quoted(text)} (choose from "
                            f"{', '.join(choices)}){_did_you_mean(text, choices)}")
         return converted
 
@@ -290,6 +290,11 @@ def read_config(path: Path, commands: Mapping[str, CommandOptions],
         raise UserError([Diagnostic(source, line, 1, "not UTF-8 text")]) from None
     except tomllib.TOMLDecodeError as exc:
         raise UserError([_syntax_error(source, text, exc)]) from None
+    except ValueError:  # a whole number past Python's limit of digits (4300)
+        line, col = _longest_number(text)
+        raise UserError([Diagnostic(source, line, col, "a number of more than "
+                                    f"{MAX_NUMBER_DIGITS} digits: no option takes one")]
+                        ) from None
     except RecursionError:  # tomllib recurses once per nested array or table
         line, col = _too_deep(text)
         raise UserError([Diagnostic(source, line, col, "not valid TOML: arrays or tables "
@@ -353,7 +358,18 @@ def _default(action: argparse.Action) -> Any:
 
 def _text(key: str, value: Any) -> str:
     """A value of the file as the words of the command line: numbers as written,
-    arrays joined by commas (``[1.5, -0.5]`` is ``1.5,-0.5``)."""
+    arrays joined by commas (``[1.5, -0.5]`` is ``1.5,-0.5``). A NUL character or a
+    whole number longer than any option takes (the command line's own bound) is
+    refused here, at its place: either ended in an internal error further on."""
+    values = value if isinstance(value, list) else [value]
+    for item in values:
+        if isinstance(item, str) and "\0" in item:
+            raise _Invalid(f"{key}: the value holds a NUL character, which no option can "
+                           "take (nor can the command line pass one)")
+        if (isinstance(item, int) and not isinstance(item, bool)
+                and abs(item) >= 10 ** MAX_NUMBER_DIGITS):
+            raise _Invalid(f"{key}: a number of more than {MAX_NUMBER_DIGITS} digits: no "
+                           "option takes one")
     if isinstance(value, str):
         return value
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -390,6 +406,21 @@ def _did_you_mean(word: str, candidates: list[str], brackets: bool = False) -> s
     if not close:
         return ""
     return f" (did you mean [{close[0]}]?)" if brackets else f" (did you mean {close[0]!r}?)"
+
+
+# The longest whole number an option reads, as on the command line (values.py).
+MAX_NUMBER_DIGITS = 19
+
+
+def _longest_number(text: str) -> tuple[int, int]:
+    """Where the longest run of digits in ``text`` starts (line, column): the number
+    tomllib could not convert."""
+    runs = list(re.finditer(r"\d+", text))
+    if not runs:
+        return 1, 1
+    longest = max(runs, key=lambda match: len(match.group()))
+    index = longest.start()
+    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)$")

@@ -17,11 +17,12 @@ import json
 import os
 import shutil
 import stat
+import sys
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from micropul_print.errors import Diagnostic, UserError
+from micropul_print.errors import Diagnostic, UserError, printable
 
 MANIFEST = ".micropul-print-manifest.json"
 STAGING_PREFIX = ".micropul-print-staging-"
@@ -34,14 +35,14 @@ class OutputDir:
     the same relative paths (and :meth:`path` still names their final place)."""
 
     def __init__(self, root: str | Path, *, staging: Path | None = None) -> None:
-        self.root = Path(root).resolve()
+        self.root = resolved_output(Path(root), "into this directory")
         self.staging = staging
         self._folders: set[Path] = set()  # folders of the staging known to exist
 
     def path(self, relative: str | Path) -> Path:
         """Where ``relative`` lies in the output directory; UserError if that is not
-        inside it."""
-        target = (self.root / relative).resolve()
+        inside it, or if a loop of symbolic links is in the way."""
+        target = resolved_output(self.root / relative, "this file")
         if target != self.root and self.root not in target.parents:
             raise UserError([Diagnostic(str(self.root / relative), 0, 0,
                                         f"refusing to write outside the output directory "
@@ -64,6 +65,73 @@ class OutputDir:
         with open(where, "wb") as handle:
             handle.write(data)
         return target
+
+
+def resolved_output(path: Path, what: str) -> Path:
+    """``path`` made absolute, its links followed; UserError, at ``path``, if a loop of
+    symbolic links is on the way (Python's RuntimeError, an internal error before) or
+    its name cannot be a file's (a NUL character)."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError) as exc:
+        if isinstance(exc, OSError) and exc.errno != errno.ELOOP:
+            raise
+        raise UserError([Diagnostic(str(path), 0, 0, f"cannot write {what}: {LOOP}")]) from None
+    except ValueError:
+        raise UserError([Diagnostic(printable(str(path)), 0, 0, f"cannot write {what}: the "
+                                    "name holds a NUL character")]) from None
+
+
+LOOP = ("a loop of symbolic links is on the way (each leads to the next and back): "
+        "remove it, or write somewhere else")
+# How many entries of an output directory refuse_link_loops looks at: a kit has a few
+# hundred; a directory far larger than any kit is not searched to its end.
+MAX_SCANNED_ENTRIES = 100_000
+
+
+def refuse_link_loops(root: Path) -> None:
+    """UserError naming every symbolic link in ``root`` (and below, links not followed)
+    that leads round in a loop: found before any work, where writing through one failed
+    half way through a build (or with an internal error)."""
+    problems: list[Diagnostic] = []
+    seen = 0
+    try:
+        os.stat(root)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UserError([Diagnostic(str(root), 0, 0, f"cannot write here: {LOOP}")]) from None
+        return
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(STAGING_PREFIX)]
+        for name in (*dirs, *files):
+            seen += 1
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                continue
+            try:
+                os.stat(path)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    problems.append(Diagnostic(printable(path), 0, 0,
+                                               f"in the output directory: {LOOP}"))
+        if seen > MAX_SCANNED_ENTRIES:
+            break
+    if problems:
+        raise UserError(sorted(problems))
+
+
+def check_output_directory(path: Path, what: str) -> None:
+    """UserError if ``what`` cannot be written into the directory ``path`` because of a
+    loop of symbolic links, as it or inside it: asked before any work."""
+    refuse_link_loops(resolved_output(path, what))
+
+
+def check_output_file(folder: Path, name: str, what: str) -> None:
+    """UserError unless ``what`` can be written as ``folder``/``name`` through an
+    OutputDir, as it will be: no link leading out of ``folder``, no loop of links, a
+    writable place. Asked before the work that makes it."""
+    target = OutputDir(folder).path(name)
+    check_file_target(target, what)
 
 
 def write_atomic(target: Path, data: bytes) -> None:
@@ -121,15 +189,35 @@ def not_regular(target: Path) -> str:
 
 
 def _unwritable(target: Path) -> str | None:
-    """Why nothing can be made at ``target`` (its nearest existing folder is a file or
-    not writable), or None."""
+    """Why nothing can be made at ``target`` (a loop of links on the way, its nearest
+    existing folder is a file or not writable), or None."""
+    try:
+        os.stat(target)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return LOOP
+    except ValueError:
+        return "the name holds a NUL character"
     for folder in target.parents:
         if folder.exists():
             if not folder.is_dir():
                 return f"{folder} is a file, not a directory"
-            if not os.access(folder, os.W_OK | os.X_OK):
-                return f"{folder} is not writable"
-            return None
+            return _not_writable(folder)
+    return None
+
+
+def _not_writable(folder: Path) -> str | None:
+    """Why no file can be made in the existing ``folder``, or None: asked of the system
+    by making one (and removing it), since permissions alone do not tell (root, a
+    read-only file system, an immutable folder)."""
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{folder} is not writable"
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".micropul-print-probe-", dir=folder)
+    except OSError as exc:
+        return f"{folder} is not writable ({(exc.strerror or str(exc)).lower()})"
+    os.close(fd)
+    os.unlink(probe)
     return None
 
 
@@ -151,8 +239,7 @@ def check_directory_target(target: Path, what: str) -> None:
     """UserError if ``what`` cannot be written into the directory ``target`` (see
     :func:`check_file_target`)."""
     if target.is_dir():
-        problem = (None if os.access(target, os.W_OK | os.X_OK)
-                   else f"{target} is not writable")
+        problem = _not_writable(target)
     elif target.exists():
         problem = "this is a file, not a directory"
     else:
@@ -164,16 +251,26 @@ def check_directory_target(target: Path, what: str) -> None:
 class Staging:
     """A build's staging folder: ``with Staging(root) as output:`` gives the OutputDir to
     write through; leaving the block by an exception (a problem, Ctrl-C, SIGTERM)
-    removes everything staged, and :meth:`commit` moves the files into place."""
+    removes everything staged, and :meth:`commit` moves the files into place, all of
+    them or none.
+
+    While the block runs, the output directory is locked (:data:`LOCK`, fcntl.flock): a
+    second build into it is refused at once. Entering the block first finishes the
+    commit of a build killed outright during its own (:data:`JOURNAL`), and refuses an
+    output directory with a symbolic link loop in it, before any work."""
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
         self.output: OutputDir | None = None
+        self.notes: list[str] = []  # what entering found and mended, said on stderr
         self._created: Path | None = None  # the output directory, if this build made it
         self._committed = False
+        self._lock: _Lock | None = None
+        self._folder: Path | None = None  # the staging folder (its kit/ is output.staging)
+        self._keep_folder = False  # a commit stopped half way: the next build finishes it
 
     def __enter__(self) -> OutputDir:
-        root = self.root.resolve()
+        root = resolved_output(self.root, "the kit")
         if root.exists() and not root.is_dir():
             raise UserError([Diagnostic(str(self.root), 0, 0,
                                         "cannot write the kit here: this is a file, not a "
@@ -182,19 +279,38 @@ class Staging:
         if special:
             raise UserError([Diagnostic(str(root / MANIFEST), 0, 0,
                                         f"cannot write the build's manifest: {special}")])
+        refuse_link_loops(root)
         if not root.exists():
             self._created = root
         root.mkdir(parents=True, exist_ok=True)
-        for leftover in root.glob(f"{STAGING_PREFIX}*"):  # of a build killed outright
-            shutil.rmtree(leftover, ignore_errors=True)
-        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=root))
-        self.output = OutputDir(root, staging=staging)
+        try:
+            self._lock = _Lock.take(root)
+            self.notes += recover(root)
+            for leftover in sorted(root.glob(f"{STAGING_PREFIX}*")):  # of a build killed
+                if _holds_files(leftover):  # stopped before its commit began
+                    self.notes.append(f"{root}: removed the staged files of an earlier build "
+                                      "stopped outright before its commit: the kit is as it "
+                                      "was before that build")
+                shutil.rmtree(leftover, ignore_errors=True)
+            self._folder = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=root))
+        except BaseException:
+            self._release()
+            raise
+        for note in self.notes:
+            print(f"note: {note}", file=sys.stderr)
+        self.output = OutputDir(root, staging=self._folder / _KIT)
         return self.output
 
     def __exit__(self, *exc: object) -> None:
-        if self.output is not None and self.output.staging is not None:
-            shutil.rmtree(self.output.staging, ignore_errors=True)
-        if self._created is not None and not self._committed:
+        self._release()
+
+    def _release(self) -> None:
+        if self._folder is not None and not self._keep_folder:
+            shutil.rmtree(self._folder, ignore_errors=True)
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+        if self._created is not None and not self._committed and not self._keep_folder:
             with contextlib.suppress(OSError):  # a failed first build leaves no folder
                 self._created.rmdir()
 
@@ -205,46 +321,338 @@ class Staging:
         manifest lists for those parts and this build did not make are removed; other
         parts' files are left alone. With ``keep_unmade`` (a build that remade only some
         files of its parts, such as one language's rulebook), they are kept, and stay in
-        the manifest while they exist. Returns the files removed."""
+        the manifest while they exist. Returns the files removed.
+
+        All or nothing: everything the commit needs (every target writable, room for the
+        new manifest) is checked, and the manifest written into the staging folder,
+        before the first file moves; then the journal (:data:`JOURNAL`: what is about to
+        move and be removed) is written, the files moved, the stale ones removed, the
+        manifest moved into place and the journal removed, with Ctrl-C and SIGTERM held
+        back until the end (then acted on). A build killed outright meanwhile is
+        finished by the next build into the directory (:func:`recover`)."""
+        from micropul_print import interrupts
+
         output = self.output
-        assert output is not None and output.staging is not None, "commit inside the block"
-        root, staging = output.root, output.staging
+        assert output is not None and self._folder is not None, "commit inside the block"
+        # A Ctrl-C or SIGTERM whose exception was lost on the way (raised where Python
+        # only reports exceptions) still stops the build before anything moves.
+        interrupts.raise_if_lost()
+        root, folder = output.root, self._folder
         made_files = {part: sorted({output.path(p).relative_to(root).as_posix()
                                     for p in paths}) for part, paths in made.items()}
+        moves = sorted({relative for files in made_files.values() for relative in files})
+        manifest = read_manifest(root)
+        stale: list[str] = []
+        for part, files in made_files.items():
+            if keep_unmade:
+                kept = [f for f in manifest.get(part, ()) if _is_our_file(output, f)]
+                manifest[part] = sorted({*kept, *files})
+                continue
+            stale += [relative for relative in sorted(set(manifest.get(part, ())) - set(files))
+                      if relative not in moves and _is_our_file(output, relative)]
+            manifest[part] = files
+        stale = sorted(set(stale))
         # Every target first, so that a folder (or a file where a folder must go) in the
         # way of one file moves none: the kit was left half replaced, and the error named
         # the staging folder.
         blocked = [Diagnostic(str(target), 0, 0,
                               f"cannot write this file of the kit here: {problem}")
-                   for files in made_files.values() for relative in files
-                   if (problem := _file_problem(target := output.path(relative))) is not None]
+                   for relative in moves
+                   if (problem := _place_problem(target := output.path(relative))) is not None]
         if blocked:
             raise UserError(blocked)
-        for files in made_files.values():
-            for relative in files:
-                target = output.path(relative)  # again: a link may have appeared meanwhile
-                target.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(staging / relative, target)
-        manifest = read_manifest(root)
-        removed: list[Path] = []
-        for part, files in made_files.items():
-            if keep_unmade:
-                kept = [f for f in manifest.get(part, ()) if (root / f).is_file()]
-                manifest[part] = sorted({*kept, *files})
-                continue
-            for relative in sorted(set(manifest.get(part, ())) - set(files)):
-                with contextlib.suppress(UserError):
-                    stale = output.path(relative)
-                    if stale.is_file() and not stale.is_symlink():
-                        stale.unlink()
-                        removed.append(stale)
-                        _remove_empty_parents(stale.parent, root)
-            manifest[part] = files
-        self._committed = True
-        write_atomic(root / MANIFEST, (json.dumps(
-            {"written_by": "micropul-print", "parts": dict(sorted(manifest.items()))},
-            indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+        staged = folder / _KIT
+        missing = [relative for relative in moves if not (staged / relative).is_file()]
+        if missing:
+            raise UserError([Diagnostic(str(root / relative), 0, 0, "this file of the kit "
+                                        "was never written (a job claimed it)")
+                             for relative in missing])
+        self._check_places(root, [output.path(relative) for relative in [*moves, *stale]])
+        # The manifest is written where it will be moved from: a full disk or a file-size
+        # limit (RLIMIT_FSIZE) is met now, before any file of the kit has moved.
+        text = (json.dumps({"written_by": "micropul-print",
+                            "parts": dict(sorted(manifest.items()))},
+                           indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+        journal = (json.dumps({"written_by": "micropul-print", "staging": folder.name,
+                               "moves": moves, "remove": stale}, indent=0,
+                              ensure_ascii=False) + "\n").encode("utf-8")
+        fault = _Fault.from_environment()
+        with interrupts.held():
+            fault.step()
+            try:
+                _write_new(folder / _NEW_MANIFEST, text, root / MANIFEST, "the build's manifest")
+                _write_new(root / JOURNAL, journal, root / JOURNAL, "the build's journal")
+            except UserError:
+                with contextlib.suppress(OSError):
+                    (root / JOURNAL).unlink()
+                raise
+            try:
+                removed = _apply(root, folder, moves, stale, fault)
+            except BaseException as exc:  # after the checks above: a disk failing, a race
+                self._keep_folder = True  # for the next build to finish from the journal
+                if not isinstance(exc, OSError):
+                    raise
+                where = printable(str(exc.filename or root))
+                if folder.as_posix() in where:
+                    where = str(root)
+                raise UserError([Diagnostic(where, 0, 0, "the kit was left half replaced: "
+                                            f"{exc.strerror or exc}; the next build into "
+                                            f"{root} finishes it")]) from None
+            self._committed = True
         return removed
+
+    def _check_places(self, root: Path, targets: Sequence[Path]) -> None:
+        """UserError unless a file can be moved into (and removed from) the folder of
+        each of ``targets``: tried by moving a file from the staging folder into each,
+        so that permissions, a read-only file system, a folder on another device and
+        whatever else the system refuses are all found before the first file moves."""
+        assert self._folder is not None
+        folders = sorted({target.parent for target in targets} | {root})
+        problems = []
+        for folder in folders:
+            where = next((f for f in (folder, *folder.parents) if f.exists()), root)
+            if not where.is_dir():
+                continue  # a file where a folder must go: told by _place_problem
+            problem = _cannot_move_into(self._folder, where)
+            if problem is not None:
+                problems.append(Diagnostic(str(folder), 0, 0, f"cannot write the kit's "
+                                           f"files here: {problem}"))
+        if problems:
+            raise UserError(problems)
+
+
+# In a staging folder: the files of the kit, under their relative paths, and the new
+# manifest, moved into place last.
+_KIT = "kit"
+_NEW_MANIFEST = "manifest.json"
+LOCK = ".micropul-print.lock"
+JOURNAL = ".micropul-print-journal.json"
+JOURNAL_MAX_BYTES = MANIFEST_MAX_BYTES
+
+
+def _holds_files(folder: Path) -> bool:
+    """Whether any file is left in ``folder`` (a staging folder whose files all moved
+    into place holds none)."""
+    return any(files for _folder, _dirs, files in os.walk(folder))
+
+
+def _place_problem(target: Path) -> str | None:
+    """Why ``target`` is no place for a file of the kit (a folder or a device there, a
+    file where one of its folders must go), or None. Whether its folder is writable is
+    asked once per folder (Staging._check_places), not once per file."""
+    if target.is_dir():
+        return "this is a directory, not a file"
+    special = not_regular(target)
+    if special:
+        return special
+    for folder in target.parents:
+        if folder.exists():
+            return None if folder.is_dir() else f"{folder} is a file, not a directory"
+    return None
+
+
+def _is_our_file(output: OutputDir, relative: str) -> bool:
+    """Whether ``relative`` (from the manifest) is a regular file inside the output
+    directory, not a link: the only kind a build removes."""
+    try:
+        target = output.path(relative)
+    except UserError:
+        return False
+    return target.is_file() and not (output.root / relative).is_symlink()
+
+
+def _cannot_move_into(staging: Path, folder: Path) -> str | None:
+    """Why a file staged in ``staging`` cannot be moved into ``folder`` (and removed
+    from there), or None."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".micropul-print-probe-", dir=staging)
+        os.close(fd)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    moved = folder / Path(probe).name
+    try:
+        os.replace(probe, moved)
+        os.unlink(moved)
+    except OSError as exc:
+        Path(probe).unlink(missing_ok=True)
+        if exc.errno == errno.EXDEV:
+            return "it is on another device than the output directory"
+        return (exc.strerror or str(exc)).lower()
+    return None
+
+
+def _write_new(where: Path, data: bytes, named: Path, what: str) -> None:
+    """Write ``data`` at ``where``; a failure (a full disk, a file-size limit) is a
+    UserError naming ``named``, saying that nothing of the kit changed."""
+    try:
+        write_atomic(where, data)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if exc.errno == errno.EFBIG:
+            reason = f"{reason} (a limit on the size of files this process may write)"
+        raise UserError([Diagnostic(str(named), 0, 0, f"cannot write {what}: {reason}; "
+                                    "nothing of the kit was changed")]) from None
+
+
+def _apply(root: Path, folder: Path, moves: Sequence[str], stale: Sequence[str],
+           fault: _Fault) -> list[Path]:
+    """The commit's steps once its journal is written; run again from the start by
+    :func:`recover` after a build killed during them, so each step can be taken twice:
+    a file already moved is not in the staging folder any more, one already removed is
+    not there either."""
+    output = OutputDir(root)
+    kit = folder / _KIT
+    for relative in moves:
+        fault.step()
+        source = kit / relative
+        if not os.path.lexists(source):
+            continue  # moved already
+        target = output.path(relative)  # again: a link may have appeared meanwhile
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(source, target)
+    removed: list[Path] = []
+    for relative in stale:
+        fault.step()
+        try:
+            target = output.path(relative)
+        except UserError:
+            continue
+        if target.is_file() and not (root / relative).is_symlink():
+            target.unlink()
+            removed.append(target)
+            _remove_empty_parents(target.parent, root)
+    fault.step()
+    if (folder / _NEW_MANIFEST).is_file():
+        os.replace(folder / _NEW_MANIFEST, root / MANIFEST)
+    fault.step()
+    (root / JOURNAL).unlink(missing_ok=True)
+    fault.step()
+    shutil.rmtree(folder, ignore_errors=True)
+    return removed
+
+
+def recover(root: Path) -> list[str]:
+    """Finish the commit of a build killed outright during it, from its journal (called
+    with the lock held); returns what was done, in words, for the user."""
+    if not os.path.lexists(root / JOURNAL):
+        return []
+    from micropul_print.yamlsource import read_input_bytes
+
+    raw, _problem = read_input_bytes(root / JOURNAL, JOURNAL_MAX_BYTES)
+    try:
+        data = json.loads(raw or b"")
+    except (ValueError, RecursionError):
+        data = None
+    folder_name = data.get("staging") if isinstance(data, dict) else None
+    moves = data.get("moves") if isinstance(data, dict) else None
+    stale = data.get("remove") if isinstance(data, dict) else None
+    usable = (isinstance(folder_name, str) and folder_name.startswith(STAGING_PREFIX)
+              and "/" not in folder_name and "\0" not in folder_name
+              and isinstance(moves, list) and isinstance(stale, list)
+              and all(isinstance(f, str) and f and "\0" not in f and not os.path.isabs(f)
+                      and ".." not in Path(f).parts for f in [*moves, *stale]))
+    if not usable:
+        (root / JOURNAL).unlink(missing_ok=True)
+        return [f"{root}: removed a damaged commit journal ({JOURNAL}) an earlier build "
+                "left: the kit may be incomplete; build it again"]
+    assert isinstance(folder_name, str) and isinstance(moves, list) and isinstance(stale, list)
+    folder = root / folder_name
+    if not folder.is_dir():
+        (root / JOURNAL).unlink(missing_ok=True)
+        return [f"{root}: an earlier build was stopped while it moved its files into place, "
+                "and its staged files are gone: the kit may be incomplete; build it again"]
+    waiting = sum(os.path.lexists(folder / _KIT / relative) for relative in moves)
+    try:
+        _apply(root, folder, moves, stale, _Fault(None))
+    except (OSError, UserError) as exc:
+        reason = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+        raise UserError([Diagnostic(str(root), 0, 0, "an earlier build was stopped while "
+                                    "it moved its files into place, and its commit cannot "
+                                    f"be finished: {printable(reason)}; mend that and build "
+                                    f"again, or remove {JOURNAL} to give the commit up "
+                                    "(the kit may then be incomplete)")]) from None
+    return [f"{root}: an earlier build was stopped while it moved its files into place: "
+            f"its commit was completed ({waiting} of its {len(moves)} files moved now)"]
+
+
+class _Lock:
+    """The output directory's advisory lock (fcntl.flock on :data:`LOCK`), held for the
+    whole build: a second build into the same directory is refused at once, and so
+    never removes the first one's staging folder. The kernel releases it however the
+    process ends (SIGKILL included); the file is removed when the build ends."""
+
+    def __init__(self, fd: int, path: Path) -> None:
+        self.fd = fd
+        self.path = path
+
+    @classmethod
+    def take(cls, root: Path) -> _Lock:
+        import fcntl
+
+        path = root / LOCK
+        special = not_regular(path)
+        if special:
+            raise UserError([Diagnostic(str(path), 0, 0, f"cannot lock the output "
+                                        f"directory: {special}")])
+        while True:
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                             0o644)
+            except OSError as exc:
+                raise UserError([Diagnostic(str(root), 0, 0, "cannot write the kit here: "
+                                            f"{(exc.strerror or str(exc)).lower()}")]) from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                os.close(fd)
+                if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise UserError([Diagnostic(str(root), 0, 0, "another micropul-print "
+                                                "build is writing into this directory: wait "
+                                                "for it to end, or build into another "
+                                                "one")]) from None
+                raise
+            # The file may have been removed (by the build that held it, ending) between
+            # the open and the lock: a lock on it would lock nothing.
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(path, follow_symlinks=False))
+            except OSError:
+                same = False
+            if same:
+                return cls(fd, path)
+            os.close(fd)
+
+    def release(self) -> None:
+        with contextlib.suppress(OSError):
+            self.path.unlink()  # while still held: see take
+        os.close(self.fd)
+
+
+class _Fault:
+    """A test's fault injected into the commit (``MICROPUL_PRINT_COMMIT_FAULT=N`` or
+    ``N:SIGNAL``, e.g. ``3:KILL``): the signal (SIGKILL by default) is sent to this
+    process just before the commit's step N (0: before its journal is written, then one
+    step per file moved, per file removed, the manifest, the journal, the staging
+    folder). Unset, nothing happens."""
+
+    def __init__(self, at: tuple[int, int] | None) -> None:
+        self.at = at
+        self.count = 0
+
+    @classmethod
+    def from_environment(cls) -> _Fault:
+        import signal
+
+        spec = os.environ.get("MICROPUL_PRINT_COMMIT_FAULT", "")
+        step, _, name = spec.partition(":")
+        if not step.isdigit():
+            return cls(None)
+        signum = getattr(signal, f"SIG{name.upper() or 'KILL'}", signal.SIGKILL)
+        return cls((int(step), int(signum)))
+
+    def step(self) -> None:
+        if self.at is not None and self.count == self.at[0]:
+            os.kill(os.getpid(), self.at[1])
+        self.count += 1
 
 
 def read_manifest(root: Path) -> dict[str, list[str]]:

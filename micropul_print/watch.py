@@ -77,16 +77,21 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
     import watchfiles
 
     say = out or (lambda line: print(line, flush=True))
+    started_in = _working_folder()
     options = options_of(args)
     first = _attempt(lambda: build(Path(args.out), options, quiet=args.quiet))
     if first is not None and not args.quiet:
         from micropul_print.kit import format_summary
 
         say(format_summary(first))
+    back: list[Path] = []  # folders removed and made again: their inputs count as changed
     while True:
+        _require_working_folder(started_in)
         inputs = watched_inputs(args, options)
         by_path = {item.path: item for item in inputs}
         folders = sorted({item.path.parent for item in inputs})
+        _wait_until_there(folders, started_in)
+        identities = {folder: _identity(folder) for folder in folders}
         reload = announced = False
         # An empty set comes every WAKE_MS: the first one says the watcher is in place,
         # so "watching" is never said before a change can be seen.
@@ -97,6 +102,20 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                 print(f"watching {len(inputs)} files (Ctrl-C to stop)", file=sys.stderr,
                       flush=True)
                 announced = True
+            _require_working_folder(started_in)
+            # A folder removed (and perhaps made again) is no longer watched by the
+            # system: its later saves came to nothing, and nothing was said.
+            gone_folders = [f for f in folders if _identity(f) != identities[f]]
+            if gone_folders:
+                _wait_until_there(gone_folders, started_in, removed=True)
+                back = gone_folders
+                break
+            if back:
+                changes = {(watchfiles.Change.modified, str(item.path)) for item in inputs
+                           if item.path.parent in back and item.path.is_file()}
+                back = []
+                if not changes:
+                    continue
             changed = sorted({by_path[Path(p)] for _change, p in changes if Path(p) in by_path})
             gone = [item for item in changed
                     if item.kind == "configuration" and not item.path.is_file()]
@@ -120,8 +139,13 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                 except UsageError as exc:  # settings that conflict: the file's to fix
                     _usage_problem(exc, names)
                     continue
+                except Exception as exc:  # a bug: said, and watching goes on
+                    _bug(exc)
+                    continue
                 args, options = fresh, fresh_options
-                work = config_rebuilds(before, options)
+                # The other inputs changed with it (a folder made again) rebuild too.
+                work = merged([*config_rebuilds(before, options), *rebuilds(
+                    [item for item in changed if item.kind != "configuration"], options)])
                 reload = True
             else:
                 work = rebuilds(changed, options)
@@ -155,6 +179,9 @@ def until_mended(config_file: Path, problem: UserError,
             resolve()
         except UserError as exc:
             _problems(exc)
+            continue
+        except Exception as exc:  # a bug: said, and watching goes on
+            _bug(exc)
             continue
         print(f"{config_file.name} changed: building", file=sys.stderr, flush=True)
         return
@@ -353,6 +380,70 @@ def _attempt(action: Callable[[], KitReport]) -> KitReport | None:
     except UsageError as exc:  # a value only the build could judge (a game's own)
         _usage_problem(exc)
         return None
+    except Exception as exc:  # a bug: said, and watching goes on
+        _bug(exc)
+        return None
+
+
+def _bug(exc: Exception) -> None:
+    """A bug met while watching: said in one line, as the command line says it, and the
+    watch goes on (it ended the watch, which then rebuilt nothing)."""
+    from micropul_print.cli import _internal_error
+
+    _internal_error(exc)
+    print("still watching", file=sys.stderr, flush=True)
+
+
+def _working_folder() -> str:
+    import os
+
+    return os.getcwd()
+
+
+def _require_working_folder(started_in: str) -> None:
+    """UserError once the folder the watch was started in is removed: every relative
+    path (the configuration file's, the output's) led nowhere, and the watcher ended
+    with an internal error."""
+    import os
+
+    from micropul_print.errors import Diagnostic
+
+    try:
+        os.getcwd()
+    except OSError:
+        raise UserError([Diagnostic(started_in, 0, 0, "the folder this watch was started "
+                                    "in was removed while watching: its files cannot be "
+                                    "found any more; start the watch again from a folder "
+                                    "that exists")]) from None
+
+
+def _identity(folder: Path) -> tuple[int, int] | None:
+    """Which folder is at ``folder`` now (None: none): one removed and made again is
+    another."""
+    import os
+
+    try:
+        status = os.stat(folder)
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
+
+
+def _wait_until_there(folders: Sequence[Path], started_in: str, *,
+                      removed: bool = False) -> None:
+    """Wait for every folder of ``folders`` to exist (a variant folder removed, to be
+    made again by a checkout or a copy), saying so; Ctrl-C ends the wait."""
+    missing = [folder for folder in folders if not folder.is_dir()]
+    if missing:
+        print(f"{missing[0]} was removed: waiting for it to be made again (Ctrl-C to "
+              "stop)", file=sys.stderr, flush=True)
+    while missing:
+        time.sleep(WAKE_MS / 1000)
+        _require_working_folder(started_in)
+        missing = [folder for folder in folders if not folder.is_dir()]
+    if removed:
+        print(f"{', '.join(str(f) for f in folders)}: made again: watching it again",
+              file=sys.stderr, flush=True)
 
 
 def _usage_problem(exc: UsageError, changed: str | None = None) -> None:

@@ -116,7 +116,7 @@ def init_worker() -> None:
     _start_watchdog()
     signal.signal(signal.SIGTERM, _end_worker)
     if hasattr(signal, "pthread_sigmask"):  # held while forking (forking_workers)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, set(HELD_WHILE_FORKING))
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
             import ctypes
@@ -129,18 +129,25 @@ def init_worker() -> None:
         os._exit(1)
 
 
+# The signals held while a pool forks its workers (forking_workers).
+HELD_WHILE_FORKING = (signal.SIGINT, signal.SIGTERM)
+
+
 @contextlib.contextmanager
 def forking_workers() -> Iterator[None]:
-    """Hold SIGTERM while a pool forks its workers. A SIGTERM reaching a worker before
-    it has finished forking would be lost (CPython drops the signals its inherited
-    handler caught then), and the worker would wait for work for ever while the parent
-    waits for it to end. Held, the signal waits in each worker until init_worker has
-    made it fatal there, and in the parent until the pool is made (the pool's own
-    threads keep it held, so it reaches the main thread)."""
+    """Hold SIGTERM and SIGINT while a pool forks its workers. A SIGTERM reaching a
+    worker before it has finished forking would be lost (CPython drops the signals its
+    inherited handler caught then), and the worker would wait for work for ever while
+    the parent waits for it to end. A Ctrl-C then was lost too: raised in the parent
+    inside logging's at-fork hook, whose exceptions Python only prints, the build ran on
+    and ended with status 0 (and a worker printed a KeyboardInterrupt traceback). Held,
+    each signal waits in each worker until init_worker has settled it there (SIGINT
+    ignored, SIGTERM fatal), and in the parent until the pool is made (the pool's own
+    threads keep them held, so they reach the main thread)."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, set(HELD_WHILE_FORKING))
     try:
         yield
     finally:

@@ -224,3 +224,36 @@ def test_a_new_file_follows_the_umask_and_a_replaced_one_keeps_its_mode(
         kept.chmod(mode)
         write_atomic(kept, b"new")
         assert (kept.read_bytes(), stat.S_IMODE(kept.stat().st_mode)) == (b"new", mode)
+
+
+@pytest.mark.parametrize("journal", [
+    "[[[", json.dumps({"staging": f"{STAGING_PREFIX}x", "moves": ["../../etc/passwd"],
+                       "remove": []})])
+def test_a_damaged_journal_is_removed_and_said(
+        journal: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One pointing out of the output directory is damaged too: never followed."""
+    from micropul_print.outputs import JOURNAL
+
+    (tmp_path / f"{STAGING_PREFIX}x").mkdir()
+    (tmp_path / JOURNAL).write_text(journal)
+    staging = Staging(tmp_path)
+    with staging as output:
+        staging.commit({"game/tiles": [output.write_bytes("a.svg", b"a")]})
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "a.svg"]
+    assert capsys.readouterr().err == (
+        f"note: {tmp_path}: removed a damaged commit journal ({JOURNAL}) an earlier build "
+        "left: the kit may be incomplete; build it again\n")
+
+
+def test_a_staging_folder_of_a_running_build_is_left_alone(tmp_path: Path) -> None:
+    """A second build is refused while the first holds the lock, and removes nothing."""
+    first = Staging(tmp_path)
+    with first as output:
+        output.write_bytes("a.svg", b"a")
+        with pytest.raises(UserError) as caught, Staging(tmp_path):
+            pass
+        assert [str(d) for d in caught.value.diagnostics] == [
+            f"{tmp_path}: error: another micropul-print build is writing into this "
+            "directory: wait for it to end, or build into another one"]
+        first.commit({"game/tiles": [tmp_path / "a.svg"]})
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "a.svg"]

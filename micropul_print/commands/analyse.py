@@ -220,7 +220,11 @@ def _run(args: argparse.Namespace) -> int:
     from micropul_print.lab import analyse, report
     from micropul_print.lab.report import display_path
     from micropul_print.lab.runner import SchedulerLost, check_scheduler, run_plan
-    from micropul_print.outputs import check_directory_target, check_file_target
+    from micropul_print.outputs import (
+        check_directory_target,
+        check_file_target,
+        check_output_file,
+    )
 
     missing = missing_inputs(args, CONFIG)
     if missing:
@@ -261,8 +265,8 @@ def _run(args: argparse.Namespace) -> int:
         report.require_plotting()
         folder, page, data = report.report_files(Path(args.report))
         check_directory_target(folder, "the report")
-        for name in (page, data):
-            check_file_target(folder / name, "the report")
+        for name in (page, data):  # as write_report will: no link out, no loop
+            check_output_file(folder, name, "the report")
     if args.json not in (None, "-"):
         check_file_target(Path(args.json), "the report's JSON")
     try:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
+from micropul_print.errors import quoted
 from micropul_print.kitplan import SHEET_LAYOUTS
 from micropul_print.paper import DEFAULT_PAPER, PAPER_NAMES
 from micropul_print.sheets.duplex import FLIPS
@@ -43,7 +44,7 @@ def _bleed(text: str) -> float:
     try:
         value = decimal_number(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of millimetres: {text!r}") from None
+        raise argparse.ArgumentTypeError(f"not a number of millimetres: {quoted(text)}") from None
     if not math.isfinite(value) or not 0 <= value <= MAX_BLEED:
         raise argparse.ArgumentTypeError(f"bleed must be between 0 and {MAX_BLEED:g} mm")
     return value
@@ -64,7 +65,7 @@ def _offset(text: str) -> tuple[float, float]:
         x, y = (decimal_number(p) for p in parts)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected two millimetre values X,Y such as 0.5,-1: {text!r}") from None
+            f"expected two millimetre values X,Y such as 0.5,-1: {quoted(text)}") from None
     if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > 20:
         raise argparse.ArgumentTypeError("each back offset must be within 20 mm")
     return x, y
@@ -84,7 +85,7 @@ def _scale(text: str) -> tuple[float, float]:
     if len(values) not in (1, 2):
         raise argparse.ArgumentTypeError(
             f"expected the printer's scale in per cent, X,Y or one value for both, such as "
-            f"97 or 97,98.5: {text!r}")
+            f"97 or 97,98.5: {quoted(text)}")
     x, y = values[0], values[-1]
     if not all(math.isfinite(v) and MIN_SCALE <= v <= MAX_SCALE for v in (x, y)):
         raise argparse.ArgumentTypeError(
@@ -239,6 +240,9 @@ def run(args: argparse.Namespace) -> int:
     missing = missing_inputs(args, CONFIG)
     if missing:
         raise UserError(missing)
+    from micropul_print.outputs import check_output_directory
+
+    check_output_directory(Path(args.out), "the kit here")  # before any work
     if args.watch:
         from micropul_print.watch import watch
 

@@ -20,6 +20,7 @@ from micropul_print.commands.values import (
 )
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
+from micropul_print.errors import quoted
 from micropul_print.paper import PAPER_NAMES
 
 HELP = "build the rulebook PDFs (figures checked by the rules engine), or only --check them"
@@ -36,7 +37,7 @@ _CODES = "two or three lower-case letters, optionally _ and a region: nl.po, pt_
 def _langs(text: str) -> list[str]:
     items = list(dict.fromkeys(list_items(text, "language code", "en,it")))
     if not items:
-        raise argparse.ArgumentTypeError(f"expected language codes such as en,it: {text!r}")
+        raise argparse.ArgumentTypeError(f"expected language codes such as en,it: {quoted(text)}")
     return items
 
 
@@ -106,6 +107,7 @@ def _build(args: argparse.Namespace) -> int:
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
     from micropul_print.draw.theme import load_theme
     from micropul_print.errors import UserError, joined
+    from micropul_print.outputs import check_output_directory
     from micropul_print.rulebook import (
         available_languages,
         build_booklets,
@@ -113,6 +115,8 @@ def _build(args: argparse.Namespace) -> int:
         check_rulebook,
     )
 
+    if not args.check:
+        check_output_directory(Path(args.out), "the rulebooks here")  # before any work
     try:
         catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game))
     except UserError as problem:  # a catalogue's errors hid the theme's

@@ -8,6 +8,8 @@ import argparse
 import re
 from collections.abc import Callable
 
+from micropul_print.errors import quoted
+
 # Plain decimal integers: ASCII digits only ('²' or Arabic-Indic digits are not ones
 # a user typed on purpose), no '_' separators, at most 19 digits before any conversion.
 _WHOLE = re.compile(r"[+-]?[0-9]{1,19}")
@@ -35,7 +37,7 @@ def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
         if not _WHOLE.fullmatch(text.strip(_BLANKS)):
             raise argparse.ArgumentTypeError(f"{what} must be a whole number from {low} to "
-                                             f"{high}, got {text!r}")
+                                             f"{high}, got {quoted(text)}")
         value = int(text.strip(_BLANKS))
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{what} must be from {low} to {high}, "
@@ -61,7 +63,7 @@ def decimal_number(text: str) -> float:
     asks of a whole one (float() also takes '١' or '1_0'); ValueError otherwise."""
     text = text.strip(_BLANKS)
     if not _DECIMAL.fullmatch(text) or sum(char.isdigit() for char in text) > MAX_DIGITS:
-        raise ValueError(f"not a plain decimal number: {text!r}")
+        raise ValueError(f"not a plain decimal number: {quoted(text)}")
     return float(text)
 
 
@@ -91,7 +93,7 @@ def list_items(text: str, what: str, example: str) -> list[str]:
     if not any(items):
         return []
     if not all(items):
-        raise argparse.ArgumentTypeError(f"empty {what} in {text!r} (write them as "
+        raise argparse.ArgumentTypeError(f"empty {what} in {quoted(text)} (write them as "
                                          f"{example})")
     return items
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
 from micropul_print import registry
-from micropul_print.errors import UsageError
+from micropul_print.errors import Diagnostic, UsageError, UserError, printable
 from micropul_print.lab.analyse import Batch, GameSummary, Plan, run_batch
 from micropul_print.workers import forking_workers, init_worker
 
@@ -96,17 +96,28 @@ def check_scheduler(address: str, timeout: float | None = None) -> None:
     from distributed.comm.core import connect
 
     seconds = CONNECT_SECONDS if timeout is None else timeout
+    handshook: list[bool] = []
+    replies: list[object] = []
 
     async def probe() -> None:
         comm = await connect(address, timeout=seconds)  # type: ignore[no-untyped-call]
-        await comm.close()
+        handshook.append(True)
+        try:
+            # Past the handshake, a question every scheduler answers: what passed the
+            # handshake and then sent garbage or hung up ended the run later, in a
+            # MemoryError or pages of Dask's tracebacks.
+            await comm.write({"op": "identity", "reply": True})
+            replies.append(await comm.read())
+        finally:
+            comm.abort()
 
     try:
         # The whole probe is timed, not only the connection: a listener that accepts
         # and never answers would keep the handshake waiting for ever.
         asyncio.run(asyncio.wait_for(probe(), seconds))
     except TimeoutError:  # worded as Dask words its own connection timeout
-        reason = f"Timed out trying to connect to {address} after {seconds} s"
+        reason = (f"Timed out trying to connect to {address} after {seconds} s" if not
+                  handshook else f"no answer within {seconds:g} s")
     except (OSError, ValueError, TypeError) as exc:
         reason = str(exc) or type(exc).__name__
     # Something that is not a scheduler (a web server, a proxy) can fail the handshake
@@ -114,8 +125,22 @@ def check_scheduler(address: str, timeout: float | None = None) -> None:
     except Exception:
         reason = "what answers there does not speak Dask's protocol"
     else:
-        return
+        reply = replies[0] if replies else None
+        if isinstance(reply, dict) and reply.get("type") == "Scheduler":
+            return
+        reason = "its answer is not a Dask scheduler's"
+    if handshook:
+        raise scheduler_broken(address, reason)
     raise UsageError(f"--scheduler {address!r}: no Dask scheduler answers there ({reason})")
+
+
+def scheduler_broken(address: str, reason: str) -> UserError:
+    """The error for a scheduler's address whose listener passed Dask's handshake, then
+    sent garbage, hung up or went silent: said in one line, status 1."""
+    return UserError([Diagnostic(address, 0, 0, "what answers at this --scheduler address "
+                                 "passed Dask's handshake, then failed to answer as a "
+                                 f"scheduler ({printable(reason)[:200]}): is a Dask "
+                                 "scheduler running there?")])
 
 
 def _here(the_plan: Plan, catalogue: Any) -> _Finished:
@@ -204,7 +229,10 @@ def _on_cluster(the_plan: Plan, catalogue: Any,
     silenced = logging.root.manager.disable
     logging.disable(logging.CRITICAL)
     try:
-        client = Client(address, set_as_default=False)  # type: ignore[no-untyped-call]
+        try:
+            client = Client(address, set_as_default=False, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
+        except Exception as exc:  # garbage or a hang-up past the handshake
+            raise scheduler_broken(address, str(exc) or type(exc).__name__) from None
         try:
             try:
                 # A scheduler without workers would take the batches and wait for ever.
