@@ -3,6 +3,7 @@ exact messages (tests/data/bad/<failure>.yaml)."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import types
 from importlib.metadata import EntryPoint
@@ -269,9 +270,8 @@ def test_another_game_plugs_in_by_its_game_key(
         return Catalogue(header.game, header.name or "", (), header.source)
 
     class Dominoes(MicropulGame):  # a whole game, but for its name, keys and reader
-        name = "dominoes"
-        order = 20
-        catalogue_keys = ("pips",)
+        info = dataclasses.replace(MicropulGame.info, name="dominoes", order=20,
+                                   catalogue_keys=("pips",))
 
         def read_catalogue(self, header: CatalogueHeader,
                            out: list[Diagnostic]) -> Catalogue | None:
