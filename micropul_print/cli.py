@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
 COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "init", "calibrate",
-            "analyse", "play", "replay")
+            "analyse", "play", "replay", "serve")
 PROG = "micropul-print"
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
