@@ -8,12 +8,15 @@ is never touched, and two serves of the same variant never share files.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
+import time
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -21,11 +24,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from micropul_print.serve import pdfpages, view
-from micropul_print.serve.kitwatch import Children, KitWatcher
+from micropul_print.serve.kitwatch import Children, KitWatcher, Problem
 from micropul_print.serve.lab import Lab
 
-# The kit parts the page shows (no PNG: the page draws each tile from its SVG).
-PARTS = "svg,sheets,rulebooks"
+# The kit parts the page shows (no PNG: the page draws each tile from its SVG), in two
+# watchers, each into its own folder of the kit: the pieces (tiles and sheets) are
+# rebuilt in a fraction of the time the rulebooks take, and reach the page first.
+WATCHERS = (("pieces", "svg,sheets"), ("books", "rulebooks"))
 ASSETS = ("serve.js", "serve.css", "icon.svg")
 MAX_PROBLEMS = 200  # shown on the page; the terminal has them all
 
@@ -39,19 +44,42 @@ class ServeOptions:
     cwd: Path = Path(".")
 
 
-def configured_catalogue(cwd: Path) -> Path | None:
-    """The catalogue ``[build]`` of the working folder's micropul-print.toml names, if
-    it can be read (its problems are the build's to report)."""
+def configured(cwd: Path, key: str) -> str | None:
+    """The value of ``key`` in ``[build]`` of the working folder's micropul-print.toml,
+    if the file can be read (its problems are the build's to report)."""
     config = cwd / "micropul-print.toml"
     try:
         with config.open("rb") as handle:
             table = tomllib.loads(handle.read(1024 * 1024).decode("utf-8")).get("build")
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return None
-    value = table.get("catalogue") if isinstance(table, dict) else None
+    value = table.get(key) if isinstance(table, dict) else None
     if not isinstance(value, str) or not value or "\0" in value:
         return None
-    return config.parent / value
+    return value
+
+
+class Echo:
+    """The watchers' lines on the terminal, a line said by both only once."""
+
+    REPEAT_SECONDS = 5.0
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._said: dict[str, float] = {}
+        self._lock = threading.Lock()
+        self.quiet = False
+
+    def __call__(self, line: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            if self.quiet or now - self._said.get(line, -self.REPEAT_SECONDS) < \
+                    self.REPEAT_SECONDS:
+                return
+            self._said = {k: t for k, t in self._said.items()
+                          if now - t < self.REPEAT_SECONDS}
+            self._said[line] = now
+        print(line, file=self._stream, flush=True)
 
 
 class ServeApp:
@@ -64,14 +92,21 @@ class ServeApp:
         self.kit = folder / "kit"
         self._children = Children()
         self._change = threading.Condition()
-        self._echo = echo
+        self._echo = Echo(echo)
         given = Path(options.catalogue) if options.catalogue else None
-        self.catalogue = (given or configured_catalogue(options.cwd)
+        named = configured(options.cwd, "catalogue")
+        self.catalogue = (given or (options.cwd / named if named else None)
                           or shipped_catalogue(options.game))
         words = [*([options.catalogue] if options.catalogue else []),
                  *(["--game", options.game] if options.game else [])]
-        self.watcher = KitWatcher(self.kit, [*words, "--only", PARTS], words, self._children,
-                                  self._changed, self._say)
+        # One paper: the configured one, else A4 (as the default build makes).
+        paper = [] if configured(options.cwd, "paper") else ["--paper", "a4"]
+        self.watchers = [
+            KitWatcher(self.kit / name, [*words, *paper, "--only", parts],
+                       words if name == "pieces" else None, self._children, self._changed,
+                       self._echo)
+            for name, parts in WATCHERS]
+        self.watcher = self.watchers[0]
         self.lab = Lab(options.cwd, folder / "lab", self.catalogue, self._set_name(),
                        self._children)
         self._state_key: tuple[int, int] | None = None
@@ -81,10 +116,6 @@ class ServeApp:
     def _set_name(self) -> str:
         name, _game, _entries = view.catalogue_entries(self.catalogue)
         return name
-
-    def _say(self, line: str) -> None:
-        if not self.stopping:
-            print(line, file=self._echo, flush=True)
 
     def _changed(self) -> None:
         with self._change:
@@ -98,7 +129,30 @@ class ServeApp:
             return self._version()
 
     def _version(self) -> int:
-        return self.watcher.status.version
+        return sum(watcher.status.version for watcher in self.watchers)
+
+    def _status(self) -> tuple[int, list[Problem], list[str], dict[str, Any]]:
+        """The watchers' statuses as one: the version, the problems (each once), the
+        check's findings, and how the build goes."""
+        problems: list[Problem] = []
+        situation: dict[str, Any] = {"building": False, "built": True, "stopped": "",
+                                     "last": ""}
+        version = 0
+        for watcher in self.watchers:
+            with watcher.lock:
+                status = watcher.status
+                version += status.version
+                problems += status.build_problems
+                situation["building"] |= status.building
+                situation["stopped"] = situation["stopped"] or status.stopped
+                if watcher is self.watcher:
+                    situation["built"] = status.built
+                    situation["last"] = status.last_rebuild
+                    facts = list(status.check_lines)
+                    checked = list(status.check_problems)
+        unique = list(dict.fromkeys(
+            (p.where, p.severity, p.message, p.source) for p in [*problems, *checked]))
+        return (version, [Problem(*p) for p in unique][:MAX_PROBLEMS], facts, situation)
 
     def page(self) -> bytes:
         from micropul_print.serve.page import page_html
@@ -114,13 +168,7 @@ class ServeApp:
     def state(self) -> bytes:
         lab = self.lab.view()
         with self._state_lock:
-            with self.watcher.lock:
-                status = self.watcher.status
-                version = status.version
-                problems = [*status.build_problems, *status.check_problems][:MAX_PROBLEMS]
-                facts = list(status.check_lines)
-                situation = {"building": status.building, "built": status.built,
-                             "stopped": status.stopped, "last": status.last_rebuild}
+            version, problems, facts, situation = self._status()
             key = (version, hash(json.dumps(lab)))
             if key == self._state_key:
                 return self._state
@@ -197,8 +245,23 @@ class ServeApp:
 
     # -- running ---------------------------------------------------------------------
 
+    def wait_watchers(self) -> int:
+        """Until a watcher ends on its own (its status), as a usage error in the
+        configuration ends a build; Ctrl-C interrupts the wait."""
+        while True:
+            for watcher in self.watchers:
+                assert watcher.child is not None
+                code = watcher.child.poll()
+                if code is not None:
+                    watcher.ended(code)
+                    return code
+            assert self.watcher.child is not None
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.watcher.child.wait(0.5)
+
     def stop(self) -> None:
         self.stopping = True
+        self._echo.quiet = True
         with self._change:
             self._change.notify_all()
         try:
@@ -221,17 +284,16 @@ def serve(options: ServeOptions, out: TextIO | None = None) -> int:
         app = ServeApp(options, folder, echo)
         server, _thread = start(options.port, app)
         url = f"http://127.0.0.1:{server.port}/"
-        app.watcher.start()
+        for watcher in app.watchers:
+            watcher.start()
         print(f"serving {url} (loopback only; Ctrl-C to stop)", flush=True)
         if options.open_browser:
             import webbrowser
 
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-        assert app.watcher.child is not None
-        code = app.watcher.child.wait()
+        code = app.wait_watchers()
         if app.stopping:
             return code
-        app.watcher.ended(code)
         print(f"micropul-print serve: the build watcher ended (status {code}): stopping",
               file=echo, flush=True)
         return code or 1

@@ -22,13 +22,20 @@ from .running import (
 )
 
 
+def _tile(served: Served) -> str:
+    """The address of tile 1's picture, as the page has it."""
+    src = str(served.state()["tiles"][0]["src"])
+    assert src.startswith("/kit/") and "tile-01.svg?v=" in src
+    return src
+
+
 def test_the_page_and_a_tile_are_served_to_a_loopback_host(served: Served) -> None:
     for host in (f"127.0.0.1:{served.port}", f"localhost:{served.port}",
                  f"[::1]:{served.port}", f"LOCALHOST:{served.port}"):
         status, headers, body = served.request("/", host=host)
         assert status == 200, host
         assert headers["content-type"] == "text/html; charset=utf-8"
-    status, headers, body = served.request("/kit/tiles/svg/tile-01.svg")
+    status, headers, body = served.request(_tile(served))
     assert (status, headers["content-type"]) == (200, "image/svg+xml")
     assert body.startswith(b"<?xml") or body.startswith(b"<svg")
 
@@ -41,7 +48,7 @@ def test_a_host_header_other_than_the_loopback_is_refused(served: Served,
     """DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends
     Host: evil.example; it must get nothing."""
     named = "" if host is None else host.format(port=served.port, other=served.port + 1)
-    for path in ("/", "/state", "/kit/tiles/svg/tile-01.svg", "/events"):
+    for path in ("/", "/state", _tile(served), "/events"):
         status, _headers, body = served.request(path, host=named)
         assert status == 403, (named, path)
         assert b"loopback" in body
@@ -56,7 +63,7 @@ def test_methods_other_than_get_and_head_are_not_allowed(served: Served, method:
 
 
 def test_head_answers_headers_only(served: Served) -> None:
-    status, headers, body = served.request("/kit/tiles/svg/tile-01.svg", method="HEAD")
+    status, headers, body = served.request(_tile(served), method="HEAD")
     assert (status, body) == (200, b"")
     assert int(headers["content-length"]) > 0
 
@@ -75,11 +82,12 @@ def test_a_path_that_could_leave_the_kit_is_refused(served: Served, path: str) -
 
 
 @pytest.mark.parametrize("path", [
-    "/kit/tiles", "/kit/tiles/svg", "/kit/sheets", "/kit/.micropul-print-manifest.json",
+    "/kit/pieces/tiles", "/kit/pieces/tiles/svg", "/kit/pieces/sheets", "/kit/pieces",
+    "/kit/pieces/.micropul-print-manifest.json", "/kit/pieces/tiles/svg/tile-01.svg/x",
     "/kit/etc/passwd", "/kit/%252e%252e/variant.yaml", "/report/../../variant.yaml",
     "/report/-1", "/report/99", "/replay/0/../../variant.yaml", "/replay/99.json",
     "/assets/../variant.yaml", "/assets/serve.py", "/variant.yaml", "/etc/passwd",
-    "/pdf/tiles/svg/tile-01.svg?page=0", "/pdf/sheets?page=0",
+    "/pdf/pieces/tiles/svg/tile-01.svg?page=0", "/pdf/pieces/sheets?page=0",
 ])
 def test_no_folder_listing_and_nothing_outside_the_kit(served: Served, path: str) -> None:
     status, _headers, body = served.request(path)
@@ -90,13 +98,14 @@ def test_no_folder_listing_and_nothing_outside_the_kit(served: Served, path: str
 def test_a_symbolic_link_in_the_kit_pointing_out_is_not_followed(served: Served) -> None:
     secret = served.folder / "secret.txt"
     secret.write_text("not for the browser", encoding="utf-8")
-    kit = served.kit()
+    kit = served.kit() / "pieces"
     link, folder_link = kit / "tiles" / "secret.svg", kit / "outside"
     link.symlink_to(secret)
     folder_link.symlink_to(served.folder, target_is_directory=True)
     try:
-        for path in ("/kit/tiles/secret.svg", "/kit/outside/secret.txt",
-                     "/kit/outside/variant.yaml", "/pdf/outside/secret.txt?page=0"):
+        for path in ("/kit/pieces/tiles/secret.svg", "/kit/pieces/outside/secret.txt",
+                     "/kit/pieces/outside/variant.yaml",
+                     "/pdf/pieces/outside/secret.txt?page=0"):
             status, _headers, body = served.request(path)
             assert status == 404, path
             assert b"not for the browser" not in body
