@@ -29,8 +29,9 @@ from micropul_print.serve.lab import Lab
 
 # The kit parts the page shows (no PNG: the page draws each tile from its SVG), in two
 # watchers, each into its own folder of the kit: the pieces (tiles and sheets) are
-# rebuilt in a fraction of the time the rulebooks take, and reach the page first.
-WATCHERS = (("pieces", "svg,sheets"), ("books", "rulebooks"))
+# rebuilt in a fraction of the time the rulebooks take, and reach the page first; the
+# rulebooks' watcher runs at a lower priority, so that it leaves them the CPUs.
+WATCHERS = (("pieces", "svg,sheets", 0), ("books", "rulebooks", 10))
 ASSETS = ("serve.js", "serve.css", "icon.svg")
 MAX_PROBLEMS = 200  # shown on the page; the terminal has them all
 
@@ -104,11 +105,13 @@ class ServeApp:
         self.watchers = [
             KitWatcher(self.kit / name, [*words, *paper, "--only", parts],
                        words if name == "pieces" else None, self._children, self._changed,
-                       self._echo)
-            for name, parts in WATCHERS]
+                       self._echo, niceness)
+            for name, parts, niceness in WATCHERS]
         self.watcher = self.watchers[0]
         self.lab = Lab(options.cwd, folder / "lab", self.catalogue, self._set_name(),
                        self._children)
+        self._warm_wanted = threading.Event()
+        threading.Thread(target=self._warm, daemon=True, name="serve-warm").start()
         self._state_key: tuple[int, int] | None = None
         self._state = b""
         self._state_lock = threading.Lock()
@@ -120,6 +123,24 @@ class ServeApp:
     def _changed(self) -> None:
         with self._change:
             self._change.notify_all()
+        self._warm_wanted.set()
+
+    def _warm(self) -> None:
+        """After each change, the page's state and the pictures of the sheets' and the
+        first rulebook's pages drawn ahead, so that a page loading finds them ready."""
+        while not self.stopping:
+            self._warm_wanted.wait()
+            self._warm_wanted.clear()
+            if self.stopping:
+                return
+            state = json.loads(self.state())
+            rules = state["rules"]
+            books: list[dict[str, Any]] = rules.get("en") or next(iter(rules.values()), [])
+            for item in [*state["sheets"], *state["boards"], *books]:
+                for index in range(len(item["pages"])):
+                    if self.stopping or self._warm_wanted.is_set():
+                        break
+                    self.pdf_page(item["path"], index)
 
     # -- what the server asks --------------------------------------------------------
 
@@ -262,6 +283,7 @@ class ServeApp:
     def stop(self) -> None:
         self.stopping = True
         self._echo.quiet = True
+        self._warm_wanted.set()
         with self._change:
             self._change.notify_all()
         try:

@@ -149,8 +149,9 @@ class KitWatcher:
 
     def __init__(self, kit: Path, build_args: Sequence[str], check_args: Sequence[str] | None,
                  children: Children, changed: Callable[[], None],
-                 echo: Callable[[str], None]) -> None:
+                 echo: Callable[[str], None], niceness: int = 0) -> None:
         self.kit = kit
+        self._niceness = niceness
         self.status = KitStatus()
         self.lock = threading.Lock()
         self._build_args = list(build_args)
@@ -168,6 +169,10 @@ class KitWatcher:
         self.child = self._children.start(command, stdin=subprocess.DEVNULL,
                                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                           env=child_environment())
+        if self._niceness and hasattr(os, "setpriority"):
+            # Before its first build: the workers it forks inherit it.
+            with contextlib.suppress(OSError):
+                os.setpriority(os.PRIO_PROCESS, self.child.pid, self._niceness)
         assert self.child.stdout is not None
         threading.Thread(target=self._read, args=(self.child.stdout,), daemon=True,
                          name="serve-watch").start()

@@ -53,8 +53,26 @@ class CatalogueEntry:
     text: str
 
 
+_entries_cache: dict[tuple[str, int, int], tuple[str, str, dict[str, CatalogueEntry]]] = {}
+
+
 def catalogue_entries(catalogue: Path | None,
                       ) -> tuple[str, str, dict[str, CatalogueEntry]]:
+    """As :func:`read_entries`, read again only when the file changed."""
+    if catalogue is None:
+        return "", "", {}
+    try:
+        stat = catalogue.stat()
+    except OSError:
+        return "", "", {}
+    key = (str(catalogue), stat.st_mtime_ns, stat.st_size)
+    if key not in _entries_cache:
+        _entries_cache.clear()
+        _entries_cache[key] = read_entries(catalogue)
+    return _entries_cache[key]
+
+
+def read_entries(catalogue: Path | None) -> tuple[str, str, dict[str, CatalogueEntry]]:
     """The set's name, its game and each tile's entry in ``catalogue`` (by its ``id``, as the kit
     names its files: ``7`` for tile-07.svg), as far as the file can be read; a file
     that cannot be read gives none (the build says what is wrong with it)."""
@@ -92,8 +110,8 @@ def catalogue_entries(catalogue: Path | None,
                 if ident is None:
                     continue
                 first, last = item.start_mark.line, item.end_mark.line
-                if item.end_mark.column == 0:
-                    last -= 1  # the entry ends at the start of the next line
+                if last >= len(lines) or not lines[last][:item.end_mark.column].strip(" -"):
+                    last -= 1  # the entry ends where the next one (or the file) starts
                 shown = lines[first:max(first, last) + 1][:MAX_ENTRY_LINES]
                 entries[ident] = CatalogueEntry(f"{catalogue.name}:{first + 1}",
                                                 "\n".join(line.rstrip() for line in shown))
