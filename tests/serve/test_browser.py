@@ -78,6 +78,9 @@ def test_sheets_and_rulebook_pages_are_shown_as_they_print(browser: Browser,
                              " return i.naturalHeight / i.naturalWidth; })()")
     assert abs(ratio - 297 / 210) < 0.01
     _shot(browser, "serve-sheets.png", "#sheets-section", tmp_path)
+    # The rulebooks have a watcher of their own, which may still be building them.
+    browser.wait_for("document.querySelectorAll('#language option').length >= 6",
+                     timeout=EDIT_SECONDS)
     languages = browser.evaluate("Array.from(document.querySelectorAll('#language option'))"
                                  ".map(o => o.value)")
     assert {"en", "fr", "de", "it", "pl", "es"} <= set(languages)
