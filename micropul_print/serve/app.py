@@ -108,7 +108,7 @@ class ServeApp:
                        self._echo, niceness)
             for name, parts, niceness in WATCHERS]
         self.watcher = self.watchers[0]
-        self.lab = Lab(options.cwd, folder / "lab", self.catalogue, self._set_name(),
+        self.lab = Lab(options.cwd, folder / "lab", self.catalogue, self._set_name,
                        self._children)
         self._warm_wanted = threading.Event()
         threading.Thread(target=self._warm, daemon=True, name="serve-warm").start()
@@ -133,14 +133,20 @@ class ServeApp:
             self._warm_wanted.clear()
             if self.stopping:
                 return
-            state = json.loads(self.state())
-            rules = state["rules"]
-            books: list[dict[str, Any]] = rules.get("en") or next(iter(rules.values()), [])
-            for item in [*state["sheets"], *state["boards"], *books]:
-                for index in range(len(item["pages"])):
-                    if self.stopping or self._warm_wanted.is_set():
-                        break
-                    self.pdf_page(item["path"], index)
+            try:
+                self._draw_ahead()
+            except Exception:  # a kit replaced while read: the next change draws again
+                continue
+
+    def _draw_ahead(self) -> None:
+        state = json.loads(self.state())
+        rules = state["rules"]
+        books: list[dict[str, Any]] = rules.get("en") or next(iter(rules.values()), [])
+        for item in [*state["sheets"], *state["boards"], *books]:
+            for index in range(len(item["pages"])):
+                if self.stopping or self._warm_wanted.is_set():
+                    return
+                self.pdf_page(item["path"], index)
 
     # -- what the server asks --------------------------------------------------------
 

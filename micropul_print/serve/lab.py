@@ -14,6 +14,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -114,8 +115,8 @@ class Lab:
     """The lab's files, searched again at most every RESCAN_SECONDS, and the replays
     drawn into ``folder``."""
 
-    def __init__(self, cwd: Path, folder: Path, catalogue: Path | None, set_name: str,
-                 children: Children) -> None:
+    def __init__(self, cwd: Path, folder: Path, catalogue: Path | None,
+                 set_name: Callable[[], str], children: Children) -> None:
         self.cwd = cwd
         self.folder = folder
         self.catalogue = catalogue
@@ -180,7 +181,7 @@ class Lab:
         except (OSError, ValueError, RecursionError):
             record = {}
         if (self.catalogue is not None and isinstance(record, dict)
-                and record.get("catalogue") == self.set_name):
+                and record.get("catalogue") == self.set_name()):
             words += ["--catalogue", str(self.catalogue)]
         try:
             code, out_text, err = self._children.run(tool_command(*words),
