@@ -47,6 +47,7 @@ class Browser:
         arguments = [chromium_path(), "--headless=new", "--disable-gpu", "--no-first-run",
                      "--no-default-browser-check", "--disable-extensions",
                      "--disable-background-networking", "--disable-sync",
+                     "--disable-dev-shm-usage",  # a container's /dev/shm is small
                      "--remote-debugging-port=0", f"--user-data-dir={self.profile}",
                      f"--window-size={width},{height}", "--hide-scrollbars", "about:blank"]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
