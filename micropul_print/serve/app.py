@@ -213,7 +213,8 @@ class ServeApp:
                 "catalogue": str(self.catalogue), "status": situation,
                 "problems": [{"where": p.where, "severity": p.severity,
                               "message": p.message, "source": p.source} for p in problems],
-                "facts": facts, "tiles": view.tiles_view(files, entries), **groups, "lab": lab}
+                "facts": facts, "tiles": view.tiles_view(files, entries, self.kit),
+                **groups, "lab": lab}
             self._state = json.dumps(document, ensure_ascii=False).encode("utf-8")
             self._state_key = key
             return self._state

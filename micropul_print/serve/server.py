@@ -35,7 +35,8 @@ LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
 HEARTBEAT_SECONDS = 15.0  # an idle event stream sends a comment this often
 MAX_URL = 4096
 
-PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "
+               "img-src 'self' data:; "
                "connect-src 'self'; base-uri 'none'; form-action 'none'; "
                "frame-ancestors 'none'")
 # A lab report is a self-contained page (inline style, inline SVG charts, no script).

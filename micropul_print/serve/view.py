@@ -8,6 +8,7 @@ script as text (``textContent``), never as markup.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any
 # Bounds on what is read for the page: the kit of one game has a few hundred files.
 MAX_KIT_FILES = 5000
 MAX_CATALOGUE_BYTES = 4 * 1024 * 1024
+MAX_INLINE_BYTES = 64 * 1024  # a tile's SVG sent inline; a larger one by its address
 MAX_ENTRY_LINES = 12  # of a tile's catalogue entry, shown on hover
 
 _TILE = re.compile(r"^tile-(?P<name>.+)\.svg$")
@@ -137,8 +139,12 @@ def _tile_key(name: str) -> tuple[int, int, str]:
     return (0, int(name), name) if name.isdigit() else (1, 0, name)
 
 
-def tiles_view(files: dict[str, str], entries: dict[str, CatalogueEntry]) -> list[dict[str, Any]]:
-    """Each tile's SVG (the back last), numbered, with its catalogue entry."""
+def tiles_view(files: dict[str, str], entries: dict[str, CatalogueEntry],
+               kit: Path | None = None) -> list[dict[str, Any]]:
+    """Each tile's SVG (the back last), numbered, with its catalogue entry. With ``kit``
+    (the folder), each SVG inline as a data: address: the page gets every tile with its
+    state, in one answer instead of 49 (and an edited tile with the state that says
+    so); without, its address under /kit/."""
     tiles = []
     for path, digest in files.items():
         folder, _slash, name = path.rpartition("/")
@@ -148,8 +154,16 @@ def tiles_view(files: dict[str, str], entries: dict[str, CatalogueEntry]) -> lis
         label = found["name"]
         number = (label.lstrip("0") or "0") if label.isdigit() else label
         entry = entries.get(number)
+        src = f"/kit/{path}?v={digest}"
+        if kit is not None:
+            try:
+                data = (kit / path).read_bytes()
+            except OSError:
+                data = None
+            if data is not None and len(data) <= MAX_INLINE_BYTES:
+                src = "data:image/svg+xml;base64," + base64.b64encode(data).decode("ascii")
         tiles.append({
-            "key": label, "src": f"/kit/{path}?v={digest}", "path": path,
+            "key": label, "src": src, "path": path,
             "label": f"tile {number}" if label != "back" else "back",
             "where": entry.where if entry else "", "entry": entry.text if entry else "",
         })

@@ -24,9 +24,9 @@ from .running import (
 
 def _tile(served: Served) -> str:
     """The address of tile 1's picture, as the page has it."""
-    src = str(served.state()["tiles"][0]["src"])
-    assert src.startswith("/kit/") and "tile-01.svg?v=" in src
-    return src
+    path = str(served.state()["tiles"][0]["path"])
+    assert path.endswith("tiles/svg/tile-01.svg")
+    return f"/kit/{path}"
 
 
 def test_the_page_and_a_tile_are_served_to_a_loopback_host(served: Served) -> None:

@@ -3,6 +3,7 @@ kit folder, the path rule, the lab's search."""
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -66,6 +67,10 @@ def test_the_view_of_a_kit_folder(tmp_path: Path) -> None:
     tiles = view.tiles_view(files, {"2": view.CatalogueEntry("v.yaml:9", "- id: 2")})
     assert [(t["key"], t["label"], t["where"]) for t in tiles] == [
         ("02", "tile 2", "v.yaml:9"), ("10", "tile 10", ""), ("back", "back", "")]
+    inline = view.tiles_view(files, {}, tmp_path)
+    assert inline[0]["src"] == "data:image/svg+xml;base64," + base64.b64encode(
+        b"pieces/tiles/svg/tile-02.svg").decode()
+    assert inline[0]["path"] == "pieces/tiles/svg/tile-02.svg"
     groups = view.pdf_groups(files)
     assert [s["name"] for s in groups["sheets"]] == ["g-tiles-a4.pdf"]
     assert [s["name"] for s in groups["boards"]] == ["g-board-5-a4.pdf"]

@@ -181,15 +181,32 @@ async function openReplay(number) {
   showTurn();
 }
 
+let tilesShown = null;  // resolves once the first tiles' pictures are in
+
+function tilesLoaded() {
+  const pending = Array.from(document.querySelectorAll("#tiles img"))
+    .filter((img) => !img.complete)
+    .map((img) => new Promise((done) => {
+      img.addEventListener("load", done, { once: true });
+      img.addEventListener("error", done, { once: true });
+    }));
+  return Promise.all(pending);
+}
+
 function render(state) {
   renderStatus(state);
   renderProblems(state);
   renderTiles(state);
-  renderPdfs($("sheets"), state.sheets.concat(state.boards), "sheets");
-  renderRules(state);
   renderLab(state);
   shown = state.version;
   window.servedState = state;  // for the tests and the curious
+  // The pages' pictures are larger: asked for once the tiles are in, not before them.
+  if (!tilesShown) tilesShown = tilesLoaded();
+  tilesShown.then(() => {
+    if (window.servedState !== state) return;  // a newer state renders them
+    renderPdfs($("sheets"), state.sheets.concat(state.boards), "sheets");
+    renderRules(state);
+  });
 }
 
 async function refresh() {
