@@ -32,7 +32,7 @@ from micropul_print.gameapi import UsageError
 
 HOST = "127.0.0.1"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")
-HEARTBEAT_SECONDS = 15.0  # an idle event stream sends a comment this often
+HEARTBEAT_SECONDS = 5.0  # an idle event stream sends a comment this often
 MAX_URL = 4096
 
 PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; "

@@ -223,14 +223,17 @@ async function refresh() {
   }
 }
 
+let events = null;  // the event stream
+
 function listen() {
-  const events = new EventSource("/events");
+  if (events) events.close();
+  events = new EventSource("/events");
   events.onmessage = (event) => {
     const data = JSON.parse(event.data);
     if (data.version !== shown) refresh();
   };
   events.onerror = () => {
-    if (events.readyState === EventSource.CLOSED) $("status").textContent = "disconnected";
+    if (events && events.readyState === EventSource.CLOSED) $("status").textContent = "disconnected";
   };
 }
 
@@ -243,3 +246,8 @@ document.addEventListener("DOMContentLoaded", () => {
   refresh();
   listen();
 });
+// A page left for another is kept by the browser for "back" with its stream open, and
+// a browser has six connections per server: the stream is closed when the page is left
+// and opened again when it comes back.
+window.addEventListener("pagehide", () => { if (events) { events.close(); events = null; } });
+window.addEventListener("pageshow", (event) => { if (event.persisted) { listen(); refresh(); } });
