@@ -98,7 +98,7 @@ def task_bench(extra: list[str]) -> int:
 # -- wheel-check ----------------------------------------------------------------------------
 
 # Repository plumbing that an sdist does without: it builds, installs and tests without them.
-SDIST_LEAVES_OUT = (".ci/", ".gitignore")
+SDIST_LEAVES_OUT = (".ci/", ".gitignore", ".gitattributes")
 # What setuptools adds to every sdist besides the project's files.
 SDIST_ADDS = ("PKG-INFO", "setup.cfg", "micropul_print.egg-info/")
 # Whatever git says, an sdist must hold these: the tests, their data and the tools.

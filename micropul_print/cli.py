@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
 COMMANDS = ("check", "catalogue", "position", "build", "rulebook", "init", "calibrate",
-            "analyse", "play", "replay")
+            "analyse", "play", "replay", "serve")
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
