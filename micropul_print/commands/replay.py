@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from micropul_print.backends.svg import to_svg
     from micropul_print.draw.theme import load_theme
-    from micropul_print.lab.record import pages_pdf, replay_drawings
+    from micropul_print.lab.record import move_notation, pages_pdf, replay_drawings
     from micropul_print.outputs import Staging
 
     theme = load_theme(args.theme)
@@ -90,9 +90,17 @@ def run(args: argparse.Namespace) -> int:
         # The title names the record's file alone: no folder of this machine.
         written.append(output.write_bytes("replay.pdf", pages_pdf(
             pages, f"{game.info.title} replay: {Path(read.source).name}", args.paper)))
+        # Every move in notation, one a line, numbered by player turn: the game as text
+        # (for a reader, a diff, or serve's replay viewer).
+        notation = [f"{turn}. {move_notation(data, states[turn - 1])}"
+                    for turn, data in enumerate(record.moves, start=1)]
+        written.append(output.write_bytes("moves.txt",
+                                          "".join(f"{line}\n" for line in notation)
+                                          .encode("utf-8")))
         removed = staging.commit({"replay": written})
     stale = f"; removed {len(removed)} pictures of an earlier replay" if removed else ""
-    print(f"wrote {len(pages)} SVG pictures and replay.pdf into {output.root}{stale}",
+    print(f"wrote {len(pages)} SVG pictures, replay.pdf and moves.txt into "
+          f"{output.root}{stale}",
           file=sys.stderr)
     return 0
 

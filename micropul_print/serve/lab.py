@@ -191,6 +191,10 @@ class Lab:
         turns = sorted(out.glob("turn-*.svg")) if code == 0 else []
         moves = record.get("moves") if isinstance(record, dict) else None
         moves = moves if isinstance(moves, list) else []
+        # replay writes each move in the game's notation (moves.txt, "N. P2 26 @ ...").
+        written = _notation(out / "moves.txt") if code == 0 else []
+        if len(written) == len(moves):
+            moves = [{"notation": line} for line in written]
         result: dict[str, Any] = {
             "label": found.label,
             "turns": [{"src": f"/replay/{number}/{index}.svg?v={stamp}",
@@ -216,6 +220,15 @@ class Lab:
             return pictures[turn].read_bytes()
         except (OSError, IndexError):
             return None
+
+
+def _notation(path: Path) -> list[str]:
+    """The moves of replay's moves.txt, without their numbers; none if unreadable."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [line.partition(". ")[2] or line for line in lines]
 
 
 def _move_text(move: object) -> str:

@@ -302,6 +302,11 @@ def test_play_then_replay_every_turn(tmp_path: Path) -> None:
     svgs = sorted(p.name for p in (tmp_path / "turns").glob("*.svg"))
     assert svgs[0] == "turn-000.svg" and len(svgs) == moves + 1
     assert len(PdfReader(tmp_path / "turns" / "replay.pdf").pages) == moves + 1
+    # Every move in notation, one a line, numbered by player turn.
+    lines = (tmp_path / "turns" / "moves.txt").read_text("utf-8").splitlines()
+    assert len(lines) == moves
+    assert re.fullmatch(r"1\. P1 \d+ @ \(-?\d+,-?\d+\) r(0|90|180|270)", lines[0]), lines[0]
+    assert lines[1].startswith("2. P2 ")
 
 
 @pytest.mark.parametrize("seed", [2**53, 2**63 - 1])
@@ -330,7 +335,7 @@ def test_a_replay_into_a_folder_leaves_only_its_own_turns(
     capsys.readouterr()
     assert main(["replay", str(tmp_path / "short.json"), "--out", str(turns)]) == 0
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"wrote {lengths[1] + 1} SVG pictures and replay.pdf into {turns}; removed "
+        f"wrote {lengths[1] + 1} SVG pictures, replay.pdf and moves.txt into {turns}; removed "
         f"{lengths[0] - lengths[1]} pictures of an earlier replay")
     # Not the long game's later turns beside the short one's: a reader would take them
     # for one game.

@@ -144,7 +144,9 @@ def test_the_replay_slider_moves_through_a_recorded_game(browser: Browser,
         src = browser.evaluate("document.getElementById('replay-picture').getAttribute('src')")
         assert re.match(rf"/replay/\d+/{turn}\.svg\?", src), src
         seen.append(text)
-    assert seen[0].endswith("set-up") and "place" in seen[1]
+    # The moves in the game's notation (replay's moves.txt): player, tile, cell, rotation.
+    assert seen[0].endswith("set-up") and re.search(r": P1 \d+ @ \(-?\d+,-?\d+\) r\d+$",
+                                                    seen[1]), seen[1]
     browser.evaluate("document.getElementById('replay-slider').value = '5';"
                      "document.getElementById('replay-slider').dispatchEvent(new Event('input'))")
     time.sleep(0.3)
