@@ -100,18 +100,20 @@ def test_a_pipe_gets_one_line_per_part_and_what_to_print(tmp_path: Path) -> None
 
 
 def test_the_books_of_every_language_are_one_line_per_paper(tmp_path: Path) -> None:
+    # Cellulae's books: each language's book and booklet take the same sheets.
     report = build_kit(tmp_path, KitOptions(parts=frozenset({"rulebooks"}),
-                                            langs=("en", "it", "es")))
+                                            games=("cellulae",), langs=("en", "it", "es")))
+    rules = "cellulae/rules/cellulae-rules-{en,es,it}"
     assert format_summary(report).splitlines()[1:-1] == [
         'to print, at 100 % ("Actual size"; never "Fit to page" or "Shrink to fit"):',
-        "  rules/micropul-rules-{en,es,it}-a4.pdf: A4, double-sided, flip on the long "
-        "edge, 2 sheets each (3 files)",
-        "  rules/micropul-rules-{en,es,it}-letter.pdf: Letter, double-sided, flip on the "
-        "long edge, 2 sheets each (3 files)",
-        "  rules/micropul-rules-{en,es,it}-booklet-a4.pdf: A4, landscape, double-sided, "
-        "flip on the short edge, 2 sheets each (3 files)",
-        "  rules/micropul-rules-{en,es,it}-booklet-letter.pdf: Letter, landscape, "
-        "double-sided, flip on the short edge, 2 sheets each (3 files)"]
+        f"  {rules}-a4.pdf: A4, double-sided, flip on the long edge, 2 sheets each "
+        "(3 files)",
+        f"  {rules}-letter.pdf: Letter, double-sided, flip on the long edge, 2 sheets "
+        "each (3 files)",
+        f"  {rules}-booklet-a4.pdf: A4, landscape, double-sided, flip on the short edge, "
+        "2 sheets each (3 files)",
+        f"  {rules}-booklet-letter.pdf: Letter, landscape, double-sided, flip on the "
+        "short edge, 2 sheets each (3 files)"]
 
 
 def test_the_summary_says_the_pages_are_already_scaled(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ def test_a_bot_without_a_node_budget_is_refused_naming_what_is_supported(spec: s
 
 
 def test_a_game_without_two_players_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    alone = SimpleNamespace(player_counts=(1,), title="Patience",
+    alone = SimpleNamespace(info=SimpleNamespace(player_counts=(1,), title="Patience"),
                             variants=lambda catalogue: ("standard",))
     monkeypatch.setattr(registry, "get", lambda name: alone)
     with pytest.raises(ValueError, match=r"^--skill-trace plays two-player games; Patience "

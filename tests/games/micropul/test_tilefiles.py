@@ -179,8 +179,10 @@ def test_overview_cut_from_the_tile_images_matches_a_painted_one(catalogue: Cata
     write_tile_files(TileArt(small, theme), OutputDir(tmp_path), dpi=300, bleed=3.0)
     cut = Image.open(tmp_path / "tiles/overview.png").convert("RGB")
     faces = TileArt(small, theme).overview_faces()
+    numbers = [str(tile.id) for tile in small.tiles]
     painted = Image.open(io.BytesIO(face_grid_png([to_raster(face, 100) for face in faces],
-                                                  columns=6, gap=12))).convert("RGB")
+                                                  columns=6, gap=12, captions=numbers))
+                         ).convert("RGB")
     assert cut.size == painted.size
     difference = ImageChops.difference(cut, painted).convert("L")
     assert max(ImageStat.Stat(difference).mean) < 3.0  # the same picture, edges aside
