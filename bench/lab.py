@@ -39,8 +39,8 @@ import time
 from pathlib import Path
 
 from bench.kit import pin_to_two_cpus
-from micropul_print import registry
 from micropul_print.catalogue.loader import load_catalogue
+from micropul_print.game import registry
 from micropul_print.lab.analyse import Batch, Plan, plan
 from micropul_print.lab.runner import run_plan
 

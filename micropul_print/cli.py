@@ -34,9 +34,18 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
-from micropul_print import __version__, config, interrupts, registry
-from micropul_print.errors import PROG, UsageError, UserError, printable, take_warnings, usage_error
-from micropul_print.interrupts import Terminated
+from micropul_print import __version__, config
+from micropul_print.base import interrupts
+from micropul_print.base.errors import (
+    PROG,
+    UsageError,
+    UserError,
+    printable,
+    take_warnings,
+    usage_error,
+)
+from micropul_print.base.interrupts import Terminated
+from micropul_print.game import registry
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from micropul_print.errors import Diagnostic, UserError, printable, quoted
-from micropul_print.yamlsource import read_input_bytes
+from micropul_print.base.errors import Diagnostic, UserError, printable, quoted
+from micropul_print.base.yamlsource import read_input_bytes
 
 if TYPE_CHECKING:
     import tomllib
@@ -194,7 +194,7 @@ def value_problem(args: argparse.Namespace, key: str, message: str) -> Exception
     """The error for an option's value that only the command's run can judge: at the
     value's place when it came from the configuration file (blaming an option the user
     never typed misleads), else a usage error about the option."""
-    from micropul_print.errors import UsageError
+    from micropul_print.base.errors import UsageError
 
     for setting in getattr(args, SETTINGS, ()):
         if setting.key == key and setting.at is not None:

@@ -3,7 +3,7 @@
 Ctrl-C and SIGTERM are caught from the first line here, before the command line's
 modules are imported: a signal during those imports (a second or more on a busy
 machine) printed a KeyboardInterrupt traceback, or ended the process by the signal,
-instead of saying it and ending with 130 or 143. Until micropul_print.interrupts is
+instead of saying it and ending with 130 or 143. Until micropul_print.base.interrupts is
 loaded, a SIGTERM is caught through the C module ``_signal``, which imports nothing.
 """
 
@@ -14,7 +14,7 @@ import sys
 
 
 class _EarlySigterm(BaseException):
-    """A SIGTERM before micropul_print.interrupts took over."""
+    """A SIGTERM before micropul_print.base.interrupts took over."""
 
 
 def _early_sigterm(_signum: int, _frame: object) -> None:
@@ -24,14 +24,14 @@ def _early_sigterm(_signum: int, _frame: object) -> None:
 def entry() -> int:
     try:
         _signal.signal(_signal.SIGTERM, _early_sigterm)
-        from micropul_print import interrupts
+        from micropul_print.base import interrupts
 
         interrupts.install()  # cli.main installs them again, and restores these at its end
         from micropul_print import cli
 
         return cli.entry()
     except BaseException as stop:
-        interrupts_module = sys.modules.get("micropul_print.interrupts")
+        interrupts_module = sys.modules.get("micropul_print.base.interrupts")
         terminated_class = getattr(interrupts_module, "Terminated", _EarlySigterm)
         if not isinstance(stop, KeyboardInterrupt | _EarlySigterm | terminated_class):
             raise
@@ -42,5 +42,5 @@ def entry() -> int:
 
 
 def _sigterm_seen() -> bool:
-    interrupts = sys.modules.get("micropul_print.interrupts")
+    interrupts = sys.modules.get("micropul_print.base.interrupts")
     return bool(interrupts is not None and interrupts.terminated())

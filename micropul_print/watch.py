@@ -31,11 +31,11 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from micropul_print import registry
-from micropul_print.errors import UsageError, UserError
+from micropul_print.base.errors import UsageError, UserError
+from micropul_print.game import registry
 
 if TYPE_CHECKING:
-    from micropul_print.kit import KitOptions, KitReport
+    from micropul_print.kit.build import KitOptions, KitReport
 
 # How long a burst of file events is gathered into one rebuild (an editor's save is
 # often a write, a rename and a touch), in milliseconds.
@@ -81,7 +81,7 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
     options = options_of(args)
     first = _attempt(lambda: build(Path(args.out), options, quiet=args.quiet))
     if first is not None and not args.quiet:
-        from micropul_print.kit import format_summary
+        from micropul_print.kit.build import format_summary
 
         say(format_summary(first))
     back: list[Path] = []  # folders removed and made again: their inputs count as changed
@@ -406,7 +406,7 @@ def _require_working_folder(started_in: str) -> None:
     with an internal error."""
     import os
 
-    from micropul_print.errors import Diagnostic
+    from micropul_print.base.errors import Diagnostic
 
     try:
         os.getcwd()
@@ -449,7 +449,7 @@ def _wait_until_there(folders: Sequence[Path], started_in: str, *,
 def _usage_problem(exc: UsageError, changed: str | None = None) -> None:
     """A usage error, as the command line says it; for a changed configuration, that
     its settings before the change stay in force until it is fixed."""
-    from micropul_print.errors import PROG, usage_error
+    from micropul_print.base.errors import PROG, usage_error
 
     print(usage_error(f"{PROG} build", str(exc)), file=sys.stderr, flush=True)
     if changed is not None:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print import registry
-from micropul_print.gameapi import GameState
+from micropul_print.game import registry
+from micropul_print.game.api import GameState
 
 PACKAGE = Path(__file__).resolve().parents[1] / "micropul_print"
 CORE = sorted(p for p in PACKAGE.rglob("*.py") if "games" not in p.relative_to(PACKAGE).parts)
@@ -142,7 +142,7 @@ def test_a_determinized_state_keeps_what_the_player_sees() -> None:
 def test_the_plugin_guide_names_only_what_exists_and_every_member() -> None:
     import importlib
 
-    from micropul_print.plugin import Game, members
+    from micropul_print.game.plugin import Game, members
 
     guide = (PACKAGE.parent / "docs" / "adding-a-game.md").read_text("utf-8")
     named = set(re.findall(r"\b((?:micropul_print|sheets)(?:\.\w+)+)", guide))

@@ -1,6 +1,6 @@
 """The kit is all or nothing, whatever happens during the commit: real builds in a
 subprocess, the output folder's files compared with a manifest of them taken before
-and after (micropul_print.outputs.Staging.commit)."""
+and after (micropul_print.kit.outputs.Staging.commit)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.outputs import JOURNAL, LOCK, MANIFEST, STAGING_PREFIX
+from micropul_print.kit.outputs import JOURNAL, LOCK, MANIFEST, STAGING_PREFIX
 
 TOOL = [sys.executable, "-m", "micropul_print"]
 # An old kit of two languages, and a new one of one language in another theme: the

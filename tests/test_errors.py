@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from micropul_print.errors import Diagnostic, Severity, printable, quoted
+from micropul_print.base.errors import Diagnostic, Severity, printable, quoted
 
 
 @pytest.mark.parametrize(

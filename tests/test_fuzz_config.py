@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from micropul_print import cli
+from micropul_print.base.errors import UserError
 from micropul_print.config import read_config
-from micropul_print.errors import UserError
 
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -20,15 +20,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from micropul_print.base.errors import Diagnostic, errors_in
+from micropul_print.base.yamlsource import MAX_NUMBER, parse_yaml, read_number
 from micropul_print.catalogue.loader import read_catalogue
 from micropul_print.cli import main
 from micropul_print.draw.theme import THEMES_DIR, read_theme
-from micropul_print.errors import Diagnostic, errors_in
 from micropul_print.games.cellulae.analysis import read_cellulae_position
 from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
 from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.position import read_position
-from micropul_print.yamlsource import MAX_NUMBER, parse_yaml, read_number
 
 SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -1,4 +1,4 @@
-"""The generated Lato table (micropul_print/lato_glyphs.py) against the font itself."""
+"""The generated Lato table (micropul_print/backends/lato_glyphs.py) against the font itself."""
 
 from __future__ import annotations
 
@@ -7,13 +7,14 @@ import sys
 
 import pytest
 
-from micropul_print import fonts, glyphtable
+from micropul_print.backends import fonts, glyphtable
 from micropul_print.backends.svg import _font_outline, text_outline
 from micropul_print.draw.primitives import Text
 
 
 def test_the_table_is_what_the_installed_font_gives() -> None:
-    # Fails when the font or the generator changed: run python -m micropul_print.glyphtable.
+    # Fails when the font or the generator changed: run
+    # python -m micropul_print.backends.glyphtable.
     assert glyphtable.TABLE_PATH.read_text(encoding="utf-8") == glyphtable.table_source()
 
 
@@ -54,7 +55,7 @@ def test_tile_text_loads_no_font_parser() -> None:
     script = ("import sys\n"
               "from micropul_print.backends.svg import text_outline\n"
               "from micropul_print.draw.primitives import Text\n"
-              "from micropul_print.fonts import text_width\n"
+              "from micropul_print.backends.fonts import text_width\n"
               "text_outline(Text(1.0, 2.0, 'START 48', 3.0, weight='bold'))\n"
               "text_width('17', 2.0)\n"
               "print('fontTools.ttLib' in sys.modules)\n")

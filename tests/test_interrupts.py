@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print import cli, interrupts
+from micropul_print import cli
+from micropul_print.base import interrupts
 
 
 class _SwallowsItsInterrupt:

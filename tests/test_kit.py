@@ -13,9 +13,9 @@ from pypdf.generic import ContentStream
 
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.draw.theme import load_theme
-from micropul_print.kit import KitOptions, build_kit, format_summary
-from micropul_print.kitplan import game_kit, plan_tile_sheets
-from micropul_print.outputs import MANIFEST, OutputDir
+from micropul_print.kit.build import KitOptions, build_kit, format_summary
+from micropul_print.kit.outputs import MANIFEST, OutputDir
+from micropul_print.kit.plan import game_kit, plan_tile_sheets
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pages import SheetOptions
 
@@ -24,7 +24,7 @@ PT_PER_MM = 72 / 25.4
 
 def micropul_kit() -> Any:
     """Micropul's pieces in the classic theme, as a build resolves them."""
-    from micropul_print import registry
+    from micropul_print.game import registry
 
     return game_kit(registry.get("micropul"), load_catalogue(), load_theme("classic"),
                     OutputDir(Path("unused")))
@@ -176,7 +176,7 @@ def test_worker_processes_write_what_one_process_writes(tmp_path: Path) -> None:
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_every_missing_language_is_reported_before_anything_is_written(
         tmp_path: Path, jobs: int) -> None:
-    from micropul_print.errors import UserError
+    from micropul_print.base.errors import UserError
 
     with pytest.raises(UserError) as problem:
         build_kit(tmp_path, KitOptions(dpi=30, langs=("xx", "en", "yy"), jobs=jobs,
@@ -189,7 +189,7 @@ def test_every_missing_language_is_reported_before_anything_is_written(
 
 
 def test_small_builds_stay_in_one_process() -> None:
-    from micropul_print.pool import workers_for
+    from micropul_print.kit.pool import workers_for
 
     assert workers_for(None, [1, 1]) == 1  # the SVG files and one sheet: the benchmark (b)
     assert workers_for(None, [3]) == 1
@@ -200,9 +200,9 @@ def test_small_builds_stay_in_one_process() -> None:
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_problems_found_in_workers_are_diagnostics(workers: int) -> None:
-    from micropul_print.errors import Diagnostic, UserError
-    from micropul_print.kitplan import KitJob, Written
-    from micropul_print.pool import run_jobs
+    from micropul_print.base.errors import Diagnostic, UserError
+    from micropul_print.kit.plan import KitJob, Written
+    from micropul_print.kit.pool import run_jobs
 
     def failing(name: str) -> KitJob:
         def run(say: Callable[[str], None]) -> Written:
@@ -221,8 +221,8 @@ def test_problems_found_in_workers_are_diagnostics(workers: int) -> None:
 def test_workers_take_the_tile_files_first_then_the_longest_jobs() -> None:
     import time
 
-    from micropul_print.kitplan import TILE_FILES, KitJob, Written
-    from micropul_print.pool import NoEvents, _run_in_workers
+    from micropul_print.kit.plan import TILE_FILES, KitJob, Written
+    from micropul_print.kit.pool import NoEvents, _run_in_workers
 
     def job(part: str, cost: int) -> KitJob:
         # Runs in a worker: tells when it started, as its one "path".
@@ -245,9 +245,10 @@ def test_a_game_writing_outside_its_folder_is_refused_and_nothing_is_swapped_in(
         where: str | None) -> None:
     from dataclasses import replace
 
-    from micropul_print import kit, registry
-    from micropul_print.errors import UserError
-    from micropul_print.kitplan import GameKit, KitJob, Written
+    from micropul_print.base.errors import UserError
+    from micropul_print.game import registry
+    from micropul_print.kit import build as kit
+    from micropul_print.kit.plan import GameKit, KitJob, Written
 
     shipped = registry.get
 
@@ -283,9 +284,9 @@ def test_a_bug_in_a_plugins_job_is_blamed_on_the_plugin_even_from_a_worker(
     import types
     from importlib.metadata import EntryPoint
 
-    from micropul_print import registry
-    from micropul_print.kitplan import KitJob, Written
-    from micropul_print.pool import run_jobs
+    from micropul_print.game import registry
+    from micropul_print.kit.plan import KitJob, Written
+    from micropul_print.kit.pool import run_jobs
 
     module = types.ModuleType("buggy_kit_plugin")
     exec(compile("def run(say):\n    return [1 // 0]\n", "buggy_kit_plugin.py", "exec"),

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.errors import UserError
-from micropul_print.outputs import (
+from micropul_print.base.errors import UserError
+from micropul_print.kit.outputs import (
     MANIFEST,
     STAGING_PREFIX,
     OutputDir,
@@ -232,7 +232,7 @@ def test_a_new_file_follows_the_umask_and_a_replaced_one_keeps_its_mode(
 def test_a_damaged_journal_is_removed_and_said(
         journal: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """One pointing out of the output directory is damaged too: never followed."""
-    from micropul_print.outputs import JOURNAL
+    from micropul_print.kit.outputs import JOURNAL
 
     (tmp_path / f"{STAGING_PREFIX}x").mkdir()
     (tmp_path / JOURNAL).write_text(journal)

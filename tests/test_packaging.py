@@ -14,7 +14,7 @@ import pytest
 from packaging.requirements import Requirement
 
 import tasks
-from micropul_print import fonts
+from micropul_print.backends import fonts
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))

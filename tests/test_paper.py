@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from micropul_print import paper
-from micropul_print.paper import PAPERS, Paper, millimetres
+from micropul_print.base import paper
+from micropul_print.base.paper import PAPERS, Paper, millimetres
 from micropul_print.sheets import layout as sheet_layout
 from micropul_print.sheets.layout import load_layout
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.kit import KitOptions, build_kit, format_summary
-from micropul_print.progress import LineProgress, LiveProgress
+from micropul_print.kit.build import KitOptions, build_kit, format_summary
+from micropul_print.kit.progress import LineProgress, LiveProgress
 
 
 class Recorder:

@@ -11,9 +11,10 @@ from importlib.metadata import EntryPoint
 
 import pytest
 
-from micropul_print import cli, registry
-from micropul_print.errors import UserError
-from micropul_print.plugin import GameRules, members
+from micropul_print import cli
+from micropul_print.base.errors import UserError
+from micropul_print.game import registry
+from micropul_print.game.plugin import GameRules, members
 
 SHIPPED = [EntryPoint("micropul", "micropul_print.games.micropul:GAME", registry.GROUP),
            EntryPoint("cellulae", "micropul_print.games.cellulae:GAME", registry.GROUP)]

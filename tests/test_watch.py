@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.kit import KitOptions, build_kit
+from micropul_print.kit.build import KitOptions, build_kit
 from micropul_print.watch import Input, Rebuild, config_rebuilds, merged, rebuilds
 
 LIMIT = 240.0  # seconds to wait for a line before giving up (a failure, not a timing)
@@ -267,7 +267,7 @@ def test_what_a_change_of_settings_rebuilds() -> None:
 
 
 def test_a_change_of_paper_leaves_what_a_fresh_build_would(tmp_path: Path) -> None:
-    from micropul_print.outputs import read_manifest
+    from micropul_print.kit.outputs import read_manifest
     from micropul_print.watch import _rebuild
 
     options = KitOptions(langs=("en",), parts=frozenset({"rulebooks"}), booklets=False,

@@ -1,4 +1,4 @@
-"""micropul_print.workers: how forked workers meet signals."""
+"""micropul_print.kit.workers: how forked workers meet signals."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # soon as it is made: the SIGTERM reaches workers that are still forking.
 _TERMINATE_AT_ONCE = textwrap.dedent("""
     import multiprocessing, signal, sys
-    from micropul_print.workers import forking_workers, init_worker
+    from micropul_print.kit.workers import forking_workers, init_worker
 
     class Terminated(BaseException):
         pass
@@ -49,7 +49,7 @@ def test_pools_terminated_while_their_workers_fork_end_quietly() -> None:
 # blocks. Only the C-level handler runs; the main thread is not interrupted.
 _SIGTERM_BESIDE_A_BLOCKED_WORKER = textwrap.dedent("""
     import multiprocessing, signal, threading, time
-    from micropul_print.workers import init_worker
+    from micropul_print.kit.workers import init_worker
 
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})  # as a forked worker
     init_worker()
@@ -81,7 +81,7 @@ def test_a_sigterm_whose_handler_could_not_run_still_ends_the_worker() -> None:
 _SIGTERM_INSIDE_REPORTLAB = textwrap.dedent("""
     import multiprocessing, os, signal, time
     from reportlab.lib.utils import annotateException
-    from micropul_print.workers import forking_workers, init_worker
+    from micropul_print.kit.workers import forking_workers, init_worker
 
     def lay_out() -> None:
         init_worker()
@@ -112,7 +112,7 @@ def test_a_sigterm_inside_reportlab_ends_the_worker_silently_with_143() -> None:
 _STUCK_IN_AN_EXIT_STEP = textwrap.dedent("""
     import multiprocessing, os, signal, threading, time
     from multiprocessing.util import Finalize
-    from micropul_print.workers import forking_workers, init_worker
+    from micropul_print.kit.workers import forking_workers, init_worker
 
     class Stuck:
         pass

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.errors import Diagnostic, Severity
-from micropul_print.yamlsource import (
+from micropul_print.base.errors import Diagnostic, Severity
+from micropul_print.base.yamlsource import (
     MAX_DEPTH,
     Where,
     YamlMapping,

@@ -13,20 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from micropul_print import yamlsource
-from micropul_print.catalogue.loader import (
-    read_catalogue,
-)
-from micropul_print.cli import main
-from micropul_print.draw.theme import read_theme
-from micropul_print.errors import Diagnostic, Severity, UserError
-from micropul_print.games.cellulae.analysis import read_cellulae_position
-from micropul_print.games.cellulae.catalogue import MAX_BOARD_SIDE, MAX_TILES, CellulaeCatalogue
-from micropul_print.games.micropul.model import Catalogue
-from micropul_print.games.micropul.position import read_position
-from micropul_print.games.micropul.reader import MAX_MICROPUL_TILES
-from micropul_print.sheets.layout import layout_path, load_layout
-from micropul_print.yamlsource import (
+from micropul_print.base import yamlsource
+from micropul_print.base.errors import Diagnostic, Severity, UserError
+from micropul_print.base.yamlsource import (
     MAX_DEPTH,
     MAX_NODES,
     MAX_NUMBER,
@@ -39,6 +28,17 @@ from micropul_print.yamlsource import (
     parse_yaml,
     read_number,
 )
+from micropul_print.catalogue.loader import (
+    read_catalogue,
+)
+from micropul_print.cli import main
+from micropul_print.draw.theme import read_theme
+from micropul_print.games.cellulae.analysis import read_cellulae_position
+from micropul_print.games.cellulae.catalogue import MAX_BOARD_SIDE, MAX_TILES, CellulaeCatalogue
+from micropul_print.games.micropul.model import Catalogue
+from micropul_print.games.micropul.position import read_position
+from micropul_print.games.micropul.reader import MAX_MICROPUL_TILES
+from micropul_print.sheets.layout import layout_path, load_layout
 
 BAD = Path(__file__).resolve().parent / "data" / "bad" / "yaml"
 

@@ -19,7 +19,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfgen.canvas import Canvas
 
-from micropul_print import fonts
+from micropul_print.backends import fonts
 from micropul_print.draw.primitives import (
     Circle,
     Drawing,

@@ -23,7 +23,7 @@ from typing import assert_never
 
 from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
 
-from micropul_print import fonts
+from micropul_print.backends import fonts
 from micropul_print.draw.primitives import (
     Circle,
     Drawing,

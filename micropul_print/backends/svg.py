@@ -22,6 +22,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any, assert_never
 
+from micropul_print.backends.fonts import PenCall, lato, table_glyph, units_per_em
 from micropul_print.draw.primitives import (
     Circle,
     Drawing,
@@ -33,7 +34,6 @@ from micropul_print.draw.primitives import (
     Text,
 )
 from micropul_print.draw.recording import mm_text as num
-from micropul_print.fonts import PenCall, lato, table_glyph, units_per_em
 
 _ROOT_ATTRIBUTES = {
     "baseProfile": "full",

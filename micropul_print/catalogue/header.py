@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from micropul_print.yamlsource import YamlMapping, YamlNode
+from micropul_print.base.yamlsource import YamlMapping, YamlNode
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Reading a tile catalogue (YAML) into the validated model of its game.
 
-The header key ``game`` names a registered game (micropul_print.registry), whose own
+The header key ``game`` names a registered game (micropul_print.game.registry), whose own
 reader turns the rest of the file into its catalogue. Every problem in the file is
 collected in one pass and reported at its own line and column; the format is described
 in docs/catalogue.md.
@@ -11,12 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from micropul_print import registry
-from micropul_print.catalogue.header import CatalogueHeader as CatalogueHeader
-from micropul_print.errors import Diagnostic, Severity, UserError, quoted, usable
-from micropul_print.gameapi import Catalogue
-from micropul_print.plugin import Game
-from micropul_print.yamlsource import (
+from micropul_print.base.errors import Diagnostic, Severity, UserError, quoted, usable
+from micropul_print.base.yamlsource import (
     YamlMapping,
     YamlNode,
     check_keys,
@@ -27,6 +23,10 @@ from micropul_print.yamlsource import (
     join_choices,
     read_document,
 )
+from micropul_print.catalogue.header import CatalogueHeader as CatalogueHeader
+from micropul_print.game import registry
+from micropul_print.game.api import Catalogue
+from micropul_print.game.plugin import Game
 
 
 def shipped_catalogue(game: str | None) -> Path:
@@ -85,7 +85,7 @@ def _read(root: YamlNode, source: str, out: list[Diagnostic]) -> Catalogue | Non
     name_node = root.get("name")
     name = None if name_node is None else expect_text(name_node, "'name'", out)
     if name is not None and name_node is not None and not name.isascii():
-        from micropul_print.fonts import missing_letters
+        from micropul_print.backends.fonts import missing_letters
 
         missing = missing_letters(name)
         if missing:  # the name is printed on every sheet, in Lato

@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from micropul_print import registry
 from micropul_print.commands.values import (
     MAX_JOBS,
     MAX_SEED,
@@ -29,6 +28,7 @@ from micropul_print.commands.values import (
     whole_number,
 )
 from micropul_print.config import ConfigSpec
+from micropul_print.game import registry
 
 HELP = "play bots against each other and report on how the set plays (see docs/analysis.md)"
 DEFAULT_BOTS = "random,greedy,lookahead"
@@ -95,8 +95,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(path: str | None, game: str | None, strict: bool) -> Any:
+    from micropul_print.base.errors import without_errors
     from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
-    from micropul_print.errors import without_errors
 
     found, diagnostics = read_catalogue(path or shipped_catalogue(game))
     catalogue = without_errors(found, diagnostics, strict)
@@ -111,7 +111,7 @@ def catalogue_paths(given: Any) -> list[str]:
     """The catalogues named on the command line (or by the configuration file, one
     path), each folder among them replaced by its catalogues (*.yaml, *.yml, sorted by
     name); UsageError past MAX_SETS, or for a folder without any."""
-    from micropul_print.errors import UsageError
+    from micropul_print.base.errors import UsageError
 
     named = [given] if isinstance(given, str) else list(given or [])
     paths: list[str] = []
@@ -135,8 +135,8 @@ def load_sets(paths: list[str], game: str | None, strict: bool) -> list[Any]:
     """Every catalogue of a sweep, or UserError with every problem of every one of them
     (at file:line:col) before any game is played: a sweep analyses all of its sets or
     none."""
+    from micropul_print.base.errors import Diagnostic, UserError, errors_in, with_the_rest
     from micropul_print.catalogue.loader import read_catalogue, require_game
-    from micropul_print.errors import Diagnostic, UserError, errors_in, with_the_rest
 
     found_sets = []
     problems: list[Diagnostic] = []
@@ -215,16 +215,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from micropul_print.base.errors import Diagnostic, UsageError, UserError
     from micropul_print.config import missing_inputs
-    from micropul_print.errors import Diagnostic, UsageError, UserError
-    from micropul_print.lab import analyse, report
-    from micropul_print.lab.report import display_path
-    from micropul_print.lab.runner import SchedulerLost, check_scheduler, run_plan
-    from micropul_print.outputs import (
+    from micropul_print.kit.outputs import (
         check_directory_target,
         check_file_target,
         check_output_file,
     )
+    from micropul_print.lab import analyse, report
+    from micropul_print.lab.report import display_path
+    from micropul_print.lab.runner import SchedulerLost, check_scheduler, run_plan
 
     missing = missing_inputs(args, CONFIG)
     if missing:
@@ -326,10 +326,10 @@ def _tell(message: str) -> None:
 
 def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
     """``--skill-trace``: the steps of lab.skilltrace played, then its report."""
-    from micropul_print.errors import UsageError
+    from micropul_print.base.errors import UsageError
+    from micropul_print.kit.outputs import OutputDir
     from micropul_print.lab import report, skilltrace
     from micropul_print.lab.runner import run_plan
-    from micropul_print.outputs import OutputDir
 
     if args.against is not None or args.scheduler is not None:
         raise UsageError("--skill-trace plays one catalogue on local workers: it takes "
@@ -361,7 +361,7 @@ def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
 
 
 def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
-    from micropul_print.errors import UsageError
+    from micropul_print.base.errors import UsageError
 
     game = registry.get(catalogue.game)
     variants = game.variants(catalogue)

@@ -9,15 +9,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from micropul_print.base.errors import quoted
+from micropul_print.base.paper import DEFAULT_PAPER, PAPER_NAMES
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
-from micropul_print.errors import quoted
-from micropul_print.kitplan import SHEET_LAYOUTS
-from micropul_print.paper import DEFAULT_PAPER, PAPER_NAMES
+from micropul_print.kit.plan import SHEET_LAYOUTS
 from micropul_print.sheets.duplex import FLIPS
 
 if TYPE_CHECKING:
-    from micropul_print.kit import KitOptions, KitReport
+    from micropul_print.kit.build import KitOptions, KitReport
 
 from micropul_print.commands.values import (
     decimal_number,
@@ -116,7 +116,7 @@ def _languages(text: str) -> tuple[str, ...]:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from micropul_print import registry
+    from micropul_print.game import registry
 
     names = registry.game_names()
     parser.add_argument("catalogue", nargs="?", metavar="CATALOGUE", type=file_name,
@@ -196,8 +196,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def kit_options(args: argparse.Namespace) -> KitOptions:
     """What the command line (and configuration) asks of the build."""
-    from micropul_print import registry
-    from micropul_print.kit import KitOptions
+    from micropul_print.game import registry
+    from micropul_print.kit.build import KitOptions
 
     games = (None if args.game is None else tuple(registry.game_names()) if args.game == "all"
              else (args.game,))
@@ -205,7 +205,7 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
     if args.cut_files and "duplex" not in sheet_layouts and "sheets" in args.only:
         # The marks and cut files belong to the duplex sheets: without this, --cut-files
         # was silently dropped.
-        from micropul_print.errors import UsageError
+        from micropul_print.base.errors import UsageError
 
         raise UsageError("argument --cut-files: the cut files go with the duplex sheets, "
                          "which --layout gutter-fold leaves out: use --layout all for both "
@@ -234,13 +234,13 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
 
 
 def run(args: argparse.Namespace) -> int:
+    from micropul_print.base.errors import UserError
     from micropul_print.config import missing_inputs
-    from micropul_print.errors import UserError
 
     missing = missing_inputs(args, CONFIG)
     if missing:
         raise UserError(missing)
-    from micropul_print.outputs import check_output_directory
+    from micropul_print.kit.outputs import check_output_directory
 
     check_output_directory(Path(args.out), "the kit here")  # before any work
     if args.watch:
@@ -249,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
         return watch(args, kit_options, build)
     report = build(Path(args.out), kit_options(args), quiet=args.quiet)
     if not args.quiet:
-        from micropul_print.kit import format_summary
+        from micropul_print.kit.build import format_summary
 
         print(format_summary(report))
     return 0
@@ -258,19 +258,19 @@ def run(args: argparse.Namespace) -> int:
 def build(out: Path, options: KitOptions, *, quiet: bool, keep_unmade: bool = False,
           ) -> KitReport:
     """Build into ``out``, showing progress on stderr unless ``quiet``."""
-    from micropul_print.errors import Diagnostic, UserError
-    from micropul_print.kit import build_kit
+    from micropul_print.base.errors import Diagnostic, UserError
+    from micropul_print.kit.build import build_kit
 
     try:
         if quiet:
             return build_kit(out, options, keep_unmade=keep_unmade)
         if sys.stderr.isatty():  # a live line per part, redrawn in place
-            from micropul_print.progress import LiveProgress
+            from micropul_print.kit.progress import LiveProgress
 
             with LiveProgress(sys.stderr) as live:
                 return build_kit(out, options, events=live, keep_unmade=keep_unmade)
         # A pipe or a log: a line per part as it ends, in a fixed order.
-        from micropul_print.progress import LineProgress
+        from micropul_print.kit.progress import LineProgress
 
         return build_kit(out, options, events=LineProgress(out, sys.stderr),
                          keep_unmade=keep_unmade)

@@ -73,9 +73,9 @@ def write_build_settings(target: Path, values: dict[str, tuple[float, float]]) -
     written through, and stays a link)."""
     import tomlkit
 
-    from micropul_print.errors import Diagnostic, UserError
-    from micropul_print.outputs import write_atomic
-    from micropul_print.yamlsource import read_input_bytes
+    from micropul_print.base.errors import Diagnostic, UserError
+    from micropul_print.base.yamlsource import read_input_bytes
+    from micropul_print.kit.outputs import write_atomic
 
     text = ""
     if target.exists():  # a pipe or device is refused, never awaited

@@ -7,10 +7,10 @@ import argparse
 import json
 import sys
 
-from micropul_print import registry
+from micropul_print.base.errors import printable_lines, without_errors
 from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
 from micropul_print.commands.values import file_name
-from micropul_print.errors import printable_lines, without_errors
+from micropul_print.game import registry
 
 HELP = "validate a tile catalogue and list its tiles (or print its JSON)"
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from micropul_print import registry
 from micropul_print.commands.values import (
     MAX_SEED,
     MAX_SIMULATED_GAMES,
@@ -15,6 +14,7 @@ from micropul_print.commands.values import (
     whole_number,
 )
 from micropul_print.config import ConfigSpec
+from micropul_print.game import registry
 
 HELP = "validate the tile catalogue, check the set with the rules engine, simulate games"
 # Every option may be set in the configuration file; paths in the file are relative
@@ -54,8 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from micropul_print.base.errors import without_errors
     from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
-    from micropul_print.errors import without_errors
 
     require_seeds(args.seed, args.games)  # game k of each kind is dealt seed S + k
     found, diagnostics = read_catalogue(args.catalogue or shipped_catalogue(args.game))

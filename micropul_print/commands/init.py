@@ -22,7 +22,7 @@ MODELINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=(\S+)\s*$", re.MUL
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from micropul_print import registry
+    from micropul_print.game import registry
 
     names = registry.game_names()
     parser.add_argument("folder", metavar="DIR",
@@ -32,11 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print import registry
+    from micropul_print.base.errors import Diagnostic, UsageError, UserError
     from micropul_print.config import CONFIG_NAME
     from micropul_print.draw.theme import THEMES_DIR
-    from micropul_print.errors import Diagnostic, UsageError, UserError
-    from micropul_print.outputs import write_atomic
+    from micropul_print.game import registry
+    from micropul_print.kit.outputs import write_atomic
 
     if not args.folder.strip():  # an unset shell variable, not "here"
         raise UsageError("argument DIR: an empty folder name; give a folder, . for this one")
@@ -113,9 +113,9 @@ def configuration(catalogue: str, title: str) -> str:
     """The configuration file of a new variant: every command reads the folder's
     catalogue and theme; the build's other options are listed, commented out, with
     their defaults."""
+    from micropul_print.base.paper import DEFAULT_PAPER, PAPER_NAMES
     from micropul_print.cli import configurable_commands
     from micropul_print.config import toml_value
-    from micropul_print.paper import DEFAULT_PAPER, PAPER_NAMES
 
     commands = configurable_commands()
     chosen = {"catalogue": catalogue, "theme": THEME_FILE}

@@ -7,9 +7,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from micropul_print import registry
 from micropul_print.commands.values import MAX_SEED, bot_list, file_name, whole_number
 from micropul_print.config import ConfigSpec
+from micropul_print.game import registry
 
 HELP = "play one game between bots and write its game record (see docs/analysis.md)"
 # The configuration file may set all but --record (a file asked for each game); in a
@@ -36,11 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from micropul_print.base.errors import UsageError, UserError, printable
     from micropul_print.commands.analyse import _load
     from micropul_print.config import missing_inputs
-    from micropul_print.errors import UsageError, UserError, printable
+    from micropul_print.kit.outputs import check_file_target, write_atomic
     from micropul_print.lab.record import catalogue_path, heading, play
-    from micropul_print.outputs import check_file_target, write_atomic
 
     missing = missing_inputs(args, CONFIG)
     if missing:

@@ -7,8 +7,8 @@ import json
 import sys
 from typing import Any
 
-from micropul_print import registry
 from micropul_print.commands.values import file_name
+from micropul_print.game import registry
 
 HELP = "analyse a position file with the game's rules engine (JSON)"
 

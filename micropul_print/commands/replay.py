@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from micropul_print.base.paper import PAPER_NAMES
 from micropul_print.commands.values import file_name, folder_name, theme_name
 from micropul_print.config import SETTINGS, ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
-from micropul_print.paper import PAPER_NAMES
 
 HELP = "check a game record move by move and draw every turn (SVG per turn, one PDF)"
 # All but the record and the folder written may be set in the configuration file.
@@ -39,12 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print import registry
+    from micropul_print.base.errors import UserError
     from micropul_print.catalogue.loader import load_catalogue
     from micropul_print.config import missing_inputs
-    from micropul_print.errors import UserError
+    from micropul_print.game import registry
+    from micropul_print.kit.outputs import check_directory_target
     from micropul_print.lab.record import read_record, replay
-    from micropul_print.outputs import check_directory_target
 
     missing = missing_inputs(args, CONFIG)
     if missing:
@@ -75,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from micropul_print.backends.svg import to_svg
     from micropul_print.draw.theme import load_theme
+    from micropul_print.kit.outputs import Staging
     from micropul_print.lab.record import move_notation, pages_pdf, replay_drawings
-    from micropul_print.outputs import Staging
 
     theme = load_theme(args.theme)
     pages = replay_drawings(read, catalogue, theme, states)
@@ -110,7 +110,7 @@ def _catalogue_file(args: argparse.Namespace, read: Any, shipped: Path) -> Path 
     record names (catalogue_path, from the record's folder) when it is there; else the
     configuration file's; else the game's shipped one. A named file that is missing is
     an error at the record's catalogue_path, unless a catalogue was given otherwise."""
-    from micropul_print.errors import UserError
+    from micropul_print.base.errors import UserError
     from micropul_print.lab.record import SHIPPED
 
     from_file = any(setting.key == "catalogue" and setting.source not in ("command line",

@@ -10,7 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from micropul_print import registry
+from micropul_print.base.errors import quoted
+from micropul_print.base.paper import PAPER_NAMES
 from micropul_print.commands.values import (
     every_or_one,
     file_name,
@@ -20,8 +21,7 @@ from micropul_print.commands.values import (
 )
 from micropul_print.config import ConfigSpec
 from micropul_print.draw.theme import THEME_NAMES
-from micropul_print.errors import quoted
-from micropul_print.paper import PAPER_NAMES
+from micropul_print.game import registry
 
 HELP = "build the rulebook PDFs (figures checked by the rules engine), or only --check them"
 # Every option but the translator's one-off actions may be set in the configuration
@@ -89,8 +89,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from micropul_print.base.errors import UserError
     from micropul_print.config import missing_inputs
-    from micropul_print.errors import UserError
 
     missing = missing_inputs(args, CONFIG)
     if missing:
@@ -104,10 +104,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
+    from micropul_print.base.errors import UserError, joined
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
     from micropul_print.draw.theme import load_theme
-    from micropul_print.errors import UserError, joined
-    from micropul_print.outputs import check_output_directory
+    from micropul_print.kit.outputs import check_output_directory
     from micropul_print.rulebook import (
         available_languages,
         build_booklets,
@@ -138,7 +138,7 @@ def _build(args: argparse.Namespace) -> int:
             f"{sum(len(f.figure.claims) for f in figures)} claims in {len(figures)} "
             "figures hold")
         return 0
-    from micropul_print.outputs import Staging
+    from micropul_print.kit.outputs import Staging
 
     theme = load_theme(args.theme)
     problems = registry.get(catalogue.game).theme_problems(catalogue, theme)
@@ -155,7 +155,7 @@ def _build(args: argparse.Namespace) -> int:
                                       progress=say, locales=locales)
         removed = staging.commit({f"{catalogue.game}/rulebooks": written})
     if removed:  # as build says it: a file gone unannounced looks like a lost one
-        from micropul_print.kit import removed_note
+        from micropul_print.kit.build import removed_note
 
         say(f"note: {removed_note(removed, output.root)}")
     return 0
@@ -167,7 +167,7 @@ def _user_folder(args: argparse.Namespace, game: str, *, required: bool = True) 
     be read) and, when ``required`` (a command about this game's book), if it holds no
     translation at all: --locales would change nothing, and saying so beats a build
     in the shipped languages only (catalogues put in DIR itself were not read)."""
-    from micropul_print.errors import Diagnostic, UserError
+    from micropul_print.base.errors import Diagnostic, UserError
     from micropul_print.rulebook.locales import TRANSLATION_SUFFIX, is_language_code
 
     if args.locales is None:
@@ -251,7 +251,7 @@ def _where_yours_go(locales: str | None, game: str, lang: str) -> str:
 def _untranslated(args: argparse.Namespace) -> int:
     """Print each book's translations with what they lack; 1 if a shipped one lacks
     anything."""
-    from micropul_print.errors import UsageError
+    from micropul_print.base.errors import UsageError
     from micropul_print.rulebook import games_with_rulebooks, rulebook_for
     from micropul_print.rulebook.locales import REFERENCE_LANGUAGE
     from micropul_print.rulebook.translations import untranslated_report
@@ -293,7 +293,7 @@ def _template_language(target: Path, lang: str | None) -> str | None:
     """The language of the catalogue --template writes: --lang's, else the one its file
     is named after (nl.po); refused when it is no language code, English (the source),
     or not the one --locales will read the file as."""
-    from micropul_print.errors import UsageError
+    from micropul_print.base.errors import UsageError
     from micropul_print.rulebook.locales import REFERENCE_LANGUAGE, is_language_code
 
     named = target.stem if target.suffix == ".po" and is_language_code(target.stem) else None
@@ -317,8 +317,8 @@ def _template_language(target: Path, lang: str | None) -> str | None:
 
 def _template(args: argparse.Namespace) -> int:
     """Write a new catalogue of the book's texts to translate, or bring one up to date."""
-    from micropul_print.errors import Diagnostic, UsageError, UserError
-    from micropul_print.outputs import check_file_target, write_atomic
+    from micropul_print.base.errors import Diagnostic, UsageError, UserError
+    from micropul_print.kit.outputs import check_file_target, write_atomic
     from micropul_print.rulebook import rulebook_for
     from micropul_print.rulebook.translations import catalogue_for
 

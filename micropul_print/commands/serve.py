@@ -13,7 +13,7 @@ DEFAULT_PORT = 8800
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from micropul_print import registry
+    from micropul_print.game import registry
 
     names = registry.game_names()
     parser.add_argument("catalogue", nargs="?", metavar="CATALOGUE", type=file_name,

@@ -8,7 +8,7 @@ import argparse
 import re
 from collections.abc import Callable
 
-from micropul_print.errors import quoted
+from micropul_print.base.errors import quoted
 
 # Plain decimal integers: ASCII digits only ('²' or Arabic-Indic digits are not ones
 # a user typed on purpose), no '_' separators, at most 19 digits before any conversion.
@@ -49,7 +49,7 @@ def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
 def require_seeds(seed: int, games: int) -> None:
     """UsageError unless the last seed ``games`` games from ``seed`` deal (game k is
     dealt seed S + k) is one a record or a report can store."""
-    from micropul_print.errors import UsageError
+    from micropul_print.base.errors import UsageError
 
     last = seed + games - 1
     if last > MAX_SEED:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from micropul_print.backends.fonts import text_width
 from micropul_print.draw.primitives import (
     Circle,
     Drawing,
@@ -21,7 +22,6 @@ from micropul_print.draw.primitives import (
     Rect,
     Text,
 )
-from micropul_print.fonts import text_width
 
 DESCENDER = 0.22  # below the baseline, in ems (Lato's descenders reach about 0.2)
 

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from micropul_print.backends.fonts import CAP_HEIGHT, text_width
 from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Primitive, Rect, Text
 from micropul_print.draw.theme import Hatch, MarkStyle, Theme
-from micropul_print.fonts import CAP_HEIGHT, text_width
 
 # How far inside the cut line the number of a face printed with bleed stays: the safe
 # zone print shops ask for, where a cut a little off the line cuts no print away.

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeVar
 
-from micropul_print.errors import Diagnostic, UserError, errors_in, quoted, usable
-from micropul_print.fonts import Weight
-from micropul_print.yamlsource import (
+from micropul_print.backends.fonts import Weight
+from micropul_print.base.errors import Diagnostic, UserError, errors_in, quoted, usable
+from micropul_print.base.yamlsource import (
     Where,
     YamlMapping,
     YamlNode,

@@ -1,5 +1,5 @@
 """The design lab: bots, self-play analysis, reports and game records, written once
-against the common engine shape (micropul_print.gameapi.GameState) so that every
+against the common engine shape (micropul_print.game.api.GameState) so that every
 registered game has them. Nothing here names a game.
 
 - :mod:`.bots`: the bot ladder (random, greedy, lookahead: information-set MCTS);

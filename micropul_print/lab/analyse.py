@@ -23,8 +23,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from micropul_print import registry
-from micropul_print.gameapi import JSON, PieceState
+from micropul_print.game import registry
+from micropul_print.game.api import JSON, PieceState
 from micropul_print.lab import stats
 from micropul_print.lab.bots import FORFEIT, bot_seed, checked_choice, make_bot
 

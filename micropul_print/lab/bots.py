@@ -53,8 +53,8 @@ from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from typing import Any, Protocol
 
-from micropul_print.errors import Diagnostic, Severity, let_through
-from micropul_print.gamestate import GameState
+from micropul_print.base.errors import Diagnostic, Severity, let_through
+from micropul_print.game.state import GameState
 
 
 class Bot(Protocol):

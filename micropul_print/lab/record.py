@@ -21,13 +21,8 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from micropul_print import registry
-from micropul_print.commands.values import MAX_SEED
-from micropul_print.errors import Diagnostic, UserError, errors_in
-from micropul_print.gameapi import JSON, GameState
-from micropul_print.lab.bots import bot_seed, checked_choice, make_bot
-from micropul_print.plugin import DrawsStates
-from micropul_print.yamlsource import (
+from micropul_print.base.errors import Diagnostic, UserError, errors_in
+from micropul_print.base.yamlsource import (
     YamlMapping,
     YamlNode,
     YamlScalar,
@@ -35,6 +30,11 @@ from micropul_print.yamlsource import (
     check_keys,
     read_yaml,
 )
+from micropul_print.commands.values import MAX_SEED
+from micropul_print.game import registry
+from micropul_print.game.api import JSON, GameState
+from micropul_print.game.plugin import DrawsStates
+from micropul_print.lab.bots import bot_seed, checked_choice, make_bot
 
 if TYPE_CHECKING:
     from micropul_print.draw.primitives import Drawing

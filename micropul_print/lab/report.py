@@ -20,13 +20,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePath
 from typing import Any
 
-from micropul_print.errors import UsageError
-from micropul_print.gameapi import JSON
+from micropul_print.base.errors import UsageError
+from micropul_print.game.api import JSON
+from micropul_print.kit.outputs import OutputDir, write_atomic
 from micropul_print.lab import analyse
 from micropul_print.lab.analyse import Plan
 from micropul_print.lab.record import catalogue_digest
 from micropul_print.lab.runner import Results
-from micropul_print.outputs import OutputDir, write_atomic
 
 SCHEMA = Path(__file__).with_name("report.schema.json")
 
@@ -49,7 +49,7 @@ def display_path(source: str, shipped: bool = False, cwd: Path | None = None) ->
 
 def _is_shipped(source: str) -> bool:
     """Whether ``source`` is the catalogue shipped with one of the games."""
-    from micropul_print import registry
+    from micropul_print.game import registry
 
     try:
         found = Path(source).resolve()

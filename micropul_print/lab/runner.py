@@ -16,10 +16,10 @@ import os
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
-from micropul_print import registry
-from micropul_print.errors import Diagnostic, UsageError, UserError, printable
+from micropul_print.base.errors import Diagnostic, UsageError, UserError, printable
+from micropul_print.game import registry
+from micropul_print.kit.workers import forking_workers, init_worker
 from micropul_print.lab.analyse import Batch, GameSummary, Plan, run_batch
-from micropul_print.workers import forking_workers, init_worker
 
 # How long --scheduler waits for its scheduler to answer: a cluster answers at once; a
 # wrong address otherwise keeps the user waiting for Dask's default, 30 s.

@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
-from micropul_print import registry
-from micropul_print.gamestate import JSON
+from micropul_print.game import registry
+from micropul_print.game.state import JSON
 from micropul_print.lab import stats
 from micropul_print.lab.analyse import Batch, GameSummary, Part, Plan, batch_size
 from micropul_print.lab.bots import make_bot

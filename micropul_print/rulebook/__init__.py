@@ -5,7 +5,7 @@ game's position format) whose claims the game's rules engine confirms; one page 
 serves every game.
 
 A book belongs to the game of the catalogue it is built for: the registered game
-(micropul_print.registry) gives what only it knows (:class:`GameRulebook`).
+(micropul_print.game.registry) gives what only it knows (:class:`GameRulebook`).
 ``build_rulebooks`` is what ``micropul-print build`` and ``micropul-print rulebook``
 call; ``build_booklets`` writes the same books as booklets to fold. Importing this
 package loads no drawing library: reportlab comes in with
@@ -18,12 +18,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from micropul_print import registry
+from micropul_print.base.errors import Diagnostic, UserError
+from micropul_print.base.paper import PAPER_NAMES as PAPERS
 from micropul_print.draw.theme import Theme
-from micropul_print.errors import Diagnostic, UserError
-from micropul_print.gameapi import Catalogue
-from micropul_print.outputs import OutputDir
-from micropul_print.paper import PAPER_NAMES as PAPERS
+from micropul_print.game import registry
+from micropul_print.game.api import Catalogue
+from micropul_print.kit.outputs import OutputDir
 from micropul_print.rulebook.book import (
     Book,
     Bullets,

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from micropul_print.errors import Diagnostic, UserError, errors_in
-from micropul_print.yamlsource import (
+from micropul_print.base.errors import Diagnostic, UserError, errors_in
+from micropul_print.base.yamlsource import (
     Where,
     YamlNode,
     check_keys,

@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 from micropul_print.backends.pdf import PageCanvas
-from micropul_print.paper import PAPERS
+from micropul_print.base.paper import PAPERS
 from micropul_print.rulebook import layout
 from micropul_print.rulebook import reportlab_adapter as private
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from micropul_print.errors import Diagnostic
+from micropul_print.base.errors import Diagnostic
 from micropul_print.rulebook.book import Claim, ClaimValue, Figure, shown
 
 Value = ClaimValue

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from micropul_print.draw.primitives import Drawing
 from micropul_print.draw.theme import Theme
-from micropul_print.gameapi import Catalogue
+from micropul_print.game.api import Catalogue
 from micropul_print.rulebook.book import Book, BookRules, LegendRow, load_book
 from micropul_print.rulebook.claims import Value
 from micropul_print.rulebook.locales import available_languages

@@ -27,7 +27,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import LayoutError
 
 from micropul_print.backends.pdf import FONT_NAMES, register_fonts
-from micropul_print.paper import PAPERS
+from micropul_print.base.paper import PAPERS
 from micropul_print.rulebook import reportlab_adapter as private
 from micropul_print.rulebook.blocks import (
     GEOMETRY,

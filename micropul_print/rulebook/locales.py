@@ -27,16 +27,16 @@ from xml.sax.saxutils import escape
 import babel
 import babel.plural
 
-from micropul_print.errors import Diagnostic, Severity, UserError, errors_in, printable
-from micropul_print.fonts import missing_letters
-from micropul_print.rulebook.po import capped, read_catalogue
-from micropul_print.yamlsource import (
+from micropul_print.backends.fonts import missing_letters
+from micropul_print.base.errors import Diagnostic, Severity, UserError, errors_in, printable
+from micropul_print.base.yamlsource import (
     YamlMapping,
     YamlScalar,
     in_file_order,
     read_input_bytes,
     read_yaml,
 )
+from micropul_print.rulebook.po import capped, read_catalogue
 
 REFERENCE_LANGUAGE = "en"
 REFERENCE_FILE = f"{REFERENCE_LANGUAGE}.yaml"

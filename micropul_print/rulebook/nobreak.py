@@ -10,8 +10,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from micropul_print.errors import UserError, errors_in
-from micropul_print.yamlsource import (
+from micropul_print.base.errors import UserError, errors_in
+from micropul_print.base.yamlsource import (
     check_keys,
     expect_bool,
     expect_mapping,

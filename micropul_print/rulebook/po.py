@@ -30,8 +30,8 @@ from babel.messages.pofile import (
     unescape,
 )
 
-from micropul_print.errors import Diagnostic, printable, quoted
-from micropul_print.yamlsource import MAX_PROBLEMS, in_file_order, read_input_bytes
+from micropul_print.base.errors import Diagnostic, printable, quoted
+from micropul_print.base.yamlsource import MAX_PROBLEMS, in_file_order, read_input_bytes
 
 # Lines are wrapped as gettext's own tools wrap them; the texts are joined back whole.
 WIDTH = 76

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from micropul_print.errors import Diagnostic, Severity, UserError
+from micropul_print.base.errors import Diagnostic, Severity, UserError
 from micropul_print.rulebook.games import GameRulebook
 from micropul_print.rulebook.locales import (
     REFERENCE_FILE,

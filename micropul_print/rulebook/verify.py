@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from micropul_print.errors import Diagnostic
+from micropul_print.base.errors import Diagnostic
 from micropul_print.rulebook.book import Book, Figure
 from micropul_print.rulebook.claims import Value
 from micropul_print.rulebook.locales import Locale, placeholders

@@ -28,7 +28,7 @@ from pathlib import PurePosixPath
 from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from micropul_print.errors import UsageError
+from micropul_print.base.errors import UsageError
 
 HOST = "127.0.0.1"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")

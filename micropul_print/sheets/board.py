@@ -22,11 +22,11 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from micropul_print.backends.fonts import CAP_HEIGHT, fit_line
 from micropul_print.draw.bounds import Box as Box  # where boards (its first users) found it
 from micropul_print.draw.face import mark_items
 from micropul_print.draw.primitives import Circle, Drawing, Group, Line, Primitive, Rect, Text
 from micropul_print.draw.theme import Hatch, MarkStyle
-from micropul_print.fonts import CAP_HEIGHT, fit_line
 from micropul_print.sheets.layout import SheetLayout
 from micropul_print.sheets.pages import SMALLEST_FOOTER, fitted_footer
 from micropul_print.sheets.pdf import DocumentInfo

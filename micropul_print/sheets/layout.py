@@ -12,9 +12,9 @@ import math
 from pathlib import Path
 from typing import NamedTuple
 
+from micropul_print.base.errors import Diagnostic, UserError, errors_in
+from micropul_print.base.paper import PAPER_NAMES, PAPERS
 from micropul_print.draw.bounds import Box
-from micropul_print.errors import Diagnostic, UserError, errors_in
-from micropul_print.paper import PAPER_NAMES, PAPERS
 
 LAYOUT_DIR = Path(__file__).parent / "layouts"
 LAYOUT_NAMES = PAPER_NAMES  # duplex sheets: a layout per paper
@@ -167,7 +167,7 @@ def load_layout(name_or_path: str | Path) -> SheetLayout:
     """Read a layout by name (``a4``, ``letter``, ``gutterfold-a4``...) or from a YAML
     file, through the same YAML reader as every other input (limits, located errors);
     every problem found is reported at once as a UserError at its file:line:col."""
-    from micropul_print.yamlsource import (
+    from micropul_print.base.yamlsource import (
         YamlMapping,
         YamlNode,
         expect_bool,

@@ -21,9 +21,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import Literal, NamedTuple
 
+from micropul_print.backends.fonts import fit_line, text_width
 from micropul_print.draw.bounds import Box, drawing_bounds, union
 from micropul_print.draw.primitives import Drawing, Line, Primitive, Text
-from micropul_print.fonts import fit_line, text_width
 from micropul_print.sheets import registration
 from micropul_print.sheets.calibration import calibration_back, calibration_front, pieces_zone
 from micropul_print.sheets.duplex import Flip, back_slot

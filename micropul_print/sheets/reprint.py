@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from micropul_print.errors import Diagnostic, UserError, quoted
+from micropul_print.base.errors import Diagnostic, UserError, quoted
 from micropul_print.sheets.layout import SheetLayout
 from micropul_print.sheets.pages import (
     DEFAULT_OPTIONS,

@@ -5,6 +5,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from micropul_print.backends.fonts import CAP_HEIGHT, text_width
 from micropul_print.backends.svg import text_outline, to_svg
 from micropul_print.draw.primitives import (
     Circle,
@@ -18,7 +19,6 @@ from micropul_print.draw.primitives import (
 )
 from micropul_print.draw.recording import mm_text as num
 from micropul_print.draw.theme import THEME_NAMES, load_theme
-from micropul_print.fonts import CAP_HEIGHT, text_width
 from micropul_print.games.micropul.faces import back_drawing, stone_drawing, tile_drawing
 from micropul_print.games.micropul.model import BLACK, DOT, DOUBLE, PLUS, WHITE, BigMicropul, Tile
 

@@ -11,14 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print import registry
+from micropul_print.base.errors import Diagnostic, Severity, UserError
+from micropul_print.base.yamlsource import YamlNode, YamlScalar
 from micropul_print.catalogue.loader import (
     CatalogueHeader,
     load_catalogue,
     read_catalogue,
     shipped_catalogue,
 )
-from micropul_print.errors import Diagnostic, Severity, UserError
+from micropul_print.game import registry
 from micropul_print.games.micropul import MicropulGame
 from micropul_print.games.micropul.model import (
     BLACK,
@@ -29,7 +30,6 @@ from micropul_print.games.micropul.model import (
     BigMicropul,
     Catalogue,
 )
-from micropul_print.yamlsource import YamlNode, YamlScalar
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 BAD = DATA / "bad"

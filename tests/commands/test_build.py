@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from micropul_print import registry
 from micropul_print.cli import main
-from micropul_print.outputs import MANIFEST, STAGING_PREFIX
+from micropul_print.game import registry
+from micropul_print.kit.outputs import MANIFEST, STAGING_PREFIX
 
 ROOT = Path(__file__).parents[2]
 CATALOGUE_TEXT = (ROOT / "tiledefs/micropul.yaml").read_text(encoding="utf-8")
@@ -281,7 +281,7 @@ def test_with_every_game_a_catalogue_stands_for_its_own_game(tmp_path: Path) -> 
 def test_every_problem_of_every_game_is_reported_before_anything_is_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from micropul_print import registry
+    from micropul_print.game import registry
 
     shipped = tmp_path / "tiledefs"
     shipped.mkdir()

@@ -11,10 +11,10 @@ import jsonschema  # type: ignore[import-untyped]
 import pytest
 import yaml
 
-from micropul_print import registry
 from micropul_print.cli import main
 from micropul_print.commands.init import NAME_LINE, schema_named
 from micropul_print.config import CONFIG_NAME
+from micropul_print.game import registry
 
 
 @pytest.mark.parametrize("game", registry.game_names())

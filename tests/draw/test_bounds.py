@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from micropul_print.backends.fonts import text_width
 from micropul_print.draw.bounds import Box, item_bounds, union
 from micropul_print.draw.primitives import Circle, Group, Line, Polygon, Rect, Text
-from micropul_print.fonts import text_width
 
 
 def test_strokes_reach_half_their_width_past_the_shape() -> None:

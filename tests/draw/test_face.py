@@ -10,11 +10,11 @@ from dataclasses import replace
 
 import pytest
 
+from micropul_print.backends.fonts import CAP_HEIGHT, text_width
 from micropul_print.draw.bounds import Box, item_bounds
 from micropul_print.draw.face import SAFE_ZONE, Face, face_drawing, mark_items
 from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Rect, Text
 from micropul_print.draw.theme import Hatch, MarkStyle, Theme, load_theme
-from micropul_print.fonts import CAP_HEIGHT, text_width
 from micropul_print.games.micropul.faces import MARKS, TILE_SIZE_MM, tile_drawing
 from micropul_print.games.micropul.model import Catalogue
 

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from micropul_print.base.errors import Severity, UserError
 from micropul_print.draw.theme import (
     DEFAULT_THEME,
     THEME_NAMES,
@@ -11,7 +12,6 @@ from micropul_print.draw.theme import (
     load_theme,
     read_theme,
 )
-from micropul_print.errors import Severity, UserError
 
 CLASSIC = (THEMES_DIR / "classic.yaml").read_text(encoding="utf-8")
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from micropul_print.errors import Severity
+from micropul_print.base.errors import Severity
 from micropul_print.games.cellulae import rules as cellulae
 from micropul_print.games.micropul import setcheck
 from micropul_print.games.micropul.model import (

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from micropul_print import registry
 from micropul_print.catalogue.loader import load_catalogue
+from micropul_print.game import registry
 from micropul_print.lab import analyse
 from micropul_print.lab.analyse import GameSummary, Part
 from micropul_print.lab.runner import run_plan

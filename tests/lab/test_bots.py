@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from micropul_print import registry
 from micropul_print.catalogue.loader import load_catalogue
-from micropul_print.gameapi import GameState
+from micropul_print.game import registry
+from micropul_print.game.api import GameState
 from micropul_print.lab import stats
 from micropul_print.lab.bots import (
     GreedyBot,

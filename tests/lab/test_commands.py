@@ -124,7 +124,7 @@ def test_a_report_that_cannot_be_finished_leaves_no_half_of_it(
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     # A full disk: the figures were printed, and no empty folder is left.
-    monkeypatch.setattr("micropul_print.outputs.write_atomic", full)
+    monkeypatch.setattr("micropul_print.kit.outputs.write_atomic", full)
     assert main([*args, "--report", str(tmp_path / "full")]) == 1
     assert "standard, solitaire: 1 games" in capsys.readouterr().out
     assert not (tmp_path / "full").exists()
@@ -154,7 +154,7 @@ def test_a_report_leaves_matplotlib_s_files_nowhere_but_where_the_user_says(
 
 
 def registry_catalogue(game: str) -> Path:
-    from micropul_print import registry
+    from micropul_print.game import registry
 
     return registry.get(game).shipped_catalogue()
 
@@ -664,8 +664,8 @@ def test_a_folder_named_like_a_page_stays_a_folder(tmp_path: Path,
 
 
 def test_moves_are_written_as_a_player_reads_them() -> None:
-    from micropul_print import registry
     from micropul_print.catalogue.loader import load_catalogue
+    from micropul_print.game import registry
     from micropul_print.lab.record import move_notation
 
     def state(game: str) -> object:

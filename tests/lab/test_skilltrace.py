@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from micropul_print import registry
 from micropul_print.cli import main
+from micropul_print.game import registry
 from micropul_print.lab import skilltrace
 from micropul_print.lab.analyse import GameSummary
 from micropul_print.lab.report import skill_trace_html

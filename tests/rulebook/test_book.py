@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.errors import UserError
+from micropul_print.base.errors import UserError
 from micropul_print.games.micropul.rulebook import MICROPUL
 from micropul_print.rulebook.book import Figure
 from micropul_print.rulebook.locales import load_locale

@@ -15,7 +15,7 @@ from reportlab.lib.units import mm
 
 from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
 from micropul_print.draw.theme import load_theme
-from micropul_print.outputs import OutputDir
+from micropul_print.kit.outputs import OutputDir
 from micropul_print.rulebook import (
     PAPERS,
     booklet,

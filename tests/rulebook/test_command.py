@@ -143,7 +143,7 @@ def test_a_cellulae_face_mark_the_theme_lacks_exits_1_at_its_line(
 
 def test_a_game_without_a_rulebook_is_a_located_error(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from micropul_print import registry
+    from micropul_print.game import registry
 
     game = registry.get("cellulae")
 

@@ -17,7 +17,7 @@ from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
 from micropul_print.draw.theme import load_theme
 from micropul_print.games.cellulae.rulebook import CELLULAE
 from micropul_print.games.micropul.rulebook import MICROPUL
-from micropul_print.outputs import OutputDir
+from micropul_print.kit.outputs import OutputDir
 from micropul_print.rulebook import available_languages, build_rulebooks, hyphenation, layout
 from micropul_print.rulebook.games import GameRulebook
 from micropul_print.rulebook.locales import load_locale

@@ -15,12 +15,12 @@ import pytest
 from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 from pypdf import PdfReader
 
-from micropul_print import fonts
+from micropul_print.backends import fonts
 from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
 from micropul_print.draw.theme import load_theme
 from micropul_print.games.cellulae.rulebook import CELLULAE
 from micropul_print.games.micropul.rulebook import MICROPUL
-from micropul_print.outputs import OutputDir
+from micropul_print.kit.outputs import OutputDir
 from micropul_print.rulebook import build_rulebooks
 from micropul_print.rulebook.locales import Locale, fill, load_locale, plural_branches
 

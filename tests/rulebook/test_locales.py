@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.errors import UserError
+from micropul_print.base.errors import UserError
 from micropul_print.games.micropul.rulebook import MICROPUL
 from micropul_print.rulebook import games_with_rulebooks, locales, rulebook_for
 from micropul_print.rulebook.locales import (

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.errors import UserError
+from micropul_print.base.errors import UserError
 from micropul_print.rulebook.nobreak import no_break, read_rules
 
 

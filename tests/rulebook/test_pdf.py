@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.draw.theme import load_theme
 from micropul_print.games.micropul.rulebook import MICROPUL
-from micropul_print.outputs import OutputDir
+from micropul_print.kit.outputs import OutputDir
 from micropul_print.rulebook import available_languages, build_rulebooks, rulebook_path
 from micropul_print.rulebook.locales import load_locale
 

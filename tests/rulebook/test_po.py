@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from micropul_print.errors import UserError
+from micropul_print.base.errors import UserError
+from micropul_print.base.yamlsource import MAX_PROBLEMS
 from micropul_print.games.cellulae.rulebook import CELLULAE
 from micropul_print.rulebook.locales import load_locale, load_locales
 from micropul_print.rulebook.po import PoEntry, format_catalogue, read_catalogue
-from micropul_print.yamlsource import MAX_PROBLEMS
 
 # Lines shaped like a catalogue's, and any text, mixed: the reader's every branch.
 _LINES = st.one_of(

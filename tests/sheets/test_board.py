@@ -361,7 +361,7 @@ def test_page_boxes_are_each_part_s_cut_rectangle(plan: BoardPlan, pdf: bytes) -
 def test_a_long_set_name_stays_inside_the_header_and_the_footer(side_mm: float) -> None:
     """A 107-character set name ran its bold header from the margin to 686 pt on a
     595 pt page, over the assembly map, losing "— board 5 x 5"."""
-    from micropul_print.fonts import text_width
+    from micropul_print.backends.fonts import text_width
     from micropul_print.sheets.board import _page_marks
 
     layout = load_layout("a4")

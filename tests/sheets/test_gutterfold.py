@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from micropul_print.backends.fonts import text_width
 from micropul_print.draw.primitives import Drawing, Polygon, Rect, Text
-from micropul_print.fonts import text_width
 from micropul_print.sheets.gutterfold import (
     TARGET_RADIUS,
     FoldPlan,

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+from micropul_print.base.errors import UserError
 from micropul_print.draw.primitives import Drawing, Rect
-from micropul_print.errors import UserError
 from micropul_print.sheets.duplex import Flip, back_point
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pages import Card, SheetOptions

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.errors import UserError
+from micropul_print.base.errors import UserError
 from micropul_print.sheets.layout import LAYOUT_NAMES, MIN_MARGIN, load_layout, plan_grid
 
 A4_TEXT = (Path(__file__).parents[2] / "micropul_print/sheets/layouts/a4.yaml").read_text()

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from micropul_print.backends.fonts import text_width
 from micropul_print.draw.bounds import Box, item_bounds
 from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Rect, Text
-from micropul_print.fonts import text_width
 from micropul_print.sheets.duplex import Flip, back_point
 from micropul_print.sheets.layout import load_layout
 from micropul_print.sheets.pages import (

@@ -142,7 +142,7 @@ def test_the_calibration_page_says_which_number_goes_where() -> None:
 def test_the_art_leaves_the_right_of_the_page_free_beside_the_rulers() -> None:
     """Where the calibration page may carry pieces (right of the rulers, above the
     cross), the gauges and their text draw nothing."""
-    from micropul_print.fonts import text_width
+    from micropul_print.backends.fonts import text_width
 
     for paper in PAPERS:
         art = vernier.front_art(load_layout(paper), "long", (-12.25, -12.25),

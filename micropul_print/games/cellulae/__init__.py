@@ -12,18 +12,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from micropul_print.errors import Diagnostic, UsageError
-from micropul_print.gameapi import JSON, CheckReport
-from micropul_print.plugin import GameInfo
-from micropul_print.resources import package_file
+from micropul_print.base.errors import Diagnostic, UsageError
+from micropul_print.base.resources import package_file
+from micropul_print.game.api import JSON, CheckReport
+from micropul_print.game.plugin import GameInfo
 
 if TYPE_CHECKING:
     from micropul_print.catalogue.header import CatalogueHeader
     from micropul_print.draw.primitives import Drawing
     from micropul_print.draw.theme import Theme
+    from micropul_print.game.pieces import KitPieces
     from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
     from micropul_print.games.cellulae.engine import CellulaeState
-    from micropul_print.pieces import KitPieces
     from micropul_print.rulebook.games import GameRulebook
 
 # Cellulae's own top-level catalogue keys (the reader's, listed here so that naming
@@ -33,7 +33,7 @@ COLOURS = ("white", "black")
 
 
 class CellulaeGame:
-    """The Cellulae plugin (see micropul_print.plugin.Game)."""
+    """The Cellulae plugin (see micropul_print.game.plugin.Game)."""
 
     info = GameInfo(name="cellulae", title="Cellulae",
                     summary="Cellulae: two-sided tiles on a square board, two players",

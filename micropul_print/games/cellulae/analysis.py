@@ -22,10 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from micropul_print.errors import Diagnostic, UserError, errors_in, quoted, usable
-from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
-from micropul_print.games.cellulae.rules import BLACK, COLOURS, SKIP, Board, Move, Square
-from micropul_print.yamlsource import (
+from micropul_print.base.errors import Diagnostic, UserError, errors_in, quoted, usable
+from micropul_print.base.yamlsource import (
     Where,
     YamlMapping,
     YamlNode,
@@ -40,6 +38,8 @@ from micropul_print.yamlsource import (
     join_choices,
     read_document,
 )
+from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
+from micropul_print.games.cellulae.rules import BLACK, COLOURS, SKIP, Board, Move, Square
 
 _ACTIONS = ("replicate", "move", "skip")
 

@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from micropul_print.catalogue.header import CatalogueHeader
-from micropul_print.errors import Diagnostic, errors_in, quoted
-from micropul_print.yamlsource import (
+from micropul_print.base.errors import Diagnostic, errors_in, quoted
+from micropul_print.base.yamlsource import (
     Where,
     YamlMapping,
     YamlNode,
@@ -31,6 +30,7 @@ from micropul_print.yamlsource import (
     join_choices,
     number_value,
 )
+from micropul_print.catalogue.header import CatalogueHeader
 
 GAME = "cellulae"
 WHITE = "white"
@@ -68,7 +68,7 @@ class BoardSize:
 
 @dataclass(frozen=True)
 class CellulaeCatalogue:
-    """A Cellulae set: what :class:`micropul_print.gameapi.Catalogue` asks of every
+    """A Cellulae set: what :class:`micropul_print.game.api.Catalogue` asks of every
     game's catalogue (``game``, ``name``, ``source``, ``game_at``), and its own parts."""
 
     game: str

@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from micropul_print.errors import Diagnostic, Severity, errors_in, printable, quoted
-from micropul_print.gameapi import CheckReport, seeds_of
+from micropul_print.base.errors import Diagnostic, Severity, errors_in, printable, quoted
+from micropul_print.game.api import CheckReport, seeds_of
 from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
 from micropul_print.games.cellulae.rules import (
     BLACK,

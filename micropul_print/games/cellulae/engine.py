@@ -1,4 +1,4 @@
-"""Cellulae in the engine shape every game offers (micropul_print.gamestate.GameState):
+"""Cellulae in the engine shape every game offers (micropul_print.game.state.GameState):
 the rules engine's Board (micropul_print.games.cellulae.rules), in the same vocabulary,
 plus the scores and the actions' JSON. Seat 0 is black, who moves first.
 
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from micropul_print.game.state import JSON
 from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
 from micropul_print.games.cellulae.rules import COLOURS, SKIP, Board, Move
-from micropul_print.gamestate import JSON
 
 SEATS = COLOURS  # black, then white
 

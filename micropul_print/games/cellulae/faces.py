@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from micropul_print.backends.fonts import CAP_HEIGHT
+from micropul_print.base.errors import Diagnostic, UserError
 from micropul_print.draw.face import Face, face_drawing, mark_items
 from micropul_print.draw.primitives import Drawing, Group, Line, Primitive, Rect, Text
 from micropul_print.draw.theme import Theme
-from micropul_print.errors import Diagnostic, UserError
-from micropul_print.fonts import CAP_HEIGHT
 from micropul_print.games.cellulae.catalogue import BLACK, WHITE, CellFace, CellulaeCatalogue
 
 FRAME = 8.0  # band around the squares holding the coordinates, mm

@@ -1,4 +1,4 @@
-"""Cellulae's pieces for the core's kit (micropul_print.pieces): identical two-sided
+"""Cellulae's pieces for the core's kit (micropul_print.game.pieces): identical two-sided
 tiles, the white face on the front of each card and the black behind it, and the
 boards, larger than the paper, at their true size. The tile files are
 ``tile-white`` and ``tile-black``; the overview shows both faces above the standard
@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from micropul_print.draw.primitives import Drawing, Group, Primitive, Rect
 from micropul_print.draw.theme import Theme
+from micropul_print.game.pieces import BoardPiece, KitPieces, TileImages
 from micropul_print.games.cellulae.catalogue import BLACK, WHITE, CellulaeCatalogue
-from micropul_print.pieces import BoardPiece, KitPieces, TileImages
 from micropul_print.sheets.pages import Card
 
 FACE_ORDER = (WHITE, BLACK)

@@ -13,18 +13,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from micropul_print.errors import Diagnostic, UsageError
-from micropul_print.gameapi import JSON, CheckReport
-from micropul_print.plugin import GameInfo
-from micropul_print.resources import package_file
+from micropul_print.base.errors import Diagnostic, UsageError
+from micropul_print.base.resources import package_file
+from micropul_print.game.api import JSON, CheckReport
+from micropul_print.game.plugin import GameInfo
 
 if TYPE_CHECKING:
     from micropul_print.catalogue.header import CatalogueHeader
     from micropul_print.draw.primitives import Drawing
     from micropul_print.draw.theme import Theme
+    from micropul_print.game.pieces import KitPieces
     from micropul_print.games.micropul.engine import MicropulState
     from micropul_print.games.micropul.model import Catalogue
-    from micropul_print.pieces import KitPieces
     from micropul_print.rulebook.games import GameRulebook
 
 # The catalogue's own symbols, to show faces as they are written in the file.
@@ -32,7 +32,7 @@ _SYMBOLS = {"white": "W", "black": "B", "dot": "1", "double": "2", "plus": "P", 
 
 
 class MicropulGame:
-    """The Micropul plugin (see micropul_print.plugin.Game)."""
+    """The Micropul plugin (see micropul_print.game.plugin.Game)."""
 
     info = GameInfo(name="micropul", title="Micropul",
                     summary="Micropul: 48 square tiles, solitaire or two players",
@@ -67,8 +67,8 @@ class MicropulGame:
 
     def check(self, catalogue: Catalogue, *, games: int, seed: int, strict: bool,
               progress: Callable[[int, int], None] | None) -> CheckReport:
+        from micropul_print.base.errors import errors_in
         from micropul_print.catalogue.loader import read_catalogue
-        from micropul_print.errors import errors_in
         from micropul_print.games.micropul.setcheck import (
             compare_with_official,
             comparison_problems,
@@ -104,7 +104,7 @@ class MicropulGame:
 
     def analyse_position(self, path: str, catalogue: Catalogue, legal: str | None, *,
                          strict: bool) -> tuple[JSON, list[Diagnostic]]:
-        from micropul_print.errors import without_errors
+        from micropul_print.base.errors import without_errors
         from micropul_print.games.micropul.analysis import analyse
         from micropul_print.games.micropul.position import read_position
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from micropul_print.errors import Diagnostic, UserError
+from micropul_print.base.errors import Diagnostic, UserError
 from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue
 from micropul_print.games.micropul.position import PositionSpec
 from micropul_print.games.micropul.rules.board import Board

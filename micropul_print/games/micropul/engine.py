@@ -1,4 +1,4 @@
-"""Micropul in the engine shape every game offers (micropul_print.gamestate.GameState):
+"""Micropul in the engine shape every game offers (micropul_print.game.state.GameState):
 the rules engine's Match (micropul_print.games.micropul.rules.game), in the same
 vocabulary, plus ``determinized``, the scores and the actions' JSON.
 
@@ -22,10 +22,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from micropul_print.game.state import JSON
 from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue
 from micropul_print.games.micropul.rules.game import Action, Claim, Draw, Match, Place, shuffle
 from micropul_print.games.micropul.rules.tiles import TileSet
-from micropul_print.gamestate import JSON
 
 Move = Action
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 import math
 
+from micropul_print.backends.fonts import CAP_HEIGHT
+from micropul_print.base.errors import Diagnostic, UserError
 from micropul_print.draw.face import Face, face_drawing, mark_items
 from micropul_print.draw.primitives import Circle, Drawing, Polygon, Primitive, Text
 from micropul_print.draw.theme import MarkStyle, Theme
-from micropul_print.errors import Diagnostic, UserError
-from micropul_print.fonts import CAP_HEIGHT
 from micropul_print.games.micropul.model import (
     BL,
     BLACK,

@@ -14,8 +14,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from micropul_print.backends.fonts import CAP_HEIGHT
 from micropul_print.draw.primitives import Circle, Drawing, Group, Line, Primitive, Rect, Text
-from micropul_print.fonts import CAP_HEIGHT
 from micropul_print.games.micropul.analysis import group_at, quadrant_key
 from micropul_print.games.micropul.model import (
     BL,

@@ -1,4 +1,4 @@
-"""Micropul's pieces for the core's kit (micropul_print.pieces): 48 square tiles with
+"""Micropul's pieces for the core's kit (micropul_print.game.pieces): 48 square tiles with
 a common back, numbered, and three stones for each player cut round from the sheets'
 free slots. Each face is drawn once per bleed and kept (:class:`TileArt`): the tile
 files and the sheets share them.
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from micropul_print.draw.primitives import Drawing
 from micropul_print.draw.theme import Theme
+from micropul_print.game.pieces import FaceGrid, KitPieces, Numbered, TileImages
 from micropul_print.games.micropul import faces
 from micropul_print.games.micropul.model import Catalogue
-from micropul_print.pieces import FaceGrid, KitPieces, Numbered, TileImages
 from micropul_print.sheets.pages import Card
 
 STONES_PER_PLAYER = 3

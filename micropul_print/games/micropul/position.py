@@ -20,9 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from micropul_print.errors import Diagnostic, errors_in, quoted, usable
-from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue
-from micropul_print.yamlsource import (
+from micropul_print.base.errors import Diagnostic, errors_in, quoted, usable
+from micropul_print.base.yamlsource import (
     Where,
     YamlMapping,
     YamlNode,
@@ -35,6 +34,7 @@ from micropul_print.yamlsource import (
     join_choices,
     read_document,
 )
+from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue
 
 __all__ = [
     "PlacementSpec",

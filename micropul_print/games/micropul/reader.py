@@ -7,21 +7,8 @@ described in docs/catalogue.md.
 
 from __future__ import annotations
 
-from micropul_print.catalogue.header import CatalogueHeader
-from micropul_print.errors import Diagnostic, errors_in, quoted
-from micropul_print.games.micropul.model import (
-    BLACK,
-    DOT,
-    DOUBLE,
-    EMPTY,
-    MICROPUL,
-    PLUS,
-    WHITE,
-    BigMicropul,
-    Catalogue,
-    Tile,
-)
-from micropul_print.yamlsource import (
+from micropul_print.base.errors import Diagnostic, errors_in, quoted
+from micropul_print.base.yamlsource import (
     YamlMapping,
     YamlNode,
     YamlScalar,
@@ -33,6 +20,19 @@ from micropul_print.yamlsource import (
     expect_mapping,
     expect_sequence,
     join_choices,
+)
+from micropul_print.catalogue.header import CatalogueHeader
+from micropul_print.games.micropul.model import (
+    BLACK,
+    DOT,
+    DOUBLE,
+    EMPTY,
+    MICROPUL,
+    PLUS,
+    WHITE,
+    BigMicropul,
+    Catalogue,
+    Tile,
 )
 
 # Catalogue symbols and the model values they stand for.

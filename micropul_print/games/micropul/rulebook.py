@@ -14,12 +14,21 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from micropul_print.base.errors import Diagnostic, UserError
+from micropul_print.base.resources import package_file
+from micropul_print.base.yamlsource import (
+    YamlNode,
+    YamlScalar,
+    YamlSequence,
+    describe,
+    expect_int,
+    expect_text,
+    join_choices,
+)
 from micropul_print.draw.theme import Theme
-from micropul_print.errors import Diagnostic, UserError
 from micropul_print.games.micropul.analysis import group_at, quadrant_key
 from micropul_print.games.micropul.model import QUADRANT_NAMES, Catalogue, Tile
 from micropul_print.games.micropul.position import PositionSpec, load_position
-from micropul_print.resources import package_file
 from micropul_print.rulebook.book import (
     Book,
     BookRules,
@@ -33,15 +42,6 @@ from micropul_print.rulebook.book import (
 from micropul_print.rulebook.claims import Evaluate, Value, check_claims
 from micropul_print.rulebook.games import GameRulebook
 from micropul_print.rulebook.verify import VerifiedFigure
-from micropul_print.yamlsource import (
-    YamlNode,
-    YamlScalar,
-    YamlSequence,
-    describe,
-    expect_int,
-    expect_text,
-    join_choices,
-)
 
 if TYPE_CHECKING:
     from micropul_print.draw.primitives import Drawing

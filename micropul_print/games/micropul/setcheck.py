@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from micropul_print.errors import Diagnostic, Severity, printable, quoted
-from micropul_print.gameapi import seeds_of
+from micropul_print.base.errors import Diagnostic, Severity, printable, quoted
+from micropul_print.game.api import seeds_of
 from micropul_print.games.micropul.model import (
     BLACK,
     CATALYSTS,

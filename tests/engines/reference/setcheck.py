@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from micropul_print.errors import Diagnostic, Severity
+from micropul_print.base.errors import Diagnostic, Severity
 from micropul_print.games.micropul.model import (
     BLACK,
     CATALYSTS,

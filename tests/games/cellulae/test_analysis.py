@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.errors import UserError
+from micropul_print.base.errors import UserError
 from micropul_print.games.cellulae.analysis import (
     analyse_cellulae,
     load_cellulae_position,

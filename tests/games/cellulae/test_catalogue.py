@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from micropul_print.base.errors import UserError
 from micropul_print.catalogue.loader import load_catalogue, read_catalogue, shipped_catalogue
-from micropul_print.errors import UserError
 from micropul_print.games.cellulae.catalogue import BoardSize, CellFace, CellulaeCatalogue
 
 CELLULAE = shipped_catalogue("cellulae")

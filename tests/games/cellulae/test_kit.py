@@ -13,12 +13,13 @@ from PIL import Image
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from micropul_print import kitplan, registry
 from micropul_print.draw.primitives import Rect
 from micropul_print.draw.theme import Theme, load_theme
+from micropul_print.game import registry
 from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
-from micropul_print.kitplan import KitOptions, game_kit, kit_jobs
-from micropul_print.outputs import OutputDir
+from micropul_print.kit import plan as kitplan
+from micropul_print.kit.outputs import OutputDir
+from micropul_print.kit.plan import KitOptions, game_kit, kit_jobs
 from micropul_print.rulebook import available_languages
 from micropul_print.sheets.duplex import Flip, back_point
 from micropul_print.sheets.layout import SheetLayout, load_layout

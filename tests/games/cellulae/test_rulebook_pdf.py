@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
 from micropul_print.draw.theme import load_theme
 from micropul_print.games.cellulae.rulebook import CELLULAE
-from micropul_print.outputs import OutputDir
+from micropul_print.kit.outputs import OutputDir
 from micropul_print.rulebook import available_languages, build_rulebooks
 
 A4_PT = (595.28, 841.89)

@@ -13,9 +13,9 @@ import jsonschema  # type: ignore[import-untyped]
 import pytest
 import yaml
 
+from micropul_print.base.errors import Severity
 from micropul_print.catalogue.loader import read_catalogue, shipped_catalogue
 from micropul_print.draw.theme import THEME_NAMES, load_theme
-from micropul_print.errors import Severity
 
 CATALOGUE = shipped_catalogue("cellulae")
 SCHEMA_PATH = CATALOGUE.parent / "cellulae.schema.json"

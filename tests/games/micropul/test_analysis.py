@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from micropul_print.errors import UserError
+from micropul_print.base.errors import UserError
 from micropul_print.games.micropul.analysis import analyse
 from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.position import load_position

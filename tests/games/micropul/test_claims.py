@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from micropul_print.errors import UserError
+from micropul_print.base.errors import UserError
+from micropul_print.base.yamlsource import Where
 from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.rulebook import MICROPUL, evaluator
 from micropul_print.rulebook.book import Claim, Figure
 from micropul_print.rulebook.claims import check_claims
-from micropul_print.yamlsource import Where
 
 DATA = Path(__file__).resolve().parents[2] / "rulebook" / "data"
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from micropul_print.base.errors import UserError
 from micropul_print.draw.primitives import Circle, Drawing, Polygon, Text
 from micropul_print.draw.theme import THEME_NAMES, THEMES_DIR, Theme, load_theme
-from micropul_print.errors import UserError
 from micropul_print.games.micropul.faces import (
     MARKS,
     PLAYERS,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from micropul_print.errors import Diagnostic, Severity, UserError
+from micropul_print.base.errors import Diagnostic, Severity, UserError
 from micropul_print.games.micropul.model import BL, TL, Catalogue
 from micropul_print.games.micropul.position import (
     PlacementSpec,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from micropul_print.base.errors import Severity
 from micropul_print.cli import main
-from micropul_print.errors import Severity
 from micropul_print.games.micropul.model import Catalogue, Tile
 from micropul_print.games.micropul.rules.game import END_REASONS
 from micropul_print.games.micropul.setcheck import (

@@ -14,8 +14,8 @@ from micropul_print.backends.png import pixel_size
 from micropul_print.draw.theme import Theme, load_theme
 from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.pieces import OVERVIEW_GAP_PX, TileArt
-from micropul_print.kitplan import OVERVIEW_CAPTION_BAND_PX
-from micropul_print.outputs import OutputDir
+from micropul_print.kit.outputs import OutputDir
+from micropul_print.kit.plan import OVERVIEW_CAPTION_BAND_PX
 
 DPI = 72  # small images: the contract is about names and sizes, not detail
 
@@ -30,7 +30,8 @@ def write_tile_files(art: TileArt, out: OutputDir, *, dpi: int, bleed: float | N
 def _write(catalogue: Catalogue, theme: Theme, out: OutputDir, *, png: bool, dpi: int = 300,
            bleed: float | None = None, numbers: bool = True,
            progress: Callable[[str], None] | None = None) -> list[Path]:
-    from micropul_print import kitplan, registry
+    from micropul_print.game import registry
+    from micropul_print.kit import plan as kitplan
 
     kit = kitplan.game_kit(registry.get("micropul"), catalogue, theme, out, numbers=numbers)
     return kitplan.write_tile_files(kit, png=png, dpi=dpi, bleed=bleed, progress=progress).paths
@@ -153,8 +154,9 @@ def test_svg_only_writing_loads_no_raster_library(tmp_path: Path) -> None:
         "import sys\n"
         "from micropul_print.catalogue.loader import load_catalogue\n"
         "from micropul_print.draw.theme import load_theme\n"
-        "from micropul_print.outputs import OutputDir\n"
-        "from micropul_print import kitplan, registry\n"
+        "from micropul_print.kit.outputs import OutputDir\n"
+        "from micropul_print.game import registry\n"
+        "from micropul_print.kit import plan as kitplan\n"
         f"out = OutputDir({str(tmp_path)!r})\n"
         "kit = kitplan.game_kit(registry.get('micropul'), load_catalogue(),\n"
         "                       load_theme('classic'), out)\n"
@@ -172,7 +174,7 @@ def test_overview_cut_from_the_tile_images_matches_a_painted_one(catalogue: Cata
     from PIL import ImageChops, ImageStat
 
     from micropul_print.backends.png import to_raster
-    from micropul_print.kitplan import face_grid_png
+    from micropul_print.kit.plan import face_grid_png
 
     small = Catalogue(catalogue.game, catalogue.name, catalogue.tiles[38:44])  # START too
     theme = load_theme("classic")  # fine hatching would differ by its phase alone

@@ -1,7 +1,7 @@
 import random
 from typing import Any
 
-from micropul_print.gamestate import GameState
+from micropul_print.game.state import GameState
 
 
 def lead(state: GameState, seat: int) -> float:  # its score alone in solitaire

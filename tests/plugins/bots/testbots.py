@@ -7,7 +7,7 @@ import random
 import time
 from typing import Any
 
-from micropul_print.gamestate import GameState
+from micropul_print.game.state import GameState
 
 
 class Raiser:

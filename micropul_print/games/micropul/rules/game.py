@@ -133,7 +133,7 @@ class _Record(NamedTuple):
 
 class Match:
     """One game of Micropul: the rules engine's state (``Match``, not ``Game``: that
-    is the plugin protocol of micropul_print.gameapi). Set-up: the start tile at (0, 0)
+    is the plugin protocol of micropul_print.game.api). Set-up: the start tile at (0, 0)
     rotation 0, the other tiles shuffled into the core, 6 to each hand (player 1
     first), 3 stones each. Seats are 0-based in ``current_player()`` and ``returns()``;
     the rules' players, as ``player``, ``Outcome`` and the stones name them, from 1."""

@@ -18,13 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from micropul_print.catalogue.header import CatalogueHeader
-from micropul_print.draw.theme import Theme
-from micropul_print.errors import Diagnostic, UsageError, UserError, errors_in
-from micropul_print.gameapi import JSON, CheckReport
-from micropul_print.plugin import GameInfo
-from micropul_print.rulebook.games import GameRulebook
-from micropul_print.yamlsource import (
+from micropul_print.base.errors import Diagnostic, UsageError, UserError, errors_in
+from micropul_print.base.yamlsource import (
     check_keys,
     expect_int,
     expect_mapping,
@@ -32,6 +27,11 @@ from micropul_print.yamlsource import (
     expect_text,
     read_document,
 )
+from micropul_print.catalogue.header import CatalogueHeader
+from micropul_print.draw.theme import Theme
+from micropul_print.game.api import JSON, CheckReport
+from micropul_print.game.plugin import GameInfo
+from micropul_print.rulebook.games import GameRulebook
 
 HERE = Path(__file__).parent
 COLOURS = {"R": "#d62728", "G": "#2ca02c", "B": "#1f77b4", "Y": "#f2c500"}
@@ -262,7 +262,7 @@ def state_drawing(state: EdgeState) -> Any:
 
 def pieces(catalogue: EdgeCatalogue) -> Any:
     """Nine tiles with a blank back, numbered 1 to 9 (data only: the core makes the kit)."""
-    from micropul_print.pieces import KitPieces, Numbered, TileImages
+    from micropul_print.game.pieces import KitPieces, Numbered, TileImages
     from micropul_print.sheets.pages import Card
 
     return KitPieces(

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import edgematch
+from micropul_print.base.errors import Diagnostic, UserError
+from micropul_print.base.yamlsource import YamlNode, expect_int
 from micropul_print.draw.theme import Theme
-from micropul_print.errors import Diagnostic, UserError
 from micropul_print.rulebook.book import (
     Book,
     BookRules,
@@ -22,7 +23,6 @@ from micropul_print.rulebook.book import (
 from micropul_print.rulebook.claims import Value, check_claims
 from micropul_print.rulebook.games import GameRulebook
 from micropul_print.rulebook.verify import VerifiedFigure
-from micropul_print.yamlsource import YamlNode, expect_int
 
 
 def read_subject(subject: str, node: YamlNode,

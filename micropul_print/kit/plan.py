@@ -1,5 +1,5 @@
 """The kit's plan, one for every game: which files a build makes of a game's pieces
-(micropul_print.pieces) for the parts, papers, sheet layouts and languages asked for,
+(micropul_print.game.pieces) for the parts, papers, sheet layouts and languages asked for,
 and the jobs that write them. A game plans nothing: a new paper or layout is a change
 here (and in the layout's own module), never in a game package.
 
@@ -25,15 +25,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from micropul_print.errors import UsageError
-from micropul_print.paper import PAPER_NAMES, PAPERS
+from micropul_print.base.errors import UsageError
+from micropul_print.base.paper import PAPER_NAMES, PAPERS
 from micropul_print.sheets.duplex import Flip
 
 if TYPE_CHECKING:
     from micropul_print.draw.theme import Theme
-    from micropul_print.outputs import OutputDir
-    from micropul_print.pieces import BoardPiece, KitPieces
-    from micropul_print.plugin import Game, GameInfo
+    from micropul_print.game.pieces import BoardPiece, KitPieces
+    from micropul_print.game.plugin import Game, GameInfo
+    from micropul_print.kit.outputs import OutputDir
     from micropul_print.sheets.layout import SheetLayout
     from micropul_print.sheets.pages import Card, SheetOptions
 
@@ -332,7 +332,7 @@ def write_tile_files(kit: GameKit, *, png: bool, dpi: int = 300, bleed: float | 
     if not png:
         return written
     from micropul_print.backends.png import png_bytes, to_png, to_raster
-    from micropul_print.pieces import FaceGrid
+    from micropul_print.game.pieces import FaceGrid
 
     bleed = images.png_bleed if bleed is None else bleed
     grid = images.overview if isinstance(images.overview, FaceGrid) else None
@@ -391,7 +391,7 @@ def face_grid_png(images: Sequence[Any], *, columns: int, gap: int,
     from PIL import Image as PILImage
     from PIL import ImageDraw, ImageFont
 
-    from micropul_print import fonts
+    from micropul_print.backends import fonts
     from micropul_print.backends.png import png_bytes
 
     if not images:

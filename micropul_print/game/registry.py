@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
 
-from micropul_print.errors import Diagnostic, Severity, UserError, let_through
-from micropul_print.plugin import Game, GameInfo, members
+from micropul_print.base.errors import Diagnostic, Severity, UserError, let_through
+from micropul_print.game.plugin import Game, GameInfo, members
 
 GROUP = "micropul_print.games"
 # What a plugin must have. Looked up on its class: an isinstance() check against the
@@ -103,7 +103,7 @@ def _info(name: str, entry: EntryPoint, game: object) -> GameInfo:
     if not isinstance(info, GameInfo):
         raise UserError([Diagnostic(
             entry.value, 0, 0, f"the game plugin {name!r} failed to load: its info must "
-            f"be a micropul_print.plugin.GameInfo, got {info!r}")])
+            f"be a micropul_print.game.plugin.GameInfo, got {info!r}")])
     for member, (kind, fits) in _INFO_TYPES.items():
         value = getattr(info, member)
         if not fits(value):

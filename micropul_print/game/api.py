@@ -1,9 +1,9 @@
 """The values a game's rules and the core exchange: the :class:`Catalogue` the core
 reads of any game's validated catalogue, the engine shape every rules engine offers
-(:class:`GameState`, defined in :mod:`micropul_print.gamestate` and re-exported here),
+(:class:`GameState`, defined in :mod:`micropul_print.game.state` and re-exported here),
 and the check's report. The game plugin protocol itself (rules and printing data,
-GameInfo) is in micropul_print.plugin; the kit's options and jobs in
-micropul_print.kitplan.
+GameInfo) is in micropul_print.game.plugin; the kit's options and jobs in
+micropul_print.kit.plan.
 
 Nothing here imports a drawing library, a rules engine or YAML.
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from micropul_print.errors import Diagnostic
-from micropul_print.gamestate import GameState as GameState
-from micropul_print.gamestate import PieceState as PieceState
+from micropul_print.base.errors import Diagnostic
+from micropul_print.game.state import GameState as GameState
+from micropul_print.game.state import PieceState as PieceState
 
 JSON = dict[str, Any]
 

@@ -1,7 +1,7 @@
 """A game's pieces as the core's kit reads them: drawings in millimetres with their
 sizes, and the few words its files' metadata say about them. A game gives one
 :class:`KitPieces` per catalogue and theme (Game.pieces); the core's plan
-(micropul_print.kitplan) decides which files are made of them, on which papers.
+(micropul_print.kit.plan) decides which files are made of them, on which papers.
 
 Drawings are asked for by bleed (art beyond the cut line, mm), as each file needs
 them: a game keeps them if it likes (each face drawn once per build).

@@ -22,7 +22,7 @@ import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from micropul_print.errors import Diagnostic, UserError, printable
+from micropul_print.base.errors import Diagnostic, UserError, printable
 
 MANIFEST = ".micropul-print-manifest.json"
 STAGING_PREFIX = ".micropul-print-staging-"
@@ -178,7 +178,7 @@ def not_regular(target: Path) -> str:
     """Why ``target``, which exists, is no file to write over ("" for a regular file, a
     folder or a missing one): a device, a pipe or a socket, as the inputs' reader
     tells them apart."""
-    from micropul_print.yamlsource import not_a_file
+    from micropul_print.base.yamlsource import not_a_file
 
     try:
         mode = os.stat(target).st_mode
@@ -330,7 +330,7 @@ class Staging:
         manifest moved into place and the journal removed, with Ctrl-C and SIGTERM held
         back until the end (then acted on). A build killed outright meanwhile is
         finished by the next build into the directory (:func:`recover`)."""
-        from micropul_print import interrupts
+        from micropul_print.base import interrupts
 
         output = self.output
         assert output is not None and self._folder is not None, "commit inside the block"
@@ -536,7 +536,7 @@ def recover(root: Path) -> list[str]:
     with the lock held); returns what was done, in words, for the user."""
     if not os.path.lexists(root / JOURNAL):
         return []
-    from micropul_print.yamlsource import read_input_bytes
+    from micropul_print.base.yamlsource import read_input_bytes
 
     raw, _problem = read_input_bytes(root / JOURNAL, JOURNAL_MAX_BYTES)
     try:
@@ -658,7 +658,7 @@ class _Fault:
 def read_manifest(root: Path) -> dict[str, list[str]]:
     """What earlier builds wrote into ``root``, part by part (empty if nothing, or if the
     manifest is not one of ours)."""
-    from micropul_print.yamlsource import read_input_bytes
+    from micropul_print.base.yamlsource import read_input_bytes
 
     # A pipe, a device or a link to one is not read (it hung, or filled the memory).
     raw, _problem = read_input_bytes(root / MANIFEST, MANIFEST_MAX_BYTES)

@@ -8,7 +8,8 @@ released once. Importing this module loads no drawing library; :func:`lato` load
 fontTools (not Pillow, not reportlab) when first called.
 
 Widths and outlines of printable ASCII come from a table generated from the same font
-files (:mod:`micropul_print.lato_glyphs`, made by :mod:`micropul_print.glyphtable`), so
+files (:mod:`micropul_print.backends.lato_glyphs`, made by
+:mod:`micropul_print.backends.glyphtable`), so
 tile numbers and labels need no font parsing; other characters are read from the font.
 """
 
@@ -62,7 +63,7 @@ def _covered_characters() -> frozenset[str]:
     glyph, and none needed), made once: the rulebook check asks about each of its texts
     in every language. Lato maps NUL and CR to empty glyphs; they are no letters, and a
     text holding one is refused as one holding a tab is."""
-    from micropul_print.lato_glyphs import COVERED
+    from micropul_print.backends.lato_glyphs import COVERED
 
     return frozenset(["\n", *(chr(code) for first, last in COVERED
                                  for code in range(max(first, 0x20), last + 1))])
@@ -120,7 +121,7 @@ def fit_line(text: str, size: float, room: float, *, smallest: float,
 
 @lru_cache(maxsize=256)
 def _advance_per_em(text: str, weight: Weight) -> float:
-    from micropul_print.lato_glyphs import GLYPHS, UNITS_PER_EM
+    from micropul_print.backends.lato_glyphs import GLYPHS, UNITS_PER_EM
 
     table = GLYPHS[weight]
     if all(char in table for char in text):
@@ -140,7 +141,7 @@ PenCall = tuple[str, tuple[int, ...]]
 def table_glyph(char: str, weight: Weight) -> tuple[int, tuple[PenCall, ...]] | None:
     """(advance, outline pen calls) of ``char`` from the generated table, in font units;
     None when the table does not hold it (read the font instead)."""
-    from micropul_print.lato_glyphs import GLYPHS
+    from micropul_print.backends.lato_glyphs import GLYPHS
 
     entry = GLYPHS[weight].get(char)
     if entry is None:
@@ -156,6 +157,6 @@ def table_glyph(char: str, weight: Weight) -> tuple[int, tuple[PenCall, ...]] | 
 
 
 def units_per_em() -> int:
-    from micropul_print.lato_glyphs import UNITS_PER_EM
+    from micropul_print.backends.lato_glyphs import UNITS_PER_EM
 
     return UNITS_PER_EM

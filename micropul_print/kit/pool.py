@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from micropul_print import registry
-from micropul_print.errors import Diagnostic, UserError
-from micropul_print.kitplan import TILE_FILES, KitJob, Progress, Written
-from micropul_print.workers import forking_workers, give_back_memory, init_worker
+from micropul_print.base.errors import Diagnostic, UserError
+from micropul_print.game import registry
+from micropul_print.kit.plan import TILE_FILES, KitJob, Progress, Written
+from micropul_print.kit.workers import forking_workers, give_back_memory, init_worker
 
 
 class BuildEvents(Protocol):

@@ -2,9 +2,9 @@
 
 Catalogues and theme are read (all their problems reported at once), each game is
 resolved once (its plugin, catalogue, theme and pieces: a kitplan.GameKit), then the
-core's plan (micropul_print.kitplan) turns the parts asked for into jobs that write
-through :class:`micropul_print.outputs.OutputDir`: tile images, duplex PDF sheets for
-each paper, boards, rulebooks. The jobs run in the worker pool (micropul_print.pool);
+core's plan (micropul_print.kit.plan) turns the parts asked for into jobs that write
+through :class:`micropul_print.kit.outputs.OutputDir`: tile images, duplex PDF sheets for
+each paper, boards, rulebooks. The jobs run in the worker pool (micropul_print.kit.pool);
 each returns the files it wrote and how each PDF prints, which the summary reports.
 This module knows no game. Heavy libraries are imported only by the jobs that need
 them, so that a build of a few parts starts fast (bench/kit.py measures it).
@@ -19,9 +19,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from micropul_print import registry
-from micropul_print.errors import Diagnostic, UserError, joined
-from micropul_print.kitplan import (
+from micropul_print.base.errors import Diagnostic, UserError, joined
+from micropul_print.game import registry
+from micropul_print.game.plugin import Game
+from micropul_print.kit.outputs import Staging
+from micropul_print.kit.plan import (
     KIT_PARTS,
     KitJob,
     KitOptions,
@@ -30,9 +32,7 @@ from micropul_print.kitplan import (
     game_kit,
     kit_jobs,
 )
-from micropul_print.outputs import Staging
-from micropul_print.plugin import Game
-from micropul_print.pool import BuildEvents, run_jobs, workers_for
+from micropul_print.kit.pool import BuildEvents, run_jobs, workers_for
 from micropul_print.sheets.layout import SheetLayout, load_layout
 
 __all__ = ["DEFAULT_OPTIONS", "PARTS", "BuildEvents", "KitOptions", "KitReport", "build_kit",
@@ -71,7 +71,7 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     Everything the build will use is read and checked first (catalogues, theme,
     layouts, languages, each rulebook's texts and figure claims): a UserError names
     every problem before anything is written. The jobs then write into a staging folder
-    that replaces the files only when every job succeeded (micropul_print.outputs).
+    that replaces the files only when every job succeeded (micropul_print.kit.outputs).
     """
     from micropul_print.draw.theme import load_theme
 
@@ -277,7 +277,7 @@ def format_summary(report: KitReport) -> str:
 def more_available(options: KitOptions, built: set[str]) -> str:
     """In one line, what else a build of the games ``built`` can make that this one did
     not (the options that ask for it), or "" when it made everything."""
-    from micropul_print.paper import PAPER_NAMES
+    from micropul_print.base.paper import PAPER_NAMES
 
     more = []
     others = [game for game in registry.games() if game.info.name not in built]

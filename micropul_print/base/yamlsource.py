@@ -13,7 +13,7 @@ PyYAML's YAML 1.1 rules: ``yes``, ``on``, ``1:00``, ``0b101`` and ``1_000`` are 
 and every number is read by one function that counts its digits before converting it.
 The limits are listed in docs/catalogue.md ("Limits").
 
-Every problem is a :class:`~micropul_print.errors.Diagnostic`; nothing here raises on
+Every problem is a :class:`~micropul_print.base.errors.Diagnostic`; nothing here raises on
 bad input. Lines and columns are 1-based; columns count characters.
 """
 
@@ -31,7 +31,7 @@ from typing import ClassVar, Protocol, TypeVar
 
 import yaml
 
-from micropul_print.errors import Diagnostic, Severity, errors_in, quoted
+from micropul_print.base.errors import Diagnostic, Severity, errors_in, quoted
 
 T = TypeVar("T")
 
@@ -715,7 +715,7 @@ def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
 
 def describe(node: YamlNode) -> str:
     """How a value is named in a message: quoted scalars (escaped, and cut when long:
-    :func:`~micropul_print.errors.quoted`), or its kind."""
+    :func:`~micropul_print.base.errors.quoted`), or its kind."""
     if isinstance(node, YamlScalar):
         if node.tag == "null" and node.raw in ("", "~"):
             return "nothing"

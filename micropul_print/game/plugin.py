@@ -1,12 +1,12 @@
 """What a game plugin hands the core: a declared :class:`GameInfo`, its rules
 (:class:`GameRules`: catalogue reader, engine factory, check, position) and its printing
 data (:class:`GamePrinting`: its pieces as drawings, its rulebook, what its pieces need
-of a theme). It plans no job: the core owns the kit (micropul_print.kitplan).
+of a theme). It plans no job: the core owns the kit (micropul_print.kit.plan).
 
 A game is a package that registers one object implementing :class:`Game` under the
-entry-point group ``micropul_print.games`` (micropul_print.registry,
+entry-point group ``micropul_print.games`` (micropul_print.game.registry,
 docs/adding-a-game.md); the shipped games register the same way. The engine shape
-(GameState) and the values the rules exchange are in micropul_print.gameapi.
+(GameState) and the values the rules exchange are in micropul_print.game.api.
 
 Methods import their heavy modules when called: ``check``, ``analyse_position`` and
 ``read_catalogue`` must never load a drawing library.
@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from micropul_print.errors import Diagnostic
-from micropul_print.gameapi import JSON, Catalogue, CheckReport, GameState
+from micropul_print.base.errors import Diagnostic
+from micropul_print.game.api import JSON, Catalogue, CheckReport, GameState
 
 if TYPE_CHECKING:
     from micropul_print.catalogue.header import CatalogueHeader
     from micropul_print.draw.primitives import Drawing
     from micropul_print.draw.theme import Theme
-    from micropul_print.pieces import KitPieces
+    from micropul_print.game.pieces import KitPieces
     from micropul_print.rulebook.games import GameRulebook
 
 
@@ -117,7 +117,7 @@ class GamePrinting(Protocol):
     def pieces(self, catalogue: Any, theme: Theme, *, numbers: bool) -> KitPieces:
         """The catalogue's pieces in ``theme`` (``numbers``: the pieces' numbers shown
         on their faces): tiles, tokens, boards, as drawings in mm with their sizes,
-        and the words of the kit's files (micropul_print.pieces)."""
+        and the words of the kit's files (micropul_print.game.pieces)."""
         ...
 
     @property
