@@ -7,7 +7,7 @@ and START).
 
 Outlines are kept as the pen calls fontTools makes when drawing the glyph, in font
 units, one string per glyph: ``M x y``, ``L x y``, ``Q x1 y1 ... xn yn``, ``Z``.
-tests/test_glyphtable.py regenerates the table from the installed font and compares,
+tests/backends/test_glyphtable.py regenerates the table from the installed font and compares,
 so the table cannot drift from the font.
 """
 

@@ -123,7 +123,7 @@ def text_outline(text: Text) -> str:
     """The path data of ``text`` set in Lato at its anchor: glyph outlines placed by
     their advance widths (Lato has no legacy kerning table; the PDF and PNG backends
     do not kern either). Printable ASCII is drawn from the generated table, anything
-    else from the font; both give the same path data (tests/test_glyphtable.py)."""
+    else from the font; both give the same path data (tests/backends/test_glyphtable.py)."""
     entries = [table_glyph(char, text.weight) for char in text.text]
     if any(entry is None for entry in entries):
         return _font_outline(text)

@@ -7,7 +7,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # A parent that handles SIGTERM, as the command line does, and terminates each pool as
 # soon as it is made: the SIGTERM reaches workers that are still forking.

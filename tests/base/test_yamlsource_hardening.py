@@ -40,7 +40,7 @@ from micropul_print.games.micropul.position import read_position
 from micropul_print.games.micropul.reader import MAX_MICROPUL_TILES
 from micropul_print.sheets.layout import layout_path, load_layout
 
-BAD = Path(__file__).resolve().parent / "data" / "bad" / "yaml"
+BAD = Path(__file__).resolve().parents[1] / "data" / "bad" / "yaml"
 
 # Each fixture, and every line its reader reports ({path} is the fixture).
 EXPECTED = {
@@ -638,7 +638,7 @@ def test_a_yaml_1_1_directive_is_read_as_yaml_1_2_with_a_warning() -> None:
 
 
 def test_the_limits_are_the_documented_ones() -> None:
-    doc = (Path(__file__).resolve().parents[1] / "docs" / "catalogue.md").read_text("utf-8")
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "catalogue.md").read_text("utf-8")
     limits = doc.split("### Limits", 1)[1].split("\n## ", 1)[0]
     rows = {line.split(" | ")[0].strip("| ").replace("`", ""): line.split(" | ")[1]
             for line in limits.splitlines() if line.startswith("| ") and " | " in line}
