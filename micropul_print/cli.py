@@ -336,10 +336,6 @@ def _silence_stdout() -> None:
 def _internal_error(exc: BaseException) -> int:
     if os.environ.get("MICROPUL_PRINT_TRACEBACK") == "1":
         traceback.print_exception(exc)
-    # A bug met in a game plugin's code is that plugin's to mend: say which one.
-    plugin = registry.plugin_blamed(exc)
-    where = "" if plugin is None else f" in the game plugin {plugin!r}"
-    whose = "a bug" if plugin is None else "a bug of that plugin"
-    print(f"{PROG}: internal error{where}: {type(exc).__name__}: {printable(str(exc))} (this "
-          f"is {whose}; MICROPUL_PRINT_TRACEBACK=1 shows where)", file=sys.stderr)
+    # A bug met in a game plugin's code is that plugin's to mend: the line says which one.
+    print(registry.internal_error_line(exc), file=sys.stderr)
     return EXIT_INTERNAL

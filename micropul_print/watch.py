@@ -388,9 +388,12 @@ def _attempt(action: Callable[[], KitReport]) -> KitReport | None:
 def _bug(exc: Exception) -> None:
     """A bug met while watching: said in one line, as the command line says it, and the
     watch goes on (it ended the watch, which then rebuilt nothing)."""
-    from micropul_print.cli import _internal_error
+    import os
+    import traceback
 
-    _internal_error(exc)
+    if os.environ.get("MICROPUL_PRINT_TRACEBACK") == "1":
+        traceback.print_exception(exc)
+    print(registry.internal_error_line(exc), file=sys.stderr)
     print("still watching", file=sys.stderr, flush=True)
 
 

@@ -15,7 +15,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from importlib.metadata import EntryPoint, entry_points
 
-from micropul_print.base.errors import Diagnostic, Severity, UserError, let_through
+from micropul_print.base.errors import (
+    PROG,
+    Diagnostic,
+    Severity,
+    UserError,
+    let_through,
+    printable,
+)
 from micropul_print.game.plugin import Game, GameInfo, members
 
 GROUP = "micropul_print.games"
@@ -236,3 +243,13 @@ def blame(exc: BaseException) -> None:
     name = plugin_blamed(exc)
     if name is not None:
         setattr(exc, _BLAMED, name)
+
+
+def internal_error_line(exc: BaseException) -> str:
+    """The one line that reports a bug met by any command (or by the watcher, which then
+    goes on): the game plugin whose code raised it, when one did, is named as its owner."""
+    plugin = plugin_blamed(exc)
+    where = "" if plugin is None else f" in the game plugin {plugin!r}"
+    whose = "a bug" if plugin is None else "a bug of that plugin"
+    return (f"{PROG}: internal error{where}: {type(exc).__name__}: {printable(str(exc))} "
+            f"(this is {whose}; MICROPUL_PRINT_TRACEBACK=1 shows where)")
