@@ -23,11 +23,14 @@ from micropul_print.rulebook import reportlab_adapter as private
 # Per paper: the booklet's page and the sheet it is printed on (points).
 BOOKLET_PAPERS: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
     paper.name: (paper.booklet_page, paper.booklet_sheet) for paper in PAPERS.values()}
-# One column, 111.7 mm wide (BOOKLET_PAGE's width less the margins); the wide margin
-# on the fold side; page 1 is the cover.
-BOOKLET_GEOMETRY = layout.Geometry(inner=16.0, outer=12.0, top=15.0, bottom=16.0,
-                                   gutter=0.0, title_height=0.0, header_offset=9.0,
-                                   footer_offset=9.0, columns=1, cover=True)
+# One column, 113.7 mm wide (BOOKLET_PAGE's width less the margins); the wide margin
+# on the fold side; page 1 is the cover. Margins as narrow as a half-size page reads
+# well with (running head and page number still 8 mm from the edge, past any home
+# printer's 5 mm): the German, French, Italian and Polish Micropul texts, with their
+# ruling boxes, then fold from two sheets (8 pages) rather than three.
+BOOKLET_GEOMETRY = layout.Geometry(inner=15.0, outer=11.0, top=13.5, bottom=14.0,
+                                   gutter=0.0, title_height=0.0, header_offset=8.0,
+                                   footer_offset=8.0, columns=1, cover=True)
 PAGES_PER_SHEET = 4  # two on each side
 
 

@@ -97,6 +97,17 @@ def test_the_booklet_tested_is_the_one_built(booklets: dict[tuple[str, str, str]
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize(("game", "lang"), BOOKS)
+def test_every_booklet_folds_from_two_sheets(
+        laid_out: dict[tuple[str, str, str], layout.Laid], game: str, lang: str,
+        paper: str) -> None:
+    """At most 8 pages: the longer German, French, Italian and Polish texts with
+    their ruling boxes once ran Micropul's booklets onto a ninth page, a third sheet
+    with three blank pages."""
+    assert laid_out[game, lang, paper].pages <= 2 * booklet.PAGES_PER_SHEET
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize(("game", "lang"), BOOKS)
 def test_no_heading_ends_a_page(laid_out: dict[tuple[str, str, str], layout.Laid],
                                 game: str, lang: str, paper: str) -> None:
     """Not even under figures that waited for the top of the page (Cellulae on half
