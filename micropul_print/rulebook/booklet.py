@@ -26,8 +26,8 @@ BOOKLET_PAPERS: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
 # One column, 113.7 mm wide (BOOKLET_PAGE's width less the margins); the wide margin
 # on the fold side; page 1 is the cover. Margins as narrow as a half-size page reads
 # well with (running head and page number still 8 mm from the edge, past any home
-# printer's 5 mm): the German, French, Italian and Polish Micropul texts, with their
-# ruling boxes, then fold from two sheets (8 pages) rather than three.
+# printer's 5 mm): the longest shipped books, with their ruling boxes, then fold from
+# two sheets (8 pages) rather than three.
 BOOKLET_GEOMETRY = layout.Geometry(inner=15.0, outer=11.0, top=13.5, bottom=14.0,
                                    gutter=0.0, title_height=0.0, header_offset=8.0,
                                    footer_offset=8.0, columns=1, cover=True)
