@@ -217,11 +217,6 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import Diagnostic, UsageError, UserError
     from micropul_print.config import missing_inputs
-    from micropul_print.kit.outputs import (
-        check_directory_target,
-        check_file_target,
-        check_output_file,
-    )
     from micropul_print.lab import analyse, report
     from micropul_print.lab.report import display_path
     from micropul_print.lab.runner import SchedulerLost, check_scheduler, run_plan
@@ -261,14 +256,7 @@ def _run(args: argparse.Namespace) -> int:
         except ImportError:
             raise UsageError("--scheduler needs Dask's distributed package: "
                              "pip install 'micropul-print[cluster]'") from None
-    if args.report is not None:
-        report.require_plotting()
-        folder, page, data = report.report_files(Path(args.report))
-        check_directory_target(folder, "the report")
-        for name in (page, data):  # as write_report will: no link out, no loop
-            check_output_file(folder, name, "the report")
-    if args.json not in (None, "-"):
-        check_file_target(Path(args.json), "the report's JSON")
+    check_report_targets(args)
     try:
         plans = [(found, _plan(analyse, found, args)) for found in sets]
         if against is not None:
@@ -324,6 +312,26 @@ def _tell(message: str) -> None:
           file=sys.stderr, flush=True)
 
 
+def check_report_targets(args: argparse.Namespace) -> None:
+    """Refuse, before any game, a ``--report`` or ``--json`` that cannot be written:
+    matplotlib missing, a loop of links on the way, a report file linked out."""
+    from micropul_print.kit.outputs import (
+        check_directory_target,
+        check_file_target,
+        check_output_file,
+    )
+    from micropul_print.lab import report
+
+    if args.report is not None:
+        report.require_plotting()
+        folder, page, data = report.report_files(Path(args.report))
+        check_directory_target(folder, "the report")
+        for name in (page, data):  # as write_report will: no link out, no loop
+            check_output_file(folder, name, "the report")
+    if args.json not in (None, "-"):
+        check_file_target(Path(args.json), "the report's JSON")
+
+
 def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
     """``--skill-trace``: the steps of lab.skilltrace played, then its report."""
     from micropul_print.base.errors import UsageError
@@ -339,8 +347,7 @@ def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
                                args.seed, variants=args.variants)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    if args.report is not None:
-        report.require_plotting()
+    check_report_targets(args)  # before the first game, as a ladder's run does
     progress = _Progress([("skill trace: ", plan)], sys.stderr.isatty())
     try:
         results, complete = run_plan(plan, catalogue, jobs=args.jobs, scheduler=None,
