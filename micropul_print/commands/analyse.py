@@ -261,9 +261,12 @@ def _run(args: argparse.Namespace) -> int:
         plans = [(found, _plan(analyse, found, args)) for found in sets]
         if against is not None:
             plans.append((against, _plan(analyse, against, args)))
+    except ValueError as exc:  # a bot unknown or named twice
+        raise _value_problem(args, "bots", str(exc)) from None
+    try:
         anchor = analyse.choose_anchor(args.bots, args.anchor)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise _value_problem(args, "anchor", str(exc)) from None
     if args.scheduler is not None:
         check_scheduler(args.scheduler)  # before any game: a wrong address is told at once
     progress = _Progress([("" if len(plans) == 1 else f"{shown[n]}: ", p)
@@ -346,7 +349,7 @@ def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
         plan = skilltrace.plan(catalogue.game, catalogue, args.skill_trace, args.games,
                                args.seed, variants=args.variants)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise _value_problem(args, "skill-trace", str(exc)) from None
     check_report_targets(args)  # before the first game, as a ladder's run does
     progress = _Progress([("skill trace: ", plan)], sys.stderr.isatty())
     try:
@@ -367,20 +370,29 @@ def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
     return 0 if complete else 130
 
 
-def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
-    from micropul_print.base.errors import UsageError
+def _value_problem(args: argparse.Namespace, key: str, message: str) -> Exception:
+    """``message`` at the value's place when ``key`` came from micropul-print.toml (a
+    usage error about an option the user never typed would mislead), else as a usage
+    error in the command's own words."""
+    from micropul_print.base.errors import UsageError, UserError
+    from micropul_print.config import value_problem
 
+    problem = value_problem(args, key, message)
+    return problem if isinstance(problem, UserError) else UsageError(message)
+
+
+def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
     game = registry.get(catalogue.game)
     variants = game.variants(catalogue)
     players = game.info.player_counts
     for variant in args.variants or ():
         if variant not in variants:
-            raise UsageError(f"{catalogue.name} has no variant {variant!r} "
-                             f"(it has: {', '.join(variants)})")
+            raise _value_problem(args, "variants", f"{catalogue.name} has no variant "
+                                 f"{variant!r} (it has: {', '.join(variants)})")
     for count in args.players or ():
         if count not in map(str, players):  # compared as text: '²' and '1_0' are no counts
-            raise UsageError(f"{game.info.title} takes {', '.join(map(str, players))} players, "
-                             f"not {count}")
+            raise _value_problem(args, "players", f"{game.info.title} takes "
+                                 f"{', '.join(map(str, players))} players, not {count}")
     return analyse.plan(catalogue.game, catalogue, args.bots, args.games, args.seed,
                         variants=args.variants,
                         players=None if args.players is None else [int(p) for p in args.players])
