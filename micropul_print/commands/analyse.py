@@ -217,11 +217,6 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import Diagnostic, UsageError, UserError
     from micropul_print.config import missing_inputs
-    from micropul_print.kit.outputs import (
-        check_directory_target,
-        check_file_target,
-        check_output_file,
-    )
     from micropul_print.lab import analyse, report
     from micropul_print.lab.report import display_path
     from micropul_print.lab.runner import SchedulerLost, check_scheduler, run_plan
@@ -261,21 +256,17 @@ def _run(args: argparse.Namespace) -> int:
         except ImportError:
             raise UsageError("--scheduler needs Dask's distributed package: "
                              "pip install 'micropul-print[cluster]'") from None
-    if args.report is not None:
-        report.require_plotting()
-        folder, page, data = report.report_files(Path(args.report))
-        check_directory_target(folder, "the report")
-        for name in (page, data):  # as write_report will: no link out, no loop
-            check_output_file(folder, name, "the report")
-    if args.json not in (None, "-"):
-        check_file_target(Path(args.json), "the report's JSON")
+    check_report_targets(args)
     try:
         plans = [(found, _plan(analyse, found, args)) for found in sets]
         if against is not None:
             plans.append((against, _plan(analyse, against, args)))
+    except ValueError as exc:  # a bot unknown or named twice
+        raise _value_problem(args, "bots", str(exc)) from None
+    try:
         anchor = analyse.choose_anchor(args.bots, args.anchor)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise _value_problem(args, "anchor", str(exc)) from None
     if args.scheduler is not None:
         check_scheduler(args.scheduler)  # before any game: a wrong address is told at once
     progress = _Progress([("" if len(plans) == 1 else f"{shown[n]}: ", p)
@@ -324,6 +315,26 @@ def _tell(message: str) -> None:
           file=sys.stderr, flush=True)
 
 
+def check_report_targets(args: argparse.Namespace) -> None:
+    """Refuse, before any game, a ``--report`` or ``--json`` that cannot be written:
+    matplotlib missing, a loop of links on the way, a report file linked out."""
+    from micropul_print.kit.outputs import (
+        check_directory_target,
+        check_file_target,
+        check_output_file,
+    )
+    from micropul_print.lab import report
+
+    if args.report is not None:
+        report.require_plotting()
+        folder, page, data = report.report_files(Path(args.report))
+        check_directory_target(folder, "the report")
+        for name in (page, data):  # as write_report will: no link out, no loop
+            check_output_file(folder, name, "the report")
+    if args.json not in (None, "-"):
+        check_file_target(Path(args.json), "the report's JSON")
+
+
 def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
     """``--skill-trace``: the steps of lab.skilltrace played, then its report."""
     from micropul_print.base.errors import UsageError
@@ -338,9 +349,8 @@ def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
         plan = skilltrace.plan(catalogue.game, catalogue, args.skill_trace, args.games,
                                args.seed, variants=args.variants)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    if args.report is not None:
-        report.require_plotting()
+        raise _value_problem(args, "skill-trace", str(exc)) from None
+    check_report_targets(args)  # before the first game, as a ladder's run does
     progress = _Progress([("skill trace: ", plan)], sys.stderr.isatty())
     try:
         results, complete = run_plan(plan, catalogue, jobs=args.jobs, scheduler=None,
@@ -360,20 +370,29 @@ def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
     return 0 if complete else 130
 
 
-def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
-    from micropul_print.base.errors import UsageError
+def _value_problem(args: argparse.Namespace, key: str, message: str) -> Exception:
+    """``message`` at the value's place when ``key`` came from micropul-print.toml (a
+    usage error about an option the user never typed would mislead), else as a usage
+    error in the command's own words."""
+    from micropul_print.base.errors import UsageError, UserError
+    from micropul_print.config import value_problem
 
+    problem = value_problem(args, key, message)
+    return problem if isinstance(problem, UserError) else UsageError(message)
+
+
+def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
     game = registry.get(catalogue.game)
     variants = game.variants(catalogue)
     players = game.info.player_counts
     for variant in args.variants or ():
         if variant not in variants:
-            raise UsageError(f"{catalogue.name} has no variant {variant!r} "
-                             f"(it has: {', '.join(variants)})")
+            raise _value_problem(args, "variants", f"{catalogue.name} has no variant "
+                                 f"{variant!r} (it has: {', '.join(variants)})")
     for count in args.players or ():
         if count not in map(str, players):  # compared as text: '²' and '1_0' are no counts
-            raise UsageError(f"{game.info.title} takes {', '.join(map(str, players))} players, "
-                             f"not {count}")
+            raise _value_problem(args, "players", f"{game.info.title} takes "
+                                 f"{', '.join(map(str, players))} players, not {count}")
     return analyse.plan(catalogue.game, catalogue, args.bots, args.games, args.seed,
                         variants=args.variants,
                         players=None if args.players is None else [int(p) for p in args.players])

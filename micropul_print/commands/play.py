@@ -36,8 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.base.errors import UsageError, UserError, printable
-    from micropul_print.commands.analyse import _load
+    from micropul_print.base.errors import UserError, printable
+    from micropul_print.commands.analyse import _load, _value_problem
     from micropul_print.config import missing_inputs
     from micropul_print.kit.outputs import check_file_target, write_atomic
     from micropul_print.lab.record import catalogue_path, heading, play
@@ -48,13 +48,13 @@ def run(args: argparse.Namespace) -> int:
     catalogue = _load(args.catalogue, args.game, False)
     game = registry.get(catalogue.game)
     if len(args.bots) not in game.info.player_counts:
-        raise UsageError(f"{game.info.title} is played by "
-                         f"{' or '.join(map(str, game.info.player_counts))} players: give as many "
-                         f"bots, not {len(args.bots)}")
+        raise _value_problem(args, "bots", f"{game.info.title} is played by "
+                             f"{' or '.join(map(str, game.info.player_counts))} players: give "
+                             f"as many bots, not {len(args.bots)}")
     variants = game.variants(catalogue)
     if args.variant is not None and args.variant not in variants:
-        raise UsageError(f"{catalogue.name} has no variant {args.variant!r} "
-                         f"(it has: {', '.join(variants)})")
+        raise _value_problem(args, "variant", f"{catalogue.name} has no variant "
+                             f"{args.variant!r} (it has: {', '.join(variants)})")
     if args.record is not None:
         check_file_target(Path(args.record), "the game record")
     try:
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         record, state = play(catalogue.game, catalogue, args.bots, args.seed, args.variant,
                              path)
     except ValueError as exc:  # a bad bot spec
-        raise UsageError(str(exc)) from None
+        raise _value_problem(args, "bots", str(exc)) from None
     seats = ", ".join(f"player {seat + 1} ({bot}) {score:g}" for seat, (bot, score)
                       in enumerate(zip(record.bots, state.scores(), strict=True)))
     returns = state.returns()

@@ -75,3 +75,30 @@ def test_a_report_folder_in_a_loop_is_refused_before_any_game(
         f"{loop / 'r'}: error: cannot write the report here: {LOOP}\n")
     os.unlink(loop)
     assert _files(tmp_path) == []
+
+
+SKILL_TRACE = ["analyse", "--skill-trace", "lookahead:1", "--games", "1", "--jobs", "1"]
+
+
+def test_a_skill_trace_s_report_in_a_loop_is_refused_before_any_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    assert main([*SKILL_TRACE, "--report", str(loop / "r")]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == f"{loop / 'r'}: error: cannot write the report here: {LOOP}\n"
+    assert "skill trace" not in captured.out  # no game played
+    os.unlink(loop)
+    assert _files(tmp_path) == []
+
+
+def test_a_skill_trace_s_json_in_a_loop_is_refused_before_any_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    assert main([*SKILL_TRACE, "--json", str(loop / "trace.json")]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == (f"{loop / 'trace.json'}: error: cannot write the report's JSON "
+                            f"here: {LOOP}\n")
+    assert "skill trace" not in captured.out

@@ -871,3 +871,29 @@ def test_sweep_usage_errors(tmp_path: Path, extra: list[str], message: str,
     rest = words if extra[0] == "--against" else []
     assert main(["analyse", *given, *rest, "--games", "1", "--bots", "random"]) == 2
     assert message.format(**names) in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("command", "line", "message"), [
+    ("analyse", 'anchor = "nobody"', "2:10: error: anchor: --anchor 'nobody' is not one of "
+     "the bots (they are: random, greedy, lookahead)"),
+    ("analyse", 'bots = "random,random"', "2:8: error: bots: a bot is named twice in "
+     "random,random"),
+    ("analyse", 'variants = "nope"', "2:12: error: variants: Micropul has no variant "
+     "'nope' (it has: standard)"),
+    ("analyse", "players = [7]", "2:11: error: players: Micropul takes 2, 1 players, not 7"),
+    ("analyse", 'skill-trace = "greedy"', "2:15: error: skill-trace: --skill-trace needs a "
+     "bot with a node budget to scale: lookahead[:NODES][:dDEPTH][:greedy][:cC][:wW] (not "
+     "a time budget Ns); 'greedy' has none"),
+    ("play", 'variant = "nope"', "2:11: error: variant: Micropul has no variant 'nope' "
+     "(it has: standard)"),
+    ("play", 'bots = "random,random,random"', "2:8: error: bots: Micropul is played by 2 "
+     "or 1 players: give as many bots, not 3"),
+])
+def test_a_lab_value_from_the_configuration_is_refused_at_its_place(
+        command: str, line: str, message: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not a usage error about an option the user never typed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "micropul-print.toml").write_text(f"[{command}]\n{line}\n", "utf-8")
+    assert main([command, "--game", "micropul"]) == 1
+    assert capsys.readouterr().err == f"micropul-print.toml:{message}\n"
