@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 # often a write, a rename and a touch), in milliseconds.
 DEBOUNCE_MS = 300
 WAKE_MS = 500  # the watcher's wait for events before it yields nothing
+# Set by serve to its process id: a watch whose parent is gone (serve killed outright,
+# no chance to end its children) ends at its next wake instead of running forever.
+PARENT_ENV = "MICROPUL_PRINT_WATCH_PARENT"
 
 # KitOptions fields whose change rebuilds only some parts (any other: everything). The
 # rulebooks follow the sheets' papers.
@@ -102,6 +105,7 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                 print(f"watching {len(inputs)} files (Ctrl-C to stop)", file=sys.stderr,
                       flush=True)
                 announced = True
+            _end_if_orphaned()
             _require_working_folder(started_in)
             # A folder removed (and perhaps made again) is no longer watched by the
             # system: its later saves came to nothing, and nothing was said.
@@ -173,6 +177,7 @@ def until_mended(config_file: Path, problem: UserError,
             print(f"watching {config_file.name} until its problems are mended (Ctrl-C to "
                   "stop)", file=sys.stderr, flush=True)
             announced = True
+        _end_if_orphaned()
         if not changes or not path.is_file():
             continue
         try:
@@ -403,6 +408,16 @@ def _working_folder() -> str:
     return os.getcwd()
 
 
+def _end_if_orphaned() -> None:
+    """End the watch quietly once the process that started it under PARENT_ENV is gone
+    (the system gave this one to another parent): nobody reads its output any more."""
+    import os
+
+    expected = os.environ.get(PARENT_ENV, "")
+    if expected.isascii() and expected.isdigit() and os.getppid() != int(expected):
+        raise SystemExit(1)
+
+
 def _require_working_folder(started_in: str) -> None:
     """UserError once the folder the watch was started in is removed: every relative
     path (the configuration file's, the output's) led nowhere, and the watcher ended
@@ -442,6 +457,7 @@ def _wait_until_there(folders: Sequence[Path], started_in: str, *,
               "stop)", file=sys.stderr, flush=True)
     while missing:
         time.sleep(WAKE_MS / 1000)
+        _end_if_orphaned()
         _require_working_folder(started_in)
         missing = [folder for folder in folders if not folder.is_dir()]
     if removed:

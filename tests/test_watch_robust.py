@@ -105,3 +105,29 @@ def test_a_command_whose_working_folder_was_removed_says_so(tmp_path: Path) -> N
     assert done.returncode == 1, done.stderr
     assert "internal error" not in done.stderr
     assert "removed" in done.stderr
+
+
+def test_a_watch_whose_serve_is_gone_ends_at_its_next_wake(
+        variant: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """serve killed outright (SIGKILL) cannot end its children: its `build --watch`
+    processes ran on for ever. Under PARENT_ENV a watch whose parent is not the one
+    named ends by itself."""
+    import os
+
+    from micropul_print.watch import PARENT_ENV
+
+    monkeypatch.setenv(PARENT_ENV, "1" if os.getpid() != 1 else "2")  # not its parent
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    try:
+        assert watcher.process.wait(timeout=LIMIT) == 1
+    finally:
+        _stop(watcher)
+
+
+def test_serve_names_itself_the_parent_of_its_watches() -> None:
+    import os
+
+    from micropul_print.serve.kitwatch import child_environment
+    from micropul_print.watch import PARENT_ENV
+
+    assert child_environment()[PARENT_ENV] == str(os.getpid())

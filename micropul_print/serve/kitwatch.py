@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from micropul_print.watch import PARENT_ENV
+
 # A diagnostic as errors.Diagnostic prints it; the location is optional.
 _DIAGNOSTIC = re.compile(r"^(?P<file>.+?)(?::(?P<line>\d+):(?P<col>\d+))?: "
                          r"(?P<severity>error|warning|notice): (?P<message>.*)$")
@@ -125,6 +127,7 @@ def tool_command(*words: str) -> list[str]:
 def child_environment() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONUNBUFFERED"] = "1"  # each line as it is printed
+    env[PARENT_ENV] = str(os.getpid())  # a build --watch left alone by serve ends
     env.pop("MICROPUL_PRINT_TRACEBACK", None)
     return env
 
