@@ -359,6 +359,13 @@ class Staging:
                               f"cannot write this file of the kit here: {problem}")
                    for relative in moves
                    if (problem := _place_problem(target := output.path(relative))) is not None]
+        # A file the system will not let go of (immutable, append-only, another user's in
+        # a sticky folder) stopped the commit half-way: each one is found now.
+        blocked += [Diagnostic(str(target), 0, 0, f"cannot replace this file of the kit: "
+                               f"{problem}")
+                    for target in [*(output.path(relative) for relative in [*moves, *stale]),
+                                   root / MANIFEST]
+                    if (problem := _unreplaceable(target)) is not None]
         if blocked:
             raise UserError(blocked)
         staged = folder / _KIT
@@ -449,6 +456,54 @@ def _place_problem(target: Path) -> str | None:
         if folder.exists():
             return None if folder.is_dir() else f"{folder} is a file, not a directory"
     return None
+
+
+# Linux's inode flags (FS_IOC_GETFLAGS, _IOR('f', 1, long)): a file so flagged cannot be
+# renamed over or removed, by root either.
+_FS_IOC_GETFLAGS = 0x80086601
+_FS_IMMUTABLE_FL, _FS_APPEND_FL = 0x10, 0x20
+
+
+def _unreplaceable(target: Path) -> str | None:
+    """Why the existing file ``target`` cannot be replaced or removed although its folder
+    takes new files (immutable or append-only; another user's file in a sticky folder),
+    or None (also when there is no such file)."""
+    try:
+        info = target.lstat()
+        folder = target.parent.stat()
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    euid = os.geteuid() if hasattr(os, "geteuid") else 0
+    if (folder.st_mode & stat.S_ISVTX and euid != 0
+            and euid not in (info.st_uid, folder.st_uid)):
+        return "it is another user's file in a sticky folder"
+    flags = _inode_flags(target)
+    if flags & _FS_IMMUTABLE_FL:
+        return "it is immutable (chattr +i)"
+    if flags & _FS_APPEND_FL:
+        return "it is append-only (chattr +a)"
+    return None
+
+
+def _inode_flags(target: Path) -> int:
+    """The file's Linux inode flags; 0 where they cannot be read (another system)."""
+    if not sys.platform.startswith("linux"):
+        return 0
+    import fcntl
+
+    try:
+        fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+    except OSError:
+        return 0
+    try:
+        answer = fcntl.ioctl(fd, _FS_IOC_GETFLAGS, bytes(8))
+    except OSError:  # a file system without flags
+        return 0
+    finally:
+        os.close(fd)
+    return int.from_bytes(answer[:4], sys.byteorder)
 
 
 def _is_our_file(output: OutputDir, relative: str) -> bool:

@@ -215,3 +215,24 @@ def test_an_immutable_folder_of_the_kit_refuses_the_build_before_any_file_moves(
     assert refused.stderr == (f"{out / 'rules'}: error: cannot write the kit's files here: "
                               "operation not permitted\n")
     assert files(out) == before
+
+
+@pytest.mark.parametrize(("flag", "said"), [("+i", "it is immutable (chattr +i)"),
+                                            ("+a", "it is append-only (chattr +a)")])
+def test_a_file_that_cannot_be_replaced_refuses_the_build_before_any_file_moves(
+        tmp_path: Path, flag: str, said: str) -> None:
+    """A kit file the system will not let go of (its folder takes new files): the commit
+    stopped half-way, about half the files replaced, the message naming no file."""
+    out = old_kit(tmp_path)
+    before = files(out)
+    kept = out / "rules" / "micropul-rules-en-a4.pdf"
+    if subprocess.run(["chattr", flag, str(kept)], capture_output=True).returncode:
+        pytest.skip(f"chattr {flag} is not available here")
+    try:
+        refused = run(NEW, out)
+    finally:
+        subprocess.run(["chattr", flag.replace("+", "-"), str(kept)], check=True)
+    assert refused.returncode == 1
+    assert refused.stderr == (f"{kept}: error: cannot replace this file of the kit: "
+                              f"{said}\n")
+    assert files(out) == before
