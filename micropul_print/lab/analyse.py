@@ -102,6 +102,18 @@ def batch_size(bots: Sequence[str]) -> int:
     return 2 if any(bot.startswith("lookahead") for bot in bots) else 20
 
 
+def plan_of(game_name: str, parts: Sequence[Part], games: int, seed: int) -> Plan:
+    """The plan that plays ``games`` games of each part from ``seed``, in batches of
+    :func:`batch_size` (the same seeds for every part)."""
+    batches = []
+    for index, part in enumerate(parts):
+        size = batch_size(part.bots)
+        for start in range(0, games, size):
+            batches.append(Batch(index, tuple(range(seed + start,
+                                                    seed + min(games, start + size)))))
+    return Plan(game_name, tuple(parts), games, seed, tuple(batches))
+
+
 def plan(game_name: str, catalogue: Any, bots: Sequence[str], games: int, seed: int, *,
          variants: Sequence[str] | None = None,
          players: Sequence[int] | None = None) -> Plan:
@@ -125,13 +137,7 @@ def plan(game_name: str, catalogue: Any, bots: Sequence[str], games: int, seed: 
                 parts += [Part(variant, (bot,)) for bot in bots]
             elif count == 2:
                 parts += [Part(variant, (a, b)) for a in bots for b in bots]
-    batches = []
-    for index, part in enumerate(parts):
-        size = batch_size(part.bots)
-        for start in range(0, games, size):
-            batches.append(Batch(index, tuple(range(seed + start,
-                                                    seed + min(games, start + size)))))
-    return Plan(game_name, tuple(parts), games, seed, tuple(batches))
+    return plan_of(game_name, parts, games, seed)
 
 
 def _leader(scores: Sequence[float]) -> int | None:

@@ -18,7 +18,7 @@ from typing import Any
 from micropul_print.game import registry
 from micropul_print.game.state import JSON
 from micropul_print.lab import stats
-from micropul_print.lab.analyse import Batch, GameSummary, Part, Plan, batch_size
+from micropul_print.lab.analyse import GameSummary, Part, Plan, plan_of
 from micropul_print.lab.bots import make_bot
 
 FACTORS = (1, 2, 4, 8, 16)  # the budgets, as multiples of the bot's own
@@ -56,13 +56,7 @@ def plan(game_name: str, catalogue: Any, spec: str, games: int, seed: int, *,
             continue
         for weaker, stronger in pairwise(specs):
             parts += [Part(variant, (stronger, weaker)), Part(variant, (weaker, stronger))]
-    batches = []
-    for index, part in enumerate(parts):
-        size = batch_size(part.bots)
-        for start in range(0, games, size):
-            batches.append(Batch(index, tuple(range(seed + start,
-                                                    seed + min(games, start + size)))))
-    return Plan(game_name, tuple(parts), games, seed, tuple(batches))
+    return plan_of(game_name, parts, games, seed)
 
 
 def summarise(the_plan: Plan, results: Mapping[int, Sequence[GameSummary]]) -> list[JSON]:
