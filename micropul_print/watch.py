@@ -4,7 +4,10 @@ The inputs watched are the build's own: each game's catalogue, the theme, the
 configuration file, the page layout of each paper and the locale file of each
 rulebook language. What a change rebuilds:
 
-- a catalogue: that game's whole kit;
+- a catalogue whose edit changed some tiles' faces only (micropul_print.kit.changes):
+  those tiles' SVG and PNG files and the sheets, committed first, then the overview and,
+  only if one of their figures (or the legend) shows an edited tile, the rulebooks;
+- any other edit of a catalogue: that game's whole kit;
 - the theme: every drawing, so every part of every game (the rulebooks' figures too);
 
 (both as two builds: the tile files and sheets first, committed, then the rulebooks;)
@@ -25,6 +28,7 @@ than polling by hand). Ctrl-C ends the command with status 130.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -36,6 +40,7 @@ from micropul_print.game import registry
 
 if TYPE_CHECKING:
     from micropul_print.kit.build import KitOptions, KitReport
+    from micropul_print.kit.changes import KitState
 
 # How long a burst of file events is gathered into one rebuild (an editor's save is
 # often a write, a rename and a touch), in milliseconds.
@@ -63,12 +68,16 @@ class Input(NamedTuple):
 
 class Rebuild(NamedTuple):
     """A part of the work a change asks for: one game's ``parts``, limited to some
-    papers or languages (None: all those of the build)."""
+    papers or languages (None: all those of the build), and to the tile files of some
+    faces (None: all, the overview with them; else those faces' files alone, and the
+    overview if ``overview``)."""
 
     game: str
     parts: frozenset[str]
     papers: frozenset[str] | None = None
     langs: frozenset[str] | None = None
+    faces: frozenset[str] | None = None
+    overview: bool = True
 
 
 Builder = Callable[..., "KitReport"]
@@ -83,10 +92,15 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
     started_in = _working_folder()
     options = options_of(args)
     first = _attempt(lambda: build(Path(args.out), options, quiet=args.quiet))
-    if first is not None and not args.quiet:
-        from micropul_print.kit.build import format_summary
+    # Each game's kit as last built whole, to compare a catalogue's edit with.
+    kits: dict[str, KitState] = {}
+    if first is not None:
+        _remember(kits, [(Rebuild(game, frozenset(options.parts)), first)
+                         for game in first.catalogues], options)
+        if not args.quiet:
+            from micropul_print.kit.build import format_summary
 
-        say(format_summary(first))
+            say(format_summary(first))
     back: list[Path] = []  # folders removed and made again: their inputs count as changed
     while True:
         _require_working_folder(started_in)
@@ -151,9 +165,10 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                 work = merged([*config_rebuilds(before, options), *rebuilds(
                     [item for item in changed if item.kind != "configuration"], options)])
                 reload = True
+                kits.clear()
+                _run(work, options, kits, Path(args.out), build, say, names)
             else:
-                work = rebuilds(changed, options)
-            _rebuild(work, options, Path(args.out), build, say, names)
+                rebuild_changed(changed, options, kits, Path(args.out), build, say, names)
             if reload:
                 break  # the inputs themselves may have changed: find them again
 
@@ -289,7 +304,9 @@ def merged(work: Sequence[Rebuild]) -> list[Rebuild]:
                 break
             if known.parts == item.parts:
                 result[index] = Rebuild(item.game, item.parts, _union(known.papers, item.papers),
-                                        _union(known.langs, item.langs))
+                                        _union(known.langs, item.langs),
+                                        _union(known.faces, item.faces),
+                                        known.overview or item.overview)
                 break
         else:
             result.append(item)
@@ -301,7 +318,8 @@ def _covers(a: Rebuild, b: Rebuild) -> bool:
     def within(mine: frozenset[str] | None, theirs: frozenset[str] | None) -> bool:
         return mine is None or (theirs is not None and theirs <= mine)
 
-    return b.parts <= a.parts and within(a.papers, b.papers) and within(a.langs, b.langs)
+    return (b.parts <= a.parts and within(a.papers, b.papers) and within(a.langs, b.langs)
+            and within(a.faces, b.faces) and (a.overview or not b.overview))
 
 
 def _union(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str] | None:
@@ -331,40 +349,169 @@ def _stands_for(its_game: str | None, game: str) -> bool:
 
 
 def _rebuild(work: Sequence[Rebuild], options: KitOptions, out: Path, build: Builder,
-             say: Callable[[str], None], names: str) -> None:
+             say: Callable[[str], None], names: str, *, loaded: object = None,
+             then: Callable[[], Sequence[Rebuild]] | None = None,
+             ) -> tuple[list[tuple[Rebuild, KitReport]], bool]:
+    """Run ``work``, a build (and a commit) each, in order, then the work ``then``
+    finds; say what was rebuilt. Returns each rebuild done with its report, and whether
+    all were (one failed: its problems said, the later ones not run). ``loaded``: the
+    given catalogue, read already (build_kit)."""
     if not work:
         say(f"{names} changed: nothing to rebuild")
-        return
+        return [], True
     started = time.perf_counter()
-    reports: list[KitReport] = []
-    for item in work:
+    done: list[tuple[Rebuild, KitReport]] = []
+    work = list(work)
+    for item in _then(work, then):
         given = options.catalogue
+        stands = given is not None and _stands_for(
+            getattr(loaded, "game", None) if loaded is not None else _game_of(given), item.game)
         partial = options._replace(
             games=(item.game,), parts=item.parts,
             # The given catalogue stands for its own game only.
-            catalogue=given if given is not None and _stands_for(_game_of(given),
-                                                                 item.game) else None,
+            catalogue=given if stands else None,
             papers=(tuple(p for p in options.papers if p in item.papers)
                     if item.papers is not None else options.papers),
-            langs=tuple(sorted(item.langs)) if item.langs is not None else options.langs)
-        some = item.papers is not None or item.langs is not None
+            langs=tuple(sorted(item.langs)) if item.langs is not None else options.langs,
+            tile_faces=item.faces, tile_overview=item.overview)
+        some = item.papers is not None or item.langs is not None or item.faces is not None
+        extra = {"loaded": loaded} if loaded is not None and stands else {}
 
-        def one(partial: KitOptions = partial, some: bool = some) -> KitReport:
-            return build(out, partial, quiet=True, keep_unmade=some)
+        def one(partial: KitOptions = partial, some: bool = some,
+                extra: dict[str, object] = extra) -> KitReport:
+            return build(out, partial, quiet=True, keep_unmade=some, **extra)
 
         report = _attempt(one)
         if report is None:
-            return
-        reports.append(report)
-    what = "; ".join(_describe(item) for item in work)
-    files = sum(len(report.files) for report in reports)
+            return done, False
+        done.append((item, report))
+    what = "; ".join(_describe(item) for item, _report in done)
+    files = sum(len(report.files) for _item, report in done)
     say(f"{names} changed: rebuilt {what} ({files} file{'s' if files != 1 else ''}, "
         f"{time.perf_counter() - started:.1f} s)")
+    return done, True
+
+
+def rebuild_changed(changed: Sequence[Input], options: KitOptions, kits: dict[str, KitState],
+                    out: Path, build: Builder, say: Callable[[str], None], names: str) -> None:
+    """Rebuild what the ``changed`` inputs (no configuration among them) ask for: the
+    edited tiles alone after an edit of tiles (_tiles_edited), else the parts they feed
+    (rebuilds); ``kits`` is kept up to date (what each game's kit is made of)."""
+    if not _tiles_edited(changed, options, kits, out, build, say, names):
+        _run(rebuilds(changed, options), options, kits, out, build, say, names)
+
+
+def _run(work: Sequence[Rebuild], options: KitOptions, kits: dict[str, KitState], out: Path,
+         build: Builder, say: Callable[[str], None], names: str) -> None:
+    """_rebuild, and what each game's kit is made of remembered (or forgotten: the
+    kit of a failed rebuild is the old one, or part of it)."""
+    done, finished = _rebuild(work, options, out, build, say, names)
+    if not finished and _changed_kit(done, out):
+        for item in work:
+            kits.pop(item.game, None)
+    elif finished:
+        _remember(kits, done, options)
+
+
+def _changed_kit(done: Sequence[object], out: Path) -> bool:
+    """Whether a rebuild that failed changed the kit: some of its builds were committed,
+    or the last one's commit was broken off (the next build finishes it)."""
+    from micropul_print.kit.outputs import JOURNAL
+
+    return bool(done) or os.path.lexists(out / JOURNAL)
+
+
+def _then(work: list[Rebuild],
+          then: Callable[[], Sequence[Rebuild]] | None) -> Iterable[Rebuild]:
+    """``work``'s items, then (once they are done) those ``then`` finds."""
+    yield from work
+    if then is not None:
+        yield from then()
+
+
+def _tiles_edited(changed: Sequence[Input], options: KitOptions, kits: dict[str, KitState],
+                  out: Path, build: Builder, say: Callable[[str], None], names: str) -> bool:
+    """Rebuild after an edit of the given catalogue that changed some tiles' faces only
+    (micropul_print.kit.changes): those tiles' SVG and PNG files and the sheets, in a
+    commit of their own so that they land first; then the overview and the rulebooks,
+    only if they show an edited tile. False (nothing done) for any other change: the
+    caller rebuilds as before, and reports the catalogue's problems."""
+    from micropul_print.catalogue.loader import load_catalogue
+    from micropul_print.kit.changes import books_change, changed_faces, kit_state
+
+    given = options.catalogue
+    if (given is None or len(changed) != 1 or changed[0].kind != "catalogue"
+            or changed[0].path != given.resolve()):
+        return False
+    try:
+        catalogue = load_catalogue(given, strict=options.strict)
+    except UserError:
+        return False  # the whole rebuild says what is wrong, at its place
+    before = kits.get(catalogue.game)
+    if before is None or (options.games is not None and catalogue.game not in options.games):
+        return False
+    after = kit_state(before.game, catalogue, before.theme, options)
+    try:
+        faces = changed_faces(before, after)
+    except Exception:  # a drawing the build would fail on: it says so
+        return False
+    if faces is None:
+        return False
+    if before.catalogue == after.catalogue:  # a comment, spaces
+        say(f"{names} changed: nothing to rebuild")
+        return True
+    game = catalogue.game
+    parts = frozenset(options.parts)
+    first = [Rebuild(game, parts - {"rulebooks"}, faces=faces, overview=False)]
+
+    def later() -> list[Rebuild]:
+        # Asked once the tiles' files are in place: reading the book's positions takes
+        # longer than writing a tile's files.
+        try:
+            books = "rulebooks" in parts and books_change(before, after, faces)
+        except Exception:  # a bug of the game's: its books are rebuilt, which says it
+            books = True
+        rest = (parts & {"png"}) | (frozenset({"rulebooks"}) if books else frozenset())
+        return [Rebuild(game, rest, faces=frozenset())] if rest else []
+
+    kits.pop(game)  # until the kit is the edited catalogue's
+    done, finished = _rebuild([item for item in first if item.parts], options, out, build,
+                              say, names, loaded=catalogue, then=later)
+    if finished and all(report.theme == before.theme for _item, report in done):
+        kits[game] = after
+    elif not finished and not _changed_kit(done, out):
+        kits[game] = before  # the kit is as it was
+    return True
+
+
+def _remember(kits: dict[str, KitState], done: Sequence[tuple[Rebuild, KitReport]],
+              options: KitOptions) -> None:
+    """Keep what each game's kit is now made of after ``done``: known once all its parts
+    were built of one catalogue and theme; forgotten when a part was built of another
+    catalogue or theme than the kit's (the next edit then rebuilds it whole)."""
+    from micropul_print.kit.changes import kit_state
+
+    for game in dict.fromkeys(item.game for item, _report in done):
+        mine = [(item, report) for item, report in done if item.game == game]
+        made = [(report.catalogues.get(game), report.theme) for _item, report in mine]
+        catalogue, theme = made[0]
+        alike = catalogue is not None and all(c == catalogue and t == theme for c, t in made)
+        whole = frozenset().union(*(item.parts for item, _report in mine
+                                    if item.papers is None and item.langs is None
+                                    and item.faces is None))
+        known = kits.get(game)
+        if alike and whole >= frozenset(options.parts):
+            kits[game] = kit_state(registry.get(game), catalogue, theme, options)
+        elif known is not None and not (alike and catalogue == known.catalogue
+                                        and theme == known.theme):
+            del kits[game]
 
 
 def _describe(item: Rebuild) -> str:
     parts = ", ".join(sorted(item.parts))
-    limits = sorted(item.papers or ()) + sorted(item.langs or ())
+    limits = sorted(item.papers or ()) + sorted(item.langs or ()) + sorted(item.faces or ())
+    if item.faces is not None and not item.faces and item.overview:
+        limits.append("overview")
     return f"{item.game} {parts}" + (f" ({', '.join(limits)})" if limits else "")
 
 

@@ -7,7 +7,7 @@ import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from micropul_print.base.errors import quoted
 from micropul_print.base.paper import DEFAULT_PAPER, PAPER_NAMES
@@ -256,24 +256,26 @@ def run(args: argparse.Namespace) -> int:
 
 
 def build(out: Path, options: KitOptions, *, quiet: bool, keep_unmade: bool = False,
-          ) -> KitReport:
-    """Build into ``out``, showing progress on stderr unless ``quiet``."""
+          loaded: Any = None) -> KitReport:
+    """Build into ``out``, showing progress on stderr unless ``quiet`` (``loaded``: see
+    build_kit)."""
     from micropul_print.base.errors import Diagnostic, UserError
     from micropul_print.kit.build import build_kit
 
     try:
         if quiet:
-            return build_kit(out, options, keep_unmade=keep_unmade)
+            return build_kit(out, options, keep_unmade=keep_unmade, loaded=loaded)
         if sys.stderr.isatty():  # a live line per part, redrawn in place
             from micropul_print.kit.progress import LiveProgress
 
             with LiveProgress(sys.stderr) as live:
-                return build_kit(out, options, events=live, keep_unmade=keep_unmade)
+                return build_kit(out, options, events=live, keep_unmade=keep_unmade,
+                                 loaded=loaded)
         # A pipe or a log: a line per part as it ends, in a fixed order.
         from micropul_print.kit.progress import LineProgress
 
         return build_kit(out, options, events=LineProgress(out, sys.stderr),
-                         keep_unmade=keep_unmade)
+                         keep_unmade=keep_unmade, loaded=loaded)
     except OSError as exc:  # an unwritable --out: the user's to fix, not a crash
         where = str(exc.filename or out)
         raise UserError([Diagnostic(where, 0, 0, f"cannot write: {exc.strerror or exc}")]) from None

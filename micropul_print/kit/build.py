@@ -56,17 +56,23 @@ class KitReport:
         self.prints: dict[Path, PrintRecord] = {}  # how each PDF to print prints
         self.seconds = 0.0
         self.options = DEFAULT_OPTIONS
+        # What each game's kit was made of (game -> its catalogue), and in which theme:
+        # a watch compares the next edit with them (micropul_print.kit.changes).
+        self.catalogues: dict[str, Any] = {}
+        self.theme: Any = None
 
 
 def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
               progress: Progress | None = None, events: BuildEvents | None = None,
-              keep_unmade: bool = False) -> KitReport:
+              keep_unmade: bool = False, loaded: Any = None) -> KitReport:
     """Build every part of the kit named in ``options.parts`` into ``out``.
 
     ``progress`` is told every job's messages, in the jobs' order; ``events``, how each
     job goes as it happens. ``keep_unmade``: this build remakes some files of its parts
     only (one language's rulebook...), so the files the last build of those parts made
-    and this one does not are kept (outputs.Staging.commit).
+    and this one does not are kept (outputs.Staging.commit). ``loaded``: the catalogue
+    of ``options.catalogue``, already read and validated (a watch's, which compared it
+    with the last one built): built as it is, not read again.
 
     Everything the build will use is read and checked first (catalogues, theme,
     layouts, languages, each rulebook's texts and figure claims): a UserError names
@@ -82,7 +88,7 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
         raise ValueError(f"unknown kit parts: {sorted(unknown)}")
     try:
         resolved = [(registry.get(catalogue.game), catalogue)
-                    for catalogue in _catalogues(options)]
+                    for catalogue in _catalogues(options, loaded)]
     except UserError as problem:  # a catalogue's errors hid the theme's
         raise joined(problem, lambda: load_theme(options.theme,
                                                  strict=options.strict)) from None
@@ -99,6 +105,8 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     with staging as output:
         report = KitReport(output.root)
         report.options = options
+        report.catalogues = {game.info.name: catalogue for game, catalogue in resolved}
+        report.theme = theme
         scoped: list[tuple[str, Game, KitJob]] = []  # (scope, game, job)
         for game, catalogue in resolved:
             kit = game_kit(game, catalogue, theme, output, numbers=options.numbers)
@@ -205,7 +213,7 @@ def _check_rulebooks(resolved: Sequence[Resolved], options: KitOptions) -> None:
         raise UserError(problems)
 
 
-def _catalogues(options: KitOptions) -> list[Any]:
+def _catalogues(options: KitOptions, loaded: Any = None) -> list[Any]:
     """The catalogue of each game to build, in the order of ``options.games``: a given
     ``catalogue`` stands for its own game, the shipped ones for the others. Every
     problem of every catalogue is raised at once."""
@@ -221,7 +229,8 @@ def _catalogues(options: KitOptions) -> list[Any]:
             return None
 
     games = list(options.games or ())
-    given = read(options.catalogue) if options.catalogue is not None else None
+    given = (loaded if loaded is not None else read(options.catalogue)
+             if options.catalogue is not None else None)
     if given is not None and games and given.game not in games:
         line, col = given.game_at
         problems.append(Diagnostic(

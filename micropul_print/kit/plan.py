@@ -112,6 +112,11 @@ class KitOptions(NamedTuple):
     print_shop: bool = False
     strict: bool = False
     jobs: int | None = None  # worker processes; None: one per CPU; 1: all in this process
+    # A watch's rebuild after some tiles were edited (micropul_print.kit.changes): the
+    # tile files of these faces only (TileImages.faces stems); None: of every face.
+    tile_faces: frozenset[str] | None = None
+    # Whether the png part writes the overview (a watch writes it after the faces).
+    tile_overview: bool = True
 
 
 @dataclass(frozen=True)
@@ -220,10 +225,12 @@ def kit_jobs(kit: GameKit, layouts: Sequence[SheetLayout], options: KitOptions,
     pieces = kit.pieces
     imports = pieces.imports
     jobs: list[KitJob] = []
+    some = options.tile_faces is not None  # a few faces: cheap
     if "png" in options.parts:  # the complete tile files: SVG, PNG and the overview
         # The longest job of a kit (a PNG file per face): started first by the pool.
-        jobs.append(KitJob(TILE_FILES, _tile_files_job(kit, options, png=True), cost=6,
-                           imports=(*imports, *_TILE_IMPORTS), label="tiles"))
+        jobs.append(KitJob(TILE_FILES, _tile_files_job(kit, options, png=True),
+                           cost=1 if some else 6, imports=(*imports, *_TILE_IMPORTS),
+                           label="tiles"))
     elif "svg" in options.parts:
         jobs.append(KitJob(TILE_FILES, _tile_files_job(kit, options, png=False), cost=1,
                            imports=(*imports, *_TILE_IMPORTS[:1]), label="tiles"))
@@ -310,14 +317,25 @@ def _record(pdf: bytes, flip: Flip | None, paper: str) -> PrintRecord:
 def _tile_files_job(kit: GameKit, options: KitOptions, *, png: bool) -> JobRun:
     def run(say: Progress) -> Written:
         return write_tile_files(kit, png=png, dpi=options.dpi, bleed=options.bleed,
-                                progress=say)
+                                progress=say, only=options.tile_faces,
+                                overview=options.tile_overview)
     return run
 
 
+# The overview's thumbnail of each face last painted in this process, by (face file,
+# drawing, dpi, bleed): a watch that rewrites one tile's files, then the overview, cuts
+# the other tiles' thumbnails from here instead of painting every face again. One
+# entry per face file, so it never outgrows a set.
+_THUMBNAILS: dict[str, tuple[tuple[Any, int, float], Any]] = {}
+
+
 def write_tile_files(kit: GameKit, *, png: bool, dpi: int = 300, bleed: float | None = None,
-                     progress: Progress | None = None) -> Written:
+                     progress: Progress | None = None, only: frozenset[str] | None = None,
+                     overview: bool = True) -> Written:
     """The SVG file of every face (cut size, no bleed) and, with ``png``, its PNG file
-    (``bleed``, the pieces' own default when None) and the overview, in that order."""
+    (``bleed``, the pieces' own default when None) and, with ``overview``, the overview,
+    in that order. ``only``: the files of the faces so named alone (a watch's rebuild of
+    the tiles edited)."""
     from micropul_print.backends.svg import to_svg
 
     say = progress or (lambda _message: None)
@@ -328,7 +346,8 @@ def write_tile_files(kit: GameKit, *, png: bool, dpi: int = 300, bleed: float | 
     if not png:  # the PNG files count their steps instead
         say(f"writing {output.path(svg_dir)}/*.svg")
     for stem, drawing in images.faces(0.0):
-        written.add(output.write_bytes(f"{svg_dir}/{stem}.svg", to_svg(drawing)))
+        if only is None or stem in only:
+            written.add(output.write_bytes(f"{svg_dir}/{stem}.svg", to_svg(drawing)))
     if not png:
         return written
     from micropul_print.backends.png import png_bytes, to_png, to_raster
@@ -338,27 +357,38 @@ def write_tile_files(kit: GameKit, *, png: bool, dpi: int = 300, bleed: float | 
     grid = images.overview if isinstance(images.overview, FaceGrid) else None
     # The overview is cut from the tile images when they show what it shows at no less
     # detail: painting the faces again at 100 dpi costs a third of the PNGs.
-    reuse = grid is not None and grid.reusable and dpi >= OVERVIEW_DPI
+    reuse = overview and grid is not None and grid.reusable and dpi >= OVERVIEW_DPI
     thumbnails = []
     faces = images.faces(bleed)
     counted = grid.count if grid is not None else len(faces)
     for index, (stem, drawing) in enumerate(faces, start=1):
-        image = to_raster(drawing, dpi)
-        written.add(output.write_bytes(f"{png_dir}/{stem}.png", png_bytes(image, dpi)))
+        wanted = only is None or stem in only
+        key = (drawing, dpi, bleed)
+        known = _THUMBNAILS.get(f"{kit.info.name}/{stem}")
+        thumbnail = known[1] if known is not None and known[0] == key else None
+        if wanted or (reuse and thumbnail is None and index <= counted):
+            image = to_raster(drawing, dpi)
+            if wanted:
+                written.add(output.write_bytes(f"{png_dir}/{stem}.png", png_bytes(image, dpi)))
+            if grid is not None and grid.reusable and index <= grid.count:
+                thumbnail = _thumbnail(image, dpi, bleed, kit.pieces.card_size)
+                _THUMBNAILS[f"{kit.info.name}/{stem}"] = (key, thumbnail)
         if reuse and grid is not None and index <= grid.count:
-            thumbnails.append(_thumbnail(image, dpi, bleed, kit.pieces.card_size))
-        if index <= counted:
+            thumbnails.append(thumbnail)
+        if index <= counted and wanted:
             say(f"writing tile files: tile {index}/{counted}")
+    if not overview:
+        return written
     overview_path = kit.path("tiles/overview.png")
     if grid is None:
         assert not isinstance(images.overview, FaceGrid)
-        overview = to_png(images.overview(), OVERVIEW_DPI)
+        picture = to_png(images.overview(), OVERVIEW_DPI)
     else:
         pictures = thumbnails if reuse else [to_raster(drawing, OVERVIEW_DPI)
                                              for drawing in grid.fallback()]
-        overview = face_grid_png(pictures, columns=grid.columns, gap=grid.gap,
-                                 captions=grid.captions)
-    written.add(output.write_bytes(overview_path, overview))
+        picture = face_grid_png(pictures, columns=grid.columns, gap=grid.gap,
+                                captions=grid.captions)
+    written.add(output.write_bytes(overview_path, picture))
     say("writing tile files: tile overview")
     return written
 

@@ -11,7 +11,7 @@ drawing code then.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -60,6 +60,12 @@ class GameRulebook:
     # relative to).
     verify_figures: Callable[[Book, Any, Path], list[VerifiedFigure]]
     art: Callable[[Any, Theme], FigureArt]
+    # Which tiles the book pictures, as the files of their faces (TileImages.faces
+    # stems): for each figure (by its position file) and for the legend ("legend"),
+    # read from the book, a catalogue and the folder positions are relative to (raises
+    # UserError as verify_figures does). A watch rebuilds the books after a tile edit
+    # only if they show an edited tile; None: every tile may show.
+    shown_tiles: Callable[[Book, Any, Path], Mapping[str, frozenset[str]]] | None = None
 
     @property
     def book_file(self) -> Path:

@@ -202,6 +202,24 @@ def _before(position: PositionSpec, tile: int) -> PositionSpec:
     return position
 
 
+def shown_tiles(book: Book, catalogue: Catalogue, root: Path) -> dict[str, frozenset[str]]:
+    """The tiles each figure shows (those placed, and the one whose placements it
+    counts) and the legend's (its big tile: the catalogue's first), by face file."""
+    from micropul_print.games.micropul.pieces import tile_name
+
+    shown: dict[str, frozenset[str]] = {}
+    for figure in book.figures:
+        position = load_position(root / figure.position, catalogue)
+        ids = {placement.tile for placement in position.placements}
+        counted = legal_tile(figure)
+        if counted is not None:
+            ids.add(counted)
+        shown[figure.position] = frozenset(tile_name(tile) for tile in ids)
+    big = next((tile.id for tile in catalogue.tiles if tile.big is not None), None)
+    shown["legend"] = frozenset() if big is None else frozenset({tile_name(big)})
+    return shown
+
+
 def shared_values(catalogue: Catalogue) -> dict[str, Value]:
     return {"tile_count": len(catalogue.tiles)}
 
@@ -259,4 +277,5 @@ MICROPUL = GameRulebook(
     shared_values=shared_values,
     verify_figures=verify_figures,
     art=MicropulArt,
+    shown_tiles=shown_tiles,
 )
