@@ -45,6 +45,9 @@ if TYPE_CHECKING:
 # How long a burst of file events is gathered into one rebuild (an editor's save is
 # often a write, a rename and a touch), in milliseconds.
 DEBOUNCE_MS = 300
+# How long no event must come before a burst is over: a save's events come within a
+# millisecond or two, and watchfiles' default (50 ms) was a tenth of a tile's rebuild.
+STEP_MS = 20
 WAKE_MS = 500  # the watcher's wait for events before it yields nothing
 # Set by serve to its process id: a watch whose parent is gone (serve killed outright,
 # no chance to end its children) ends at its next wake instead of running forever.
@@ -112,7 +115,8 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
         reload = announced = False
         # An empty set comes every WAKE_MS: the first one says the watcher is in place,
         # so "watching" is never said before a change can be seen.
-        for changes in watchfiles.watch(*folders, debounce=DEBOUNCE_MS, recursive=False,
+        for changes in watchfiles.watch(*folders, debounce=DEBOUNCE_MS, step=STEP_MS,
+                                        recursive=False,
                                         watch_filter=_only(frozenset(by_path)),
                                         rust_timeout=WAKE_MS, yield_on_timeout=True):
             if not announced:

@@ -17,13 +17,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from micropul_print.base.errors import UserError
+from micropul_print.kit.plan import KitOptions, game_pieces
 
 if TYPE_CHECKING:
     from micropul_print.draw.primitives import Drawing
     from micropul_print.draw.theme import Theme
     from micropul_print.game.pieces import KitPieces
     from micropul_print.game.plugin import Game
-    from micropul_print.kit.plan import KitOptions
 
 class FaceOptions(NamedTuple):
     numbers: bool
@@ -47,9 +47,9 @@ class KitState:
 
     @property
     def pieces(self) -> KitPieces:
-        if self._pieces is None:
-            self._pieces = self.game.pieces(self.catalogue, self.theme,
-                                            numbers=self.options.numbers)
+        if self._pieces is None:  # shared with the build of this catalogue
+            self._pieces = game_pieces(self.game, self.catalogue, self.theme,
+                                       numbers=self.options.numbers)
         return self._pieces
 
     def faces(self, bleed: float) -> list[tuple[str, Drawing]]:

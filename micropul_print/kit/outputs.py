@@ -343,13 +343,14 @@ class Staging:
         moves = sorted({relative for files in made_files.values() for relative in files})
         manifest = read_manifest(root)
         stale: list[str] = []
+        ours = _OurFiles(output)
         for part, files in made_files.items():
             if keep_unmade:
-                kept = [f for f in manifest.get(part, ()) if _is_our_file(output, f)]
+                kept = [f for f in manifest.get(part, ()) if ours(f)]
                 manifest[part] = sorted({*kept, *files})
                 continue
             stale += [relative for relative in sorted(set(manifest.get(part, ())) - set(files))
-                      if relative not in moves and _is_our_file(output, relative)]
+                      if relative not in moves and ours(relative)]
             manifest[part] = files
         stale = sorted(set(stale))
         # Every target first, so that a folder (or a file where a folder must go) in the
@@ -514,6 +515,32 @@ def _is_our_file(output: OutputDir, relative: str) -> bool:
     except UserError:
         return False
     return target.is_file() and not (output.root / relative).is_symlink()
+
+
+class _OurFiles:
+    """_is_our_file of many files, each folder resolved once (a watch's rebuild of one
+    tile asks it of the hundred files its parts made before)."""
+
+    def __init__(self, output: OutputDir) -> None:
+        self.output = output
+        self.folders: dict[str, Path | None] = {}
+
+    def __call__(self, relative: str) -> bool:
+        parent, _, name = relative.rpartition("/")
+        if name in ("", ".", ".."):
+            return _is_our_file(self.output, relative)
+        if parent not in self.folders:
+            try:
+                self.folders[parent] = self.output.path(parent or ".")
+            except UserError:
+                self.folders[parent] = None
+        folder = self.folders[parent]
+        if folder is None:
+            return False
+        try:  # not followed: a link is not ours to remove
+            return stat.S_ISREG(os.lstat(folder / name).st_mode)
+        except (OSError, ValueError):
+            return False
 
 
 def _cannot_move_into(staging: Path, folder: Path) -> str | None:

@@ -211,7 +211,24 @@ def game_kit(game: Game, catalogue: Any, theme: Theme, output: OutputDir, *,
              numbers: bool = True) -> GameKit:
     """``game``'s kit of ``catalogue`` in ``theme``, written into ``output``."""
     return GameKit(game.info, catalogue, theme,
-                   game.pieces(catalogue, theme, numbers=numbers), output)
+                   game_pieces(game, catalogue, theme, numbers=numbers), output)
+
+
+# The pieces last made of each game's catalogue in this process, with what they were
+# made of: a watch compares an edit's faces (kit/changes.py), then builds twice of the
+# same catalogue, and each face is drawn once.
+_PIECES: dict[str, tuple[Any, Theme, bool, KitPieces]] = {}
+
+
+def game_pieces(game: Game, catalogue: Any, theme: Theme, *, numbers: bool) -> KitPieces:
+    """``game.pieces`` of this very catalogue object, made once in a row."""
+    known = _PIECES.get(game.info.name)
+    if (known is not None and known[0] is catalogue and known[2] == numbers
+            and known[1] == theme):
+        return known[3]
+    pieces = game.pieces(catalogue, theme, numbers=numbers)
+    _PIECES[game.info.name] = (catalogue, theme, numbers, pieces)
+    return pieces
 
 
 def kit_jobs(kit: GameKit, layouts: Sequence[SheetLayout], options: KitOptions,
