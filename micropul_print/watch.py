@@ -360,13 +360,14 @@ def _rebuild(work: Sequence[Rebuild], options: KitOptions, out: Path, build: Bui
     finds; say what was rebuilt. Returns each rebuild done with its report, and whether
     all were (one failed: its problems said, the later ones not run). ``loaded``: the
     given catalogue, read already (build_kit)."""
+    started = time.perf_counter()
+    if not work and then is not None:
+        work, then = then(), None
     if not work:
         say(f"{names} changed: nothing to rebuild")
         return [], True
-    started = time.perf_counter()
     done: list[tuple[Rebuild, KitReport]] = []
-    work = list(work)
-    for item in _then(work, then):
+    for item in _then(list(work), then):
         given = options.catalogue
         stands = given is not None and _stands_for(
             getattr(loaded, "game", None) if loaded is not None else _game_of(given), item.game)
@@ -514,7 +515,7 @@ def _remember(kits: dict[str, KitState], done: Sequence[tuple[Rebuild, KitReport
 def _describe(item: Rebuild) -> str:
     parts = ", ".join(sorted(item.parts))
     limits = sorted(item.papers or ()) + sorted(item.langs or ()) + sorted(item.faces or ())
-    if item.faces is not None and not item.faces and item.overview:
+    if item.faces is not None and not item.faces and item.overview and "png" in item.parts:
         limits.append("overview")
     return f"{item.game} {parts}" + (f" ({', '.join(limits)})" if limits else "")
 

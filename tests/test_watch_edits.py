@@ -12,6 +12,7 @@ from micropul_print.catalogue.loader import shipped_catalogue
 from micropul_print.kit.build import KitOptions, KitReport, build_kit
 from micropul_print.kit.changes import KitState
 from micropul_print.kit.outputs import MANIFEST
+from micropul_print.kit.plan import KIT_PARTS
 from micropul_print.watch import Input, Rebuild, _remember, rebuild_changed
 
 # Tile 1 is in no figure of the rulebook, nor in its legend.
@@ -37,12 +38,12 @@ def _kit(root: Path) -> dict[str, bytes]:
 class Session:
     """A watch's state between edits, driven as its loop drives it."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, parts: frozenset[str] = KIT_PARTS) -> None:
         self.catalogue = folder / "micropul.yaml"
         shutil.copy(shipped_catalogue("micropul"), self.catalogue)
         self.out = folder / "out"
         self.options = KitOptions(catalogue=self.catalogue, papers=("a4",), langs=("en",),
-                                  booklets=False)
+                                  booklets=False, parts=parts)
         self.kits: dict[str, KitState] = {}
         first = build_kit(self.out, self.options)
         _remember(self.kits, [(Rebuild("micropul", frozenset(self.options.parts)), first)],
@@ -107,3 +108,12 @@ def test_an_edit_beyond_the_faces_rebuilds_the_whole_kit(tmp_path: Path) -> None
                            "micropul rulebooks (")
     line = session.edit(TILE_1[1], TILE_1[0])  # known again
     assert "(tile-01)" in line
+
+
+def test_a_watch_of_the_rulebooks_alone_rebuilds_them_only_for_a_tile_they_show(
+        tmp_path: Path) -> None:
+    """As serve's second watcher runs (--only rulebooks)."""
+    session = Session(tmp_path, frozenset({"rulebooks"}))
+    assert session.edit(*TILE_1) == "micropul.yaml changed: nothing to rebuild"
+    assert session.edit(*TILE_37).startswith(
+        "micropul.yaml changed: rebuilt micropul rulebooks (1 file, ")
