@@ -34,10 +34,10 @@ TILE_37 = ("  - id: 37\n    big: {colour: W, catalyst: P}\n",
 def test_the_faces_of_the_edited_tiles_are_found(tmp_path: Path) -> None:
     before = _state(tmp_path)
     assert changed_faces(before, _state(tmp_path)) == frozenset()
-    assert changed_faces(before, _state(tmp_path, *TILE_1)) == {"tile-01"}
+    assert changed_faces(before, _state(tmp_path, *TILE_1)) == frozenset({"tile-01"})
     swapped = _state(tmp_path, "  - id: 2\n    face:\n      - B .\n",
                      "  - id: 2\n    face:\n      - . B\n")
-    assert changed_faces(before, swapped) == {"tile-02"}
+    assert changed_faces(before, swapped) == frozenset({"tile-02"})
 
 
 def test_more_than_an_edit_of_faces_is_not_one(tmp_path: Path) -> None:
