@@ -450,19 +450,18 @@ def _tiles_edited(changed: Sequence[Input], options: KitOptions, kits: dict[str,
         return False
     try:
         catalogue = load_catalogue(given, strict=options.strict)
-    except UserError:
-        return False  # the whole rebuild says what is wrong, at its place
-    before = kits.get(catalogue.game)
-    if before is None or (options.games is not None and catalogue.game not in options.games):
-        return False
-    after = kit_state(before.game, catalogue, before.theme, options)
-    try:
+        before = kits.get(catalogue.game)
+        if before is None or (options.games is not None
+                              and catalogue.game not in options.games):
+            return False
+        after = kit_state(before.game, catalogue, before.theme, options)
         faces = changed_faces(before, after)
-    except Exception:  # a drawing the build would fail on: it says so
+        same = faces is not None and before.catalogue == after.catalogue
+    except Exception:  # a problem (or a bug) the whole rebuild says, at its place
         return False
     if faces is None:
         return False
-    if before.catalogue == after.catalogue:  # a comment, spaces
+    if same:  # a comment, spaces
         say(f"{names} changed: nothing to rebuild")
         return True
     game = catalogue.game

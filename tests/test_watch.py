@@ -109,7 +109,9 @@ def test_a_broken_catalogue_is_reported_never_built_over_by_the_shipped_one(
         assert tile.read_bytes() == before
         catalogue.write_text(text.replace("      - W .\n", "      - B .\n", 1))
         line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
-        assert line.startswith("micropul.yaml changed: rebuilt micropul svg (")
+        # The kit was left as it was: the mended edit is of tile 1 alone.
+        assert line.startswith("micropul.yaml changed: rebuilt micropul svg (tile-01) "
+                               "(1 file, ")
         assert tile.read_bytes() != before
     finally:
         watcher.process.send_signal(signal.SIGINT)
