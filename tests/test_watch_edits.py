@@ -117,3 +117,7 @@ def test_a_watch_of_the_rulebooks_alone_rebuilds_them_only_for_a_tile_they_show(
     assert session.edit(*TILE_1) == "micropul.yaml changed: nothing to rebuild"
     assert session.edit(*TILE_37).startswith(
         "micropul.yaml changed: rebuilt micropul rulebooks (1 file, ")
+    # The checked book of each catalogue rebuilt is not kept for ever: the last one.
+    from micropul_print.rulebook import _VERIFIED
+
+    assert [known[0].game for known in _VERIFIED.values()].count("micropul") == 1

@@ -117,7 +117,8 @@ def check_rulebook(catalogue: Catalogue, langs: Sequence[str],
 
 # The book and its verified figures, per catalogue: a build checks them once before
 # writing anything, and its rulebook jobs (forked workers, or later calls in this
-# process) find them here. The catalogue is kept so that its id is not reused.
+# process) find them here. The catalogue is kept so that its id is not reused; one per
+# game, so that a long build --watch, a catalogue per rebuild, does not keep them all.
 _VERIFIED: dict[int, tuple[Catalogue, Book, list[VerifiedFigure]]] = {}
 
 
@@ -133,6 +134,8 @@ def _verified_book(catalogue: Catalogue) -> tuple[Book, list[VerifiedFigure]]:
         raise UserError(text_problems)
     game.shared_values(catalogue)  # a catalogue that cannot give them fails here
     figures = game.verify(book, catalogue)
+    for key in [key for key, known in _VERIFIED.items() if known[0].game == catalogue.game]:
+        del _VERIFIED[key]
     _VERIFIED[id(catalogue)] = (catalogue, book, figures)
     return book, figures
 
