@@ -80,17 +80,24 @@ WIDOW_LINES = 2
 
 class BookParagraph(Paragraph):  # type: ignore[misc]  # reportlab is untyped
     """A paragraph that never ends a column inside a word, nor opens one with a broken
-    word in its last WIDOW_LINES lines. Where reportlab would split it after a line ending
-    in a broken word ("ko-" at the foot of a page, "loru" on the next, maybe after a
-    figure), it is split before that word instead: the word goes on whole, and the
-    shorter last line is justified like the lines above it."""
+    word in its last WIDOW_LINES lines (nor, ``keep_whole``, is split at all). Where
+    reportlab would split it after a line ending in a broken word ("ko-" at the foot of
+    a page, "loru" on the next, maybe after a figure), it is split before that word
+    instead: the word goes on whole, and the shorter last line is justified like the
+    lines above it."""
 
     def __init__(self, text: str | None, style: ParagraphStyle,
                  bulletText: str | None = None, **kwargs: Any) -> None:
         super().__init__(text, style, bulletText=bulletText, **kwargs)
         self.source = text  # None for the parts reportlab's own split makes
 
+    # A ruling's box is never split: the whole box goes on to the next column (split
+    # only if it is taller than a whole column, where it was moved on once already).
+    keep_whole = False
+
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        if self.keep_whole and not private.was_postponed(self):
+            return []
         parts: list[Flowable] = super().split(availWidth, availHeight)
         if len(parts) != 2 or self.source is None:
             return parts

@@ -103,40 +103,62 @@ def _markup(text: str, lang: str) -> str:
     return markup(text, no_break(lang))
 
 
+def run_start(blocks: Sequence[PageBlock], figure: int) -> int:
+    """The first of the figures (and legends) that stand one after another, without
+    text between them, up to ``blocks[figure]``: a run of figures moves as one."""
+    first = figure
+    while first > 0 and isinstance(blocks[first - 1], FigureBlock | LegendBlock):
+        first -= 1
+    return first
+
+
+def set_before(blocks: Sequence[PageBlock], figure: int, count: int) -> int:
+    """The block that the figure ``blocks[figure]``, set ``count`` blocks earlier, is
+    set just before: ``count`` blocks before its run (:func:`run_start`); itself for 0."""
+    return run_start(blocks, figure) - count if count else figure
+
+
 def reading_order(blocks: Sequence[PageBlock], earlier: Mapping[int, int]) -> list[int]:
-    """The blocks' indexes in the order they are set: each figure of ``earlier`` that
-    many blocks before its place (:func:`can_move_up` says how far it may go)."""
+    """The blocks' indexes in the order they are set: each figure of ``earlier`` just
+    before the block ``count`` blocks before its run (:func:`set_before`;
+    :func:`can_move_up` says how far it may go). The figures of a run keep their order
+    if the earlier ones move at least as far as the later ones."""
     order = list(range(len(blocks)))
     for figure, count in sorted(earlier.items()):
-        position = order.index(figure)
-        order.insert(position - count, order.pop(position))
+        if count:
+            order.remove(figure)
+            order.insert(order.index(set_before(blocks, figure, count)), figure)
     return order
 
 
 def can_move_up(blocks: Sequence[PageBlock], figure: int, count: int) -> bool:
-    """Whether the figure ``blocks[figure]`` may be set ``count`` blocks earlier: over
-    paragraphs, lists and subheadings of its own section only (no section heading,
-    figure or legend), never right under a heading, nor between a paragraph and the
-    list it leads into."""
-    if count < 1 or figure - count < 1:
+    """Whether the figure ``blocks[figure]`` may be set ``count`` blocks before its run
+    of figures (:func:`run_start`): over paragraphs, lists and subheadings of its own
+    section only (no section heading, figure or legend), never right under a heading,
+    nor between a paragraph and the list it leads into."""
+    first = run_start(blocks, figure)
+    if count < 1 or first - count < 1:
         return False
-    passed, before = blocks[figure - count:figure], blocks[figure - count - 1]
-    if not all(isinstance(b, TextBlock | BulletsBlock | RulingBlock)
-               or (isinstance(b, HeadingBlock) and b.level > 1) for b in passed):
+    passed, before = blocks[first - count:first], blocks[first - count - 1]
+    if not all(_passable(b) for b in passed):
         return False
     return not (isinstance(before, HeadingBlock | TitleBlock)
                 or (isinstance(passed[0], BulletsBlock) and isinstance(before, TextBlock)))
 
 
+def _passable(block: PageBlock) -> bool:
+    return (isinstance(block, TextBlock | BulletsBlock | RulingBlock)
+            or (isinstance(block, HeadingBlock) and block.level > 1))
+
+
 def next_move_up(blocks: Sequence[PageBlock], figure: int, count: int) -> int | None:
     """The next count of blocks, above ``count``, that the figure ``blocks[figure]``
     may be set earlier by (:func:`can_move_up`), None if there is none."""
-    for further in range(count + 1, figure):
+    first = run_start(blocks, figure)
+    for further in range(count + 1, first):
         if can_move_up(blocks, figure, further):
             return further
-        passed = blocks[figure - further]
-        if not (isinstance(passed, TextBlock | BulletsBlock | RulingBlock)
-                or (isinstance(passed, HeadingBlock) and passed.level > 1)):
+        if not _passable(blocks[first - further]):
             return None
     return None
 
@@ -202,11 +224,16 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             else:
                 story.extend(items)
         elif isinstance(block, RulingBlock):
-            # One paragraph, its heading the first line: split at a column end, each
-            # part is boxed.
-            story.append(tagged(BookParagraph(f"<b>{_markup(block.heading, lang)}</b><br/>"
-                                               f"{_markup(block.text, lang)}", styles["ruling"]),
-                                 index, "text"))
+            # One paragraph, its heading the first line, in one box: never split at a
+            # column's end. Where the column has no room for the whole box, it waits
+            # for the next column as a figure does, and the text after it in its
+            # section fills this one (a box, like a figure, stands apart from the text).
+            ruling = BookParagraph(f"<b>{_markup(block.heading, lang)}</b><br/>"
+                                   f"{_markup(block.text, lang)}", styles["ruling"])
+            ruling.keep_whole = True
+            boxed = Float([tagged(ruling, index, "text")])
+            boxed.block = index
+            story.append(boxed)
         elif isinstance(block, LegendBlock):
             figure_number += 1
             story.append(_legend(block, styles, texts, figure_number, column_width, index))
