@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from reportlab.lib.units import mm
 from reportlab.platypus import LayoutError
@@ -53,6 +53,7 @@ from micropul_print.rulebook.document import (
     centred,
     common_page,
 )
+from micropul_print.rulebook.flowables import WrapCache
 from micropul_print.rulebook.pages import column_width, page_furniture, short_template, templates
 from micropul_print.rulebook.story import (
     build_story,
@@ -89,6 +90,9 @@ class _Setting:
     texts: PageTexts
     page_size: tuple[float, float]  # laid out on
     geometry: Geometry
+    # The paragraphs' line breaks, shared by every layout of the book (each try is a
+    # whole layout; a paragraph's lines depend only on its text, style and width).
+    wraps: WrapCache = field(default_factory=WrapCache, compare=False)
 
 
 # A book is laid out on the largest page that fits on both papers and drawn centred
@@ -329,7 +333,8 @@ def _render_once(setting: _Setting, tile_mm: float, short: tuple[int, float] | N
         short_page=short_page, initialFontName=FONT_NAMES["regular"])
     document.addPageTemplates(page_templates)
     story = build_story(setting.blocks, book_styles, texts, geometry,
-                        column_width(page_width, geometry), tile_mm, earlier)
+                        column_width(page_width, geometry), tile_mm, earlier,
+                        setting.wraps)
     private.without_saving(document)
     document.build(story, canvasmaker=LayoutCanvas)
     records = document.canv.records

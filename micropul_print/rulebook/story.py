@@ -37,7 +37,14 @@ from micropul_print.rulebook.blocks import (
     TextBlock,
     TitleBlock,
 )
-from micropul_print.rulebook.flowables import BookParagraph, Float, PictureFlowable, tagged
+from micropul_print.rulebook.flowables import (
+    BookParagraph,
+    CachedParagraph,
+    Float,
+    PictureFlowable,
+    WrapCache,
+    tagged,
+)
 from micropul_print.rulebook.markup import markup
 from micropul_print.rulebook.nobreak import no_break
 from micropul_print.rulebook.styles import RULE
@@ -165,9 +172,11 @@ def next_move_up(blocks: Sequence[PageBlock], figure: int, count: int) -> int | 
 
 def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
                 texts: PageTexts, geometry: Geometry, column_width: float,
-                tile_mm: float, earlier: Mapping[int, int] | None = None) -> list[Flowable]:
+                tile_mm: float, earlier: Mapping[int, int] | None = None,
+                wraps: WrapCache | None = None) -> list[Flowable]:
     """The story of ``blocks``, in :func:`reading_order` (``earlier``); each flowable
-    tagged with the index of its block in ``blocks``."""
+    tagged with the index of its block in ``blocks``. ``wraps``: the line breaks of
+    the book's other layouts (:data:`flowables.WrapCache`), shared with them."""
     story: list[Flowable] = []
     figure_number = 0
     previous: int | None = None
@@ -188,7 +197,8 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             story.append(FrameBreak())
         elif isinstance(block, HeadingBlock):
             style = styles["h1" if block.level == 1 else "h2"]
-            heading = tagged(Paragraph(_markup(block.text, lang), style), index, "heading")
+            heading = tagged(CachedParagraph(_markup(block.text, lang), style, wraps=wraps),
+                             index, "heading")
             # A heading starts a new column unless a few lines of what follows fit
             # under it. (reportlab's keepWithNext would carry the whole next paragraph
             # along, leaving the end of a column empty.) The CondPageBreak decides
@@ -204,11 +214,12 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             story.append(heading)
         elif isinstance(block, TextBlock):
             story.append(tagged(BookParagraph(_markup(block.text, lang),
-                                               styles["lead" if block.lead else "body"]),
+                                               styles["lead" if block.lead else "body"],
+                                               wraps=wraps),
                                  index, "text"))
         elif isinstance(block, BulletsBlock):
-            items = [tagged(BookParagraph(_markup(item, lang), styles["bullet"], bulletText="•"),
-                            index, "text")
+            items = [tagged(BookParagraph(_markup(item, lang), styles["bullet"], bulletText="•",
+                                          wraps=wraps), index, "text")
                      for item in block.items]
             if before == index - 1 and isinstance(blocks[index - 1], TextBlock):
                 # The paragraph before a list leads into it ("Then each player
@@ -229,21 +240,24 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             # for the next column as a figure does, and the text after it in its
             # section fills this one (a box, like a figure, stands apart from the text).
             ruling = BookParagraph(f"<b>{_markup(block.heading, lang)}</b><br/>"
-                                   f"{_markup(block.text, lang)}", styles["ruling"])
+                                   f"{_markup(block.text, lang)}", styles["ruling"],
+                                   wraps=wraps)
             ruling.keep_whole = True
             boxed = Float([tagged(ruling, index, "text")])
             boxed.block = index
             story.append(boxed)
         elif isinstance(block, LegendBlock):
             figure_number += 1
-            story.append(_legend(block, styles, texts, figure_number, column_width, index))
+            story.append(_legend(block, styles, texts, figure_number, column_width, index,
+                                 wraps))
         else:
             figure_number += 1
             picture = Picture(block.drawing, figure_width(block, tile_mm, column_width))
             figure = Float([
                 Spacer(1, 2),
                 tagged(PictureFlowable(picture), index, "figure"),
-                tagged(_caption(block.caption, styles, texts, figure_number), index, "figure"),
+                tagged(_caption(block.caption, styles, texts, figure_number, wraps), index,
+                       "figure"),
             ])
             figure.block = index
             story.append(figure)
@@ -274,17 +288,20 @@ def figure_width(block: FigureBlock, tile_mm: float, column_width: float) -> flo
 
 
 def _caption(text: str, styles: dict[str, ParagraphStyle], texts: PageTexts,
-             number: int) -> Paragraph:
+             number: int, wraps: WrapCache | None = None) -> Paragraph:
     label, lang = texts.figure_label.replace("{number}", str(number)), texts.lang
-    return Paragraph(f"<b>{escape(label)}.</b> {_markup(text, lang)}", styles["caption"])
+    return CachedParagraph(f"<b>{escape(label)}.</b> {_markup(text, lang)}",
+                           styles["caption"], wraps=wraps)
 
 
 def _legend(block: LegendBlock, styles: dict[str, ParagraphStyle], texts: PageTexts,
-            number: int, column_width: float, index: int) -> Float:
+            number: int, column_width: float, index: int,
+            wraps: WrapCache | None = None) -> Float:
     """The legend as one table of (picture, text) rows with its caption, kept in one
     piece: a reader looks symbols up in it, so it never runs on into the next column."""
     picture_column = (LEGEND_PICTURE_MM + 4) * mm
-    rows = [[PictureFlowable(picture), Paragraph(_markup(text, texts.lang), styles["legend"])]
+    rows = [[PictureFlowable(picture),
+             CachedParagraph(_markup(text, texts.lang), styles["legend"], wraps=wraps)]
             for picture, text in block.rows]
     table = Table(rows, colWidths=[picture_column, column_width - picture_column])
     table.setStyle(TableStyle([
@@ -297,7 +314,7 @@ def _legend(block: LegendBlock, styles: dict[str, ParagraphStyle], texts: PageTe
         ("BOTTOMPADDING", (0, 0), (-1, -1), LEGEND_ROW_PADDING),
         ("LINEBELOW", (0, 0), (-1, -2), 0.3, RULE),
     ]))
-    caption = tagged(_caption(block.caption, styles, texts, number), index, "figure")
+    caption = tagged(_caption(block.caption, styles, texts, number, wraps), index, "figure")
     legend = Float([Spacer(1, 2), tagged(table, index, "figure"), caption])
     legend.block = index
     return legend
