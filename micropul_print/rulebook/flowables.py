@@ -4,6 +4,7 @@ its caption) that waits for the next column rather than leave this one half empt
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
@@ -71,6 +72,55 @@ class PictureFlowable(Flowable):  # type: ignore[misc]  # reportlab is untyped
 
 
 
+@dataclass
+class WrapCache:
+    """A book's paragraphs parsed and broken into lines: the same for every layout of
+    one book in one language (they depend on the text, the style and the width only),
+    so a book laid out several times (figure sizes, balancing, figures set earlier)
+    parses each paragraph once and breaks it once per width. Each paragraph gets its
+    own copy of what is kept here (reportlab's split edits the words it splits)."""
+
+    # By (text, style name, bullet): what parsing left on the paragraph.
+    parsed: dict[tuple[str, str, str], dict[str, Any]] = field(default_factory=dict)
+    # By (text, style name, bullet, width): what wrapping left on it.
+    lines: dict[tuple[str, str, str, float], dict[str, Any]] = field(default_factory=dict)
+
+
+class CachedParagraph(Paragraph):  # type: ignore[misc]  # reportlab is untyped
+    """A paragraph parsed once and broken into lines once per width in ``wraps`` (a
+    :class:`WrapCache` shared by the layouts of one book), not once per layout."""
+
+    def __init__(self, text: str | None, style: ParagraphStyle,
+                 bulletText: str | None = None, *, wraps: WrapCache | None = None,
+                 **kwargs: Any) -> None:
+        # Not the parts reportlab's split makes (no text, their fragments given).
+        cached = wraps is not None and text is not None and not kwargs
+        key = (text or "", str(style.name), str(bulletText))
+        known = wraps.parsed.get(key) if cached and wraps is not None else None
+        if known is not None:
+            private.restore_parse_state(self, known, style)
+        else:
+            super().__init__(text, style, bulletText=bulletText, **kwargs)
+            if cached and wraps is not None:
+                wraps.parsed[key] = private.parse_state(self, style)
+        self.source = text  # None for the parts reportlab's own split makes
+        self.wraps = wraps
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        if self.wraps is None or self.source is None:
+            return tuple(super().wrap(availWidth, availHeight))
+        key = (self.source, self.style.name, str(self.bulletText), float(availWidth))
+        known = self.wraps.lines.get(key)
+        if known is None:
+            size = tuple(super().wrap(availWidth, availHeight))
+            state = private.wrap_state(self)
+            if state is not None:  # None: no room at all, nothing broken
+                self.wraps.lines[key] = state
+            return size
+        private.restore_wrap_state(self, known)
+        return self.width, self.height
+
+
 # A paragraph split between columns leaves at least two lines at the foot of the
 # first and carries at least WIDOW_LINES to the top of the next (reportlab's
 # allowOrphans=0, allowWidows=0); carried lines as few as that break no word: no
@@ -78,19 +128,21 @@ class PictureFlowable(Flowable):  # type: ignore[misc]  # reportlab is untyped
 WIDOW_LINES = 2
 
 
-class BookParagraph(Paragraph):  # type: ignore[misc]  # reportlab is untyped
+class BookParagraph(CachedParagraph):
     """A paragraph that never ends a column inside a word, nor opens one with a broken
-    word in its last WIDOW_LINES lines. Where reportlab would split it after a line ending
-    in a broken word ("ko-" at the foot of a page, "loru" on the next, maybe after a
-    figure), it is split before that word instead: the word goes on whole, and the
-    shorter last line is justified like the lines above it."""
+    word in its last WIDOW_LINES lines (nor, ``keep_whole``, is split at all). Where
+    reportlab would split it after a line ending in a broken word ("ko-" at the foot of
+    a page, "loru" on the next, maybe after a figure), it is split before that word
+    instead: the word goes on whole, and the shorter last line is justified like the
+    lines above it."""
 
-    def __init__(self, text: str | None, style: ParagraphStyle,
-                 bulletText: str | None = None, **kwargs: Any) -> None:
-        super().__init__(text, style, bulletText=bulletText, **kwargs)
-        self.source = text  # None for the parts reportlab's own split makes
+    # A ruling's box is never split: the whole box goes on to the next column (split
+    # only if it is taller than a whole column, where it was moved on once already).
+    keep_whole = False
 
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        if self.keep_whole and not private.was_postponed(self):
+            return []
         parts: list[Flowable] = super().split(availWidth, availHeight)
         if len(parts) != 2 or self.source is None:
             return parts
@@ -113,11 +165,12 @@ class BookParagraph(Paragraph):  # type: ignore[misc]  # reportlab is untyped
         if low == 0:
             return parts
         head, tail = split_markup(words, low)
-        first = BookParagraph(head, self.style, bulletText=self.bulletText)
+        first = BookParagraph(head, self.style, bulletText=self.bulletText,
+                              wraps=self.wraps)
         private.justify_last_line(first)  # not the paragraph's last line: justified
         rest = BookParagraph(tail, ParagraphStyle(f"{self.style.name}-whole",
                                                   parent=self.style, hyphenationLang="")
-                             if whole_words else self.style)
+                             if whole_words else self.style, wraps=self.wraps)
         for part in (first, rest):  # what Placed records
             part.block, part.kind = getattr(self, "block", None), getattr(self, "kind", None)
         return [first, rest]
@@ -126,7 +179,8 @@ class BookParagraph(Paragraph):  # type: ignore[misc]  # reportlab is untyped
         return private.line_count(self._wrapped(source, width))
 
     def _wrapped(self, source: str, width: float) -> Paragraph:
-        paragraph = Paragraph(source, self.style, bulletText=self.bulletText)
+        paragraph = CachedParagraph(source, self.style, bulletText=self.bulletText,
+                                    wraps=self.wraps)
         paragraph.wrap(width, 1e6)
         return paragraph
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from reportlab.lib.units import mm
 from reportlab.platypus import LayoutError
@@ -53,8 +53,15 @@ from micropul_print.rulebook.document import (
     centred,
     common_page,
 )
+from micropul_print.rulebook.flowables import WrapCache
 from micropul_print.rulebook.pages import column_width, page_furniture, short_template, templates
-from micropul_print.rulebook.story import build_story, figure_width, next_move_up
+from micropul_print.rulebook.story import (
+    build_story,
+    figure_width,
+    next_move_up,
+    run_start,
+    set_before,
+)
 from micropul_print.rulebook.styles import styles
 
 # The block model and the record of a layout, as the rulebook's callers name them.
@@ -83,6 +90,9 @@ class _Setting:
     texts: PageTexts
     page_size: tuple[float, float]  # laid out on
     geometry: Geometry
+    # The paragraphs' line breaks, shared by every layout of the book (each try is a
+    # whole layout; a paragraph's lines depend only on its text, style and width).
+    wraps: WrapCache = field(default_factory=WrapCache, compare=False)
 
 
 # A book is laid out on the largest page that fits on both papers and drawn centred
@@ -226,6 +236,9 @@ def _column_height(setting: _Setting, page: int) -> float:
 # How many times a layout is tried again with figures set earlier (each try is a
 # whole layout).
 MAX_PULLS = 2
+# Below a figure's picture and caption, what its float holds more: the spacer above
+# the picture (points; the caption's space after it may fall at a column's foot).
+FIGURE_SPACE_ABOVE = 2.0
 
 
 def _render(setting: _Setting, tile_mm: float, short: tuple[int, float] | None = None,
@@ -235,21 +248,71 @@ def _render(setting: _Setting, tile_mm: float, short: tuple[int, float] | None =
 
     A figure that waited until its section ended is set before the next heading, on a
     new page, leaving the foot of the page before it empty. Such figures are tried
-    earlier in their sections (:func:`story.next_move_up`), then earlier still, up to
-    MAX_PULLS times: the layout with the fewest pages is kept, of those the first.
-    ``earlier``: the moves to start from (those of a layout being balanced)."""
+    earlier in their sections: at the latest place in the section where the column
+    had room for them (:func:`_fitting_move`), else one place earlier
+    (:func:`story.next_move_up`), up to MAX_PULLS times. Of the layouts with the
+    fewest pages, the one whose pages but the last end least short
+    (:func:`_empty_feet`) is kept; of those, the first. ``earlier``: the
+    moves to start from (those of a layout being balanced)."""
     moves = dict(earlier or {})
     best = laid = _render_once(setting, tile_mm, short, moves)
     for _ in range(MAX_PULLS):
-        further = {f: next_move_up(setting.blocks, f, moves.get(f, 0))
-                   for f in laid.flushed if f is not None}
+        further = {f: _fitting_move(setting, laid, f, moves.get(f, 0))
+                   for f in laid.flushed
+                   if f is not None}
         if not any(further.values()):
             break
-        moves = {**moves, **{f: count for f, count in further.items() if count is not None}}
+        moves = _in_order(setting.blocks, {**moves, **{
+            f: count for f, count in further.items() if count is not None}})
         laid = _render_once(setting, tile_mm, short, moves)
-        if laid.pages < best.pages:
+        if (laid.pages, _empty_feet(setting, laid)) < (best.pages, _empty_feet(setting, best)):
             best = laid
     return best
+
+
+def _in_order(blocks: Sequence[PageBlock], moves: dict[int, int]) -> dict[int, int]:
+    """``moves`` with each figure of a run moved at least as far as those after it in
+    the run: the figures stay in their numbered order."""
+    ordered = dict(moves)
+    for figure in sorted(moves, reverse=True):
+        for other in range(run_start(blocks, figure), figure):
+            ordered[other] = max(ordered.get(other, 0), ordered[figure])
+    return dict(sorted(ordered.items()))
+
+
+def _empty_feet(setting: _Setting, laid: Laid) -> int:
+    """How badly the columns of every page but the last end short: the sum of the
+    squares of the room (points, rounded) left empty at their feet. Squared, one big
+    gap weighs more than the same room spread over a few pages as a line or two each."""
+    badness = 0
+    for page, fills in enumerate(laid.fills[:-1], start=1):
+        height = _column_height(setting, page)
+        badness += sum(round(max(0.0, height - fill)) ** 2 for fill in fills)
+    return badness
+
+
+def _fitting_move(setting: _Setting, laid: Laid, figure: int, count: int) -> int | None:
+    """How many blocks earlier than its run the figure ``blocks[figure]`` (set
+    ``count`` blocks earlier in ``laid``) goes next (:func:`story.set_before`): the
+    fewest, above ``count``, that put it before a block whose column, where that
+    block began in ``laid``, had room for the whole figure; else the next place
+    :func:`story.next_move_up` allows."""
+    parts = [p for p in laid.placed if p.block == figure and p.kind == "figure"]
+    first = next_move_up(setting.blocks, figure, count)
+    if not parts:
+        return first
+    needed = max(p.top for p in parts) - min(p.bottom for p in parts) + FIGURE_SPACE_ABOVE
+    foot = setting.geometry.bottom * mm
+    further = first
+    while further is not None:
+        starts = [p for p in laid.placed if p.block == set_before(setting.blocks, figure,
+                                                                   further)]
+        if starts:
+            start = min(starts, key=lambda p: (p.page, p.column, -p.top))
+            if start.top - foot >= needed:
+                return further
+        further = next_move_up(setting.blocks, figure, further)
+    return first
 
 
 def _render_once(setting: _Setting, tile_mm: float, short: tuple[int, float] | None,
@@ -270,7 +333,8 @@ def _render_once(setting: _Setting, tile_mm: float, short: tuple[int, float] | N
         short_page=short_page, initialFontName=FONT_NAMES["regular"])
     document.addPageTemplates(page_templates)
     story = build_story(setting.blocks, book_styles, texts, geometry,
-                        column_width(page_width, geometry), tile_mm, earlier)
+                        column_width(page_width, geometry), tile_mm, earlier,
+                        setting.wraps)
     private.without_saving(document)
     document.build(story, canvasmaker=LayoutCanvas)
     records = document.canv.records

@@ -12,8 +12,10 @@ checks each against the installed reportlab (and what the layout expects of it).
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph
 
 # The private names this module reads, writes or overrides, by the reportlab class
@@ -22,7 +24,8 @@ PRIVATE_NAMES: dict[str, tuple[str, ...]] = {
     "platypus.frames.Frame": ("_atTop", "_aH", "_y", "_y1p", "_y2", "_getAvailableWidth",
                               "_add"),
     "platypus.flowables.KeepTogether": ("_H",),
-    "platypus.paragraph.Paragraph": ("blPara", "_JustifyLast"),
+    "platypus.paragraph.Paragraph": ("blPara", "_JustifyLast", "_wrapWidths", "_width_max",
+                                     "_splitLongWordCount", "_hyphenations"),
     "platypus.tables.Table": ("_height",),
     "platypus.doctemplate.BaseDocTemplate": ("_doSave",),
     # set on a flowable by BaseDocTemplate.handle_flowable when it moved it on once
@@ -120,6 +123,78 @@ def line_texts(paragraph: Paragraph) -> list[str]:
         else:  # with markup: a FragLine of fragments
             texts.append("".join(getattr(word, "text", "") for word in line.words))
     return texts
+
+
+# What Paragraph.wrap leaves on a paragraph (breakLines' own counters included).
+_WRAP_STATE = ("width", "height", "blPara", "_wrapWidths", "_width_max",
+               "_splitLongWordCount", "_hyphenations")
+
+
+def wrap_state(paragraph: Paragraph) -> dict[str, Any] | None:
+    """What ``paragraph``'s last wrap left on it (its lines copied), to give another
+    paragraph of the same text, style and width (:func:`restore_wrap_state`); None if
+    it broke no lines (too narrow a column)."""
+    if "blPara" not in paragraph.__dict__:
+        return None
+    state = {name: paragraph.__dict__[name] for name in _WRAP_STATE
+             if name in paragraph.__dict__}
+    state["blPara"] = _copy_lines(state["blPara"])
+    return state
+
+
+def restore_wrap_state(paragraph: Paragraph, state: dict[str, Any]) -> None:
+    """``paragraph`` as if wrapped as the one :func:`wrap_state` was taken from, with
+    its own copy of the lines."""
+    paragraph.__dict__.update(state)
+    paragraph.blPara = _copy_lines(state["blPara"])
+
+
+# What Paragraph.__init__ leaves on a paragraph (its parse).
+_PARSE_STATE = ("caseSensitive", "encoding", "text", "frags", "style", "bulletText", "debug")
+
+
+def parse_state(paragraph: Paragraph, style: ParagraphStyle) -> dict[str, Any]:
+    """What parsing left on ``paragraph`` (made with ``style``), to give another
+    paragraph of the same text and style (:func:`restore_parse_state`)."""
+    state = {name: paragraph.__dict__[name] for name in _PARSE_STATE}
+    state["frags"] = [_copy_word(frag) for frag in state["frags"]]
+    if state["style"] is style:  # not a style of the text's own: the new paragraph's
+        del state["style"]
+    return state
+
+
+def restore_parse_state(paragraph: Paragraph, state: dict[str, Any],
+                        style: ParagraphStyle) -> None:
+    """``paragraph`` as if made with ``style`` from the text :func:`parse_state` was
+    taken from, with its own copy of the fragments."""
+    paragraph.__dict__.update(state)
+    paragraph.frags = [_copy_word(frag) for frag in state["frags"]]
+    if "style" not in state:
+        paragraph.style = style
+
+
+def _copy_lines(lines: Any) -> Any:
+    """A copy of a paragraph's broken lines (``blPara``) that no split of another
+    copy changes: reportlab's split adds a space to a word of the lines it splits."""
+    copied = copy.copy(lines)
+    copied.lines = [(line[0], list(line[1])) if isinstance(line, tuple)
+                    else _copy_frag_line(line) for line in lines.lines]
+    return copied
+
+
+def _copy_frag_line(line: Any) -> Any:
+    copied = _copy_word(line)
+    copied.words = [_copy_word(word) for word in line.words]
+    return copied
+
+
+def _copy_word(word: Any) -> Any:
+    """A shallow copy of a fragment or line (an attribute bag, or a list of them)."""
+    if isinstance(word, list):
+        return copy.copy(word)
+    copied = object.__new__(type(word))
+    copied.__dict__.update(word.__dict__)
+    return copied
 
 
 def justify_last_line(paragraph: Paragraph) -> None:

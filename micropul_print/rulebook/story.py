@@ -37,7 +37,14 @@ from micropul_print.rulebook.blocks import (
     TextBlock,
     TitleBlock,
 )
-from micropul_print.rulebook.flowables import BookParagraph, Float, PictureFlowable, tagged
+from micropul_print.rulebook.flowables import (
+    BookParagraph,
+    CachedParagraph,
+    Float,
+    PictureFlowable,
+    WrapCache,
+    tagged,
+)
 from micropul_print.rulebook.markup import markup
 from micropul_print.rulebook.nobreak import no_break
 from micropul_print.rulebook.styles import RULE
@@ -103,49 +110,73 @@ def _markup(text: str, lang: str) -> str:
     return markup(text, no_break(lang))
 
 
+def run_start(blocks: Sequence[PageBlock], figure: int) -> int:
+    """The first of the figures (and legends) that stand one after another, without
+    text between them, up to ``blocks[figure]``: a run of figures moves as one."""
+    first = figure
+    while first > 0 and isinstance(blocks[first - 1], FigureBlock | LegendBlock):
+        first -= 1
+    return first
+
+
+def set_before(blocks: Sequence[PageBlock], figure: int, count: int) -> int:
+    """The block that the figure ``blocks[figure]``, set ``count`` blocks earlier, is
+    set just before: ``count`` blocks before its run (:func:`run_start`); itself for 0."""
+    return run_start(blocks, figure) - count if count else figure
+
+
 def reading_order(blocks: Sequence[PageBlock], earlier: Mapping[int, int]) -> list[int]:
-    """The blocks' indexes in the order they are set: each figure of ``earlier`` that
-    many blocks before its place (:func:`can_move_up` says how far it may go)."""
+    """The blocks' indexes in the order they are set: each figure of ``earlier`` just
+    before the block ``count`` blocks before its run (:func:`set_before`;
+    :func:`can_move_up` says how far it may go). The figures of a run keep their order
+    if the earlier ones move at least as far as the later ones."""
     order = list(range(len(blocks)))
     for figure, count in sorted(earlier.items()):
-        position = order.index(figure)
-        order.insert(position - count, order.pop(position))
+        if count:
+            order.remove(figure)
+            order.insert(order.index(set_before(blocks, figure, count)), figure)
     return order
 
 
 def can_move_up(blocks: Sequence[PageBlock], figure: int, count: int) -> bool:
-    """Whether the figure ``blocks[figure]`` may be set ``count`` blocks earlier: over
-    paragraphs, lists and subheadings of its own section only (no section heading,
-    figure or legend), never right under a heading, nor between a paragraph and the
-    list it leads into."""
-    if count < 1 or figure - count < 1:
+    """Whether the figure ``blocks[figure]`` may be set ``count`` blocks before its run
+    of figures (:func:`run_start`): over paragraphs, lists and subheadings of its own
+    section only (no section heading, figure or legend), never right under a heading,
+    nor between a paragraph and the list it leads into."""
+    first = run_start(blocks, figure)
+    if count < 1 or first - count < 1:
         return False
-    passed, before = blocks[figure - count:figure], blocks[figure - count - 1]
-    if not all(isinstance(b, TextBlock | BulletsBlock | RulingBlock)
-               or (isinstance(b, HeadingBlock) and b.level > 1) for b in passed):
+    passed, before = blocks[first - count:first], blocks[first - count - 1]
+    if not all(_passable(b) for b in passed):
         return False
     return not (isinstance(before, HeadingBlock | TitleBlock)
                 or (isinstance(passed[0], BulletsBlock) and isinstance(before, TextBlock)))
 
 
+def _passable(block: PageBlock) -> bool:
+    return (isinstance(block, TextBlock | BulletsBlock | RulingBlock)
+            or (isinstance(block, HeadingBlock) and block.level > 1))
+
+
 def next_move_up(blocks: Sequence[PageBlock], figure: int, count: int) -> int | None:
     """The next count of blocks, above ``count``, that the figure ``blocks[figure]``
     may be set earlier by (:func:`can_move_up`), None if there is none."""
-    for further in range(count + 1, figure):
+    first = run_start(blocks, figure)
+    for further in range(count + 1, first):
         if can_move_up(blocks, figure, further):
             return further
-        passed = blocks[figure - further]
-        if not (isinstance(passed, TextBlock | BulletsBlock | RulingBlock)
-                or (isinstance(passed, HeadingBlock) and passed.level > 1)):
+        if not _passable(blocks[first - further]):
             return None
     return None
 
 
 def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
                 texts: PageTexts, geometry: Geometry, column_width: float,
-                tile_mm: float, earlier: Mapping[int, int] | None = None) -> list[Flowable]:
+                tile_mm: float, earlier: Mapping[int, int] | None = None,
+                wraps: WrapCache | None = None) -> list[Flowable]:
     """The story of ``blocks``, in :func:`reading_order` (``earlier``); each flowable
-    tagged with the index of its block in ``blocks``."""
+    tagged with the index of its block in ``blocks``. ``wraps``: the line breaks of
+    the book's other layouts (:data:`flowables.WrapCache`), shared with them."""
     story: list[Flowable] = []
     figure_number = 0
     previous: int | None = None
@@ -166,7 +197,8 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             story.append(FrameBreak())
         elif isinstance(block, HeadingBlock):
             style = styles["h1" if block.level == 1 else "h2"]
-            heading = tagged(Paragraph(_markup(block.text, lang), style), index, "heading")
+            heading = tagged(CachedParagraph(_markup(block.text, lang), style, wraps=wraps),
+                             index, "heading")
             # A heading starts a new column unless a few lines of what follows fit
             # under it. (reportlab's keepWithNext would carry the whole next paragraph
             # along, leaving the end of a column empty.) The CondPageBreak decides
@@ -182,11 +214,12 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             story.append(heading)
         elif isinstance(block, TextBlock):
             story.append(tagged(BookParagraph(_markup(block.text, lang),
-                                               styles["lead" if block.lead else "body"]),
+                                               styles["lead" if block.lead else "body"],
+                                               wraps=wraps),
                                  index, "text"))
         elif isinstance(block, BulletsBlock):
-            items = [tagged(BookParagraph(_markup(item, lang), styles["bullet"], bulletText="•"),
-                            index, "text")
+            items = [tagged(BookParagraph(_markup(item, lang), styles["bullet"], bulletText="•",
+                                          wraps=wraps), index, "text")
                      for item in block.items]
             if before == index - 1 and isinstance(blocks[index - 1], TextBlock):
                 # The paragraph before a list leads into it ("Then each player
@@ -202,21 +235,29 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             else:
                 story.extend(items)
         elif isinstance(block, RulingBlock):
-            # One paragraph, its heading the first line: split at a column end, each
-            # part is boxed.
-            story.append(tagged(BookParagraph(f"<b>{_markup(block.heading, lang)}</b><br/>"
-                                               f"{_markup(block.text, lang)}", styles["ruling"]),
-                                 index, "text"))
+            # One paragraph, its heading the first line, in one box: never split at a
+            # column's end. Where the column has no room for the whole box, it waits
+            # for the next column as a figure does, and the text after it in its
+            # section fills this one (a box, like a figure, stands apart from the text).
+            ruling = BookParagraph(f"<b>{_markup(block.heading, lang)}</b><br/>"
+                                   f"{_markup(block.text, lang)}", styles["ruling"],
+                                   wraps=wraps)
+            ruling.keep_whole = True
+            boxed = Float([tagged(ruling, index, "text")])
+            boxed.block = index
+            story.append(boxed)
         elif isinstance(block, LegendBlock):
             figure_number += 1
-            story.append(_legend(block, styles, texts, figure_number, column_width, index))
+            story.append(_legend(block, styles, texts, figure_number, column_width, index,
+                                 wraps))
         else:
             figure_number += 1
             picture = Picture(block.drawing, figure_width(block, tile_mm, column_width))
             figure = Float([
                 Spacer(1, 2),
                 tagged(PictureFlowable(picture), index, "figure"),
-                tagged(_caption(block.caption, styles, texts, figure_number), index, "figure"),
+                tagged(_caption(block.caption, styles, texts, figure_number, wraps), index,
+                       "figure"),
             ])
             figure.block = index
             story.append(figure)
@@ -247,17 +288,20 @@ def figure_width(block: FigureBlock, tile_mm: float, column_width: float) -> flo
 
 
 def _caption(text: str, styles: dict[str, ParagraphStyle], texts: PageTexts,
-             number: int) -> Paragraph:
+             number: int, wraps: WrapCache | None = None) -> Paragraph:
     label, lang = texts.figure_label.replace("{number}", str(number)), texts.lang
-    return Paragraph(f"<b>{escape(label)}.</b> {_markup(text, lang)}", styles["caption"])
+    return CachedParagraph(f"<b>{escape(label)}.</b> {_markup(text, lang)}",
+                           styles["caption"], wraps=wraps)
 
 
 def _legend(block: LegendBlock, styles: dict[str, ParagraphStyle], texts: PageTexts,
-            number: int, column_width: float, index: int) -> Float:
+            number: int, column_width: float, index: int,
+            wraps: WrapCache | None = None) -> Float:
     """The legend as one table of (picture, text) rows with its caption, kept in one
     piece: a reader looks symbols up in it, so it never runs on into the next column."""
     picture_column = (LEGEND_PICTURE_MM + 4) * mm
-    rows = [[PictureFlowable(picture), Paragraph(_markup(text, texts.lang), styles["legend"])]
+    rows = [[PictureFlowable(picture),
+             CachedParagraph(_markup(text, texts.lang), styles["legend"], wraps=wraps)]
             for picture, text in block.rows]
     table = Table(rows, colWidths=[picture_column, column_width - picture_column])
     table.setStyle(TableStyle([
@@ -270,7 +314,7 @@ def _legend(block: LegendBlock, styles: dict[str, ParagraphStyle], texts: PageTe
         ("BOTTOMPADDING", (0, 0), (-1, -1), LEGEND_ROW_PADDING),
         ("LINEBELOW", (0, 0), (-1, -2), 0.3, RULE),
     ]))
-    caption = tagged(_caption(block.caption, styles, texts, number), index, "figure")
+    caption = tagged(_caption(block.caption, styles, texts, number, wraps), index, "figure")
     legend = Float([Spacer(1, 2), tagged(table, index, "figure"), caption])
     legend.block = index
     return legend

@@ -118,11 +118,13 @@ def test_no_heading_ends_a_page(laid_out: dict[tuple[str, str, str], layout.Laid
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize(("game", "lang"), BOOKS)
 def test_every_figure_is_in_the_spread_of_its_text_or_the_next(
-        laid_out: dict[tuple[str, str, str], layout.Laid], game: str, lang: str,
-        paper: str) -> None:
+        laid_out: dict[tuple[str, str, str], layout.Laid],
+        page_blocks: dict[tuple[str, str], tuple[list[layout.PageBlock], layout.PageTexts]],
+        game: str, lang: str, paper: str) -> None:
     """Open, the booklet shows pages 2-3, 4-5, ... side by side: a figure that waited
     for the next page is at most one page turn away from the text before it."""
     laid = laid_out[game, lang, paper]
+    blocks, _texts = page_blocks[game, lang]
     text_ends = {p.block: p for p in laid.placed if p.kind == "text"}
     figures = {p.block: p for p in laid.placed if p.kind == "figure"}
     assert len(figures) >= 7
@@ -130,7 +132,7 @@ def test_every_figure_is_in_the_spread_of_its_text_or_the_next(
         assert block is not None
         # The text before the figure where it is set: its place in book.yaml, or a few
         # paragraphs earlier in its section (Laid.earlier: what kept it in its section).
-        at = block - laid.earlier.get(block, 0)
+        at = story.set_before(blocks, block, laid.earlier.get(block, 0))
         anchor = text_ends[max(b for b in text_ends if b is not None and b < at)]
         assert anchor.page <= figure.page, (figure, anchor)
         assert figure.page // 2 - anchor.page // 2 <= 1, (figure, anchor)

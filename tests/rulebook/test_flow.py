@@ -178,3 +178,25 @@ def test_no_line_ends_with_a_numeral_or_a_word_of_the_languages_no_break_list(
                     ends += 1
                     assert not end.search(line.text), (lang, line.text)
     assert ends > 1000
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(("game", "lang"), BOOKS)
+def test_a_ruling_box_is_never_split(books: dict[tuple[str, str, str], Book], game: str,
+                                     lang: str, kind: str) -> None:
+    """Each ruling of this edition is set in one piece, in one column of one page
+    (German A4 used to split one from page 2 to page 3); the PDF has each ruling's
+    heading line in that page and column."""
+    book = books[game, lang, kind]
+    rulings = [b for b in book.blocks if isinstance(b, layout.RulingBlock)]
+    assert rulings
+    placed = []
+    for index, block in enumerate(book.blocks):
+        if isinstance(block, layout.RulingBlock):
+            pieces = [p for p in book.laid.placed if p.block == index]
+            assert len(pieces) == 1, pieces
+            placed.append((pieces[0].page, pieces[0].column))
+    headings = {_words(b.heading) for b in rulings}
+    found = [(page, line.column) for page, lines in enumerate(book.pages, start=1)
+             for line in lines if line.text in headings]
+    assert sorted(found) == sorted(placed)

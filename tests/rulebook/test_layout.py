@@ -418,3 +418,23 @@ def test_the_fewest_pages_is_a_lower_bound(game: str, kind: str) -> None:
                          for size in (layout.FIGURE_TILE_MM[0], layout.FIGURE_TILE_MM[-1]))
     bound = layout._fewest_pages(setting, largest, layout.FIGURE_TILE_MM[-1])
     assert smallest.pages - 1 <= bound <= smallest.pages
+
+
+def test_lines_kept_from_other_layouts_give_the_same_book() -> None:
+    """A book laid out with the paragraphs parsed and broken by its other layouts
+    (other figure sizes: layout.WrapCache) is the book laid out from scratch, byte for
+    byte, and most of what it needed was in the cache already."""
+    from .books import every_book
+
+    _game, _lang, _book, blocks, texts = next(every_book())
+    fresh = layout._Setting(blocks, texts, layout.BOOK_PAGE, GEOMETRY)
+    warmed = layout._Setting(blocks, texts, layout.BOOK_PAGE, GEOMETRY)
+    for tile_mm in layout.FIGURE_TILE_MM[1:]:
+        layout._render(warmed, tile_mm)
+    assert warmed.wraps.parsed and warmed.wraps.lines
+    kept = len(warmed.wraps.lines)
+    tile_mm = layout.FIGURE_TILE_MM[0]
+    assert layout._render(warmed, tile_mm).pdf == layout._render(fresh, tile_mm).pdf
+    # Most of its paragraphs' lines were the other layouts' (a paragraph split at
+    # another place is broken anew).
+    assert len(warmed.wraps.lines) - kept < len(fresh.wraps.lines) / 4

@@ -164,3 +164,26 @@ def test_no_other_module_touches_a_reportlab_private() -> None:
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if pattern.search(line)]
     assert found == []
+
+
+def test_a_wrap_given_to_another_paragraph_is_the_same_and_its_own() -> None:
+    """What a wrap leaves on a paragraph is all in the state taken (a reportlab that
+    keeps more fails here), and a paragraph given that state has the lines a wrap of
+    its own gives, in a copy of its own."""
+    style = ParagraphStyle("p", alignment=4)
+    text = "one <b>two</b> three four five six seven eight nine ten eleven twelve"
+    first = Paragraph(text, style)
+    before = set(first.__dict__)
+    first.wrap(60, 1000)
+    assert set(first.__dict__) - before <= set(private._WRAP_STATE)
+    state = private.wrap_state(first)
+    assert state is not None
+    second, third = Paragraph(text, style), Paragraph(text, style)
+    private.restore_wrap_state(second, state)
+    third.wrap(60, 1000)
+    assert private.line_texts(second) == private.line_texts(third) == private.line_texts(first)
+    assert (second.width, second.height) == (third.width, third.height)
+    # Its own lines and words: reportlab's split may add a space to a word.
+    assert second.blPara is not state["blPara"]
+    assert second.blPara.lines[0].words[0] is not state["blPara"].lines[0].words[0]
+    assert private.wrap_state(Paragraph(text, style)) is None  # never wrapped

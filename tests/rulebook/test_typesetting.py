@@ -103,7 +103,8 @@ def test_every_figure_is_near_its_text(
         game: str, lang: str, paper: str) -> None:
     """A figure (or the legend) comes after the text before it in the book: right
     under it in its column, or, when it did not fit there, at the top of a later
-    column (under other figures only), on the same page or the next, never further."""
+    column (under other figures and ruling boxes only), on the same page or the next,
+    never further."""
     laid, blocks = laid_out[game, lang, paper]
     text_ends: dict[int, layout.Placed] = {}
     for placed in laid.placed:
@@ -123,10 +124,12 @@ def test_every_figure_is_near_its_text(
         if where != (anchor.page, anchor.column):
             above = [p for p in laid.placed if (p.page, p.column) == where
                      and p.bottom > figure.bottom and p.block != figure.block]
-            # Under other figures, or the rest of a list that ran on into the column
-            # (no figure between a list's items).
+            # Under other figures or ruling boxes (which wait for a column as figures
+            # do), or the rest of a list that ran on into the column (no figure
+            # between a list's items).
             assert all(p.kind == "figure" or (p.block is not None and isinstance(
-                blocks[p.block], layout.BulletsBlock)) for p in above), (figure, above)
+                blocks[p.block], layout.BulletsBlock | layout.RulingBlock))
+                for p in above), (figure, above)
 
 
 @pytest.mark.parametrize("paper", PAPERS)
