@@ -279,6 +279,11 @@ def first_player_text(figure: JSON) -> str:
     orders of an interrupted run are unbalanced; or why there is none."""
     if figure["points"] is None:
         text = str(figure["note"])
+    elif figure.get("method") == "seat-term":
+        text = (f"{_pct(figure['points'])} of the points to seat 1 against a bot of its "
+                f"own strength: the seat term of a rating model fitted to "
+                f"{figure['games']} games of the pairings {', '.join(figure['pairings'])} "
+                f"(no mirror pairing was played)")
     else:
         text = (f"{_pct(figure['points'])} of the points to seat 1, from {figure['games']} "
                 f"games of the mirror pairings {', '.join(figure['pairings'])}")
@@ -520,7 +525,10 @@ def _summary_table(section: JSON) -> str:
              for reason, share in section["ends"].items()]
     if section["players"] == 2:
         edge = section["first_player"]
-        rows += [[_name("first-player edge: % of the points to seat 1 in the mirror "
+        rows += [[_name("first-player edge: % of the points to seat 1 against a bot of "
+                        "its own strength, fitted seat term (a tie is half)"
+                        if edge.get("method") == "seat-term" else
+                        "first-player edge: % of the points to seat 1 in the mirror "
                         "pairings (a tie is half)"),
                   "<td>&ndash;</td>" if edge["points"] is None
                   else _cell(edge["points"], True)],

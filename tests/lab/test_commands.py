@@ -174,6 +174,21 @@ def test_analyse_json_to_stdout_and_the_solitaire_par_table(
     assert len(section["pieces"]) == 47  # every tile but the start tile
 
 
+def test_without_mirror_pairings_the_first_player_edge_is_a_fitted_seat_term(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--no-config", "--game", "cellulae", "--variants", "5",
+                 "--bots", "random,greedy", "--no-mirror", "--games", "6", "--json", "-",
+                 "--jobs", "1"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    _validate(document)
+    (section,) = document["sections"]
+    assert [p["bots"] for p in section["pairings"]] == [["random", "greedy"],
+                                                       ["greedy", "random"]]
+    edge = section["first_player"]
+    assert edge["method"] == "seat-term" and edge["points"]["method"] == "seat-term"
+    assert edge["games"] == 12 and edge["pairings"] == ["random v greedy", "greedy v random"]
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["--bots", "random,minimax"], "unknown bot 'minimax'"),
     (["--seed", "9223372036854775807", "--games", "2"],
