@@ -70,6 +70,11 @@ def test_analyse_writes_a_valid_report_and_the_same_bytes_every_time(
     assert re.search(r"url\((?!#)", page) is None  # only the page's own clip paths
     assert 'href="http' not in page and 'src="' not in page
     assert "://" not in page  # not even the addresses of matplotlib's SVG metadata
+    # The comparison table names its first column, and a proportion's difference is in
+    # percentage points, not in %; the overlaid scores are each bot's against itself.
+    assert '<th class="name">section</th>' in page
+    assert "% (difference: percentage points)" in page
+    assert "Final scores: greedy against itself" in page
 
 
 def test_a_report_names_no_folder_and_is_the_same_wherever_its_catalogue_lies(
