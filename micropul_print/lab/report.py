@@ -1062,11 +1062,20 @@ def skill_trace_html(document: JSON) -> str:
         axes.legend()
     rows = "".join(
         "<tr>" + "".join(f"<td>{_e(str(cell))}</td>" for cell in (
-            step["variant"], step["stronger"], step["weaker"], step["games"], step["wins"],
-            step["ties"], _show(step["share"], 100.0, " %", 1))) + "</tr>"
+            step["variant"], step["stronger"], step["weaker"], step["games"],
+            step["distinct"], step["wins"], step["ties"],
+            _show(step["share"], 100.0, " %", 1))) + "</tr>"
         for step in steps)
     head = "".join(f"<th>{_e(h)}</th>" for h in (
-        "variant", "stronger", "weaker", "games", "won", "tied", "share (95 %)"))
+        "variant", "stronger", "weaker", "games", "distinct games", "won", "tied",
+        "share (95 %)"))
+    if any(step["distinct"] < step["games"] // 2 for step in steps):
+        head_note = ('<p class="note">Fewer distinct games than games: the bots played '
+                     "alike on every seed (a game without chance), so the copies are one "
+                     "game each and the intervals, which count them as games, are too "
+                     "narrow.</p>")
+    else:
+        head_note = ""
     note = ("" if document["complete"] else '<p class="note"><strong>Incomplete:</strong> '
             "interrupted before every game was played.</p>")
     body = "\n".join([
@@ -1074,7 +1083,7 @@ def skill_trace_html(document: JSON) -> str:
         f'<p class="note">{_e(document["catalogue"]["source"])}: {document["games"]} games '
         f"per seat order per step from seed {document['seed']}. A share near 50 % means "
         "that twice the thinking no longer pays: the game is shallow from there.</p>",
-        note, charts._svg(figure), f"<table><tr>{head}</tr>{rows}</table>"])
+        note, charts._svg(figure), f"<table><tr>{head}</tr>{rows}</table>", head_note])
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
             f"{body}\n</body>\n</html>\n")
