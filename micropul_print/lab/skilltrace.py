@@ -99,9 +99,14 @@ def _nodes(spec: str) -> int:
 
 def document(the_plan: Plan, catalogue: Any, spec: str,
              results: Mapping[int, Sequence[GameSummary]], complete: bool) -> JSON:
-    """The skill trace's report (JSON): what was played and each step's figure."""
+    """The skill trace's report (JSON): what was played and each step's figure. The
+    catalogue is named as every report names it (``shipped:micropul.yaml``, or relative
+    to the working folder): no folder of the machine it was made on."""
+    from micropul_print.lab.report import display_path
+
     return {"format": FORMAT, "game": the_plan.game,
-            "catalogue": {"name": catalogue.name, "source": catalogue.source},
+            "catalogue": {"name": catalogue.name,
+                          "source": display_path(str(catalogue.source))},
             "bot": spec, "budgets": budget_specs(spec), "games": the_plan.games,
             "seed": the_plan.seed, "complete": complete,
             "steps": summarise(the_plan, results)}

@@ -95,6 +95,7 @@ def test_the_command_reports_text_json_and_a_chart(
     assert "  standard: lookahead:16 v lookahead:8: " in out
     document = json.loads((tmp_path / "trace.json").read_text("utf-8"))
     assert document["format"] == "micropul-print skill trace"
+    assert document["catalogue"]["source"] == "shipped:micropul.yaml"  # no folder named
     assert [s["factor"] for s in document["steps"]] == [2, 2, 2, 2]
     assert all(s["games"] == 2 for s in document["steps"])
     page = skill_trace_html(document)
