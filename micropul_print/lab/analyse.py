@@ -422,6 +422,13 @@ def pairing_name(bots: Sequence[str]) -> str:
     return " v ".join(bots)
 
 
+def fingerprint(game: GameSummary) -> tuple[Any, ...]:
+    """What tells two games apart short of their moves: scores, result, end, length and
+    the legal moves before each move. In a game without chance a bot that chooses alike on every
+    seed plays one game again and again; those copies are one observation, not many."""
+    return (game.scores, game.returns, game.end, game.turns, game.branching, game.legal)
+
+
 def first_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary]]) -> JSON:
     """The first player's edge: seat 1's points (a tie is half) in the *mirror*
     pairings alone, a bot against itself, where only the seat differs. A lopsided
@@ -450,6 +457,18 @@ def first_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSumma
         figure["points"] = stats.wilson(math.fsum(g.returns[0] for g in games),
                                         len(games)).to_json()
         figure["method"] = "mirror"
+        alike = []
+        for index in mirror:
+            played_here = results[index]
+            distinct = len({fingerprint(g) for g in played_here})
+            if len(played_here) >= 4 and distinct < len(played_here) // 2:
+                alike.append(f"{pairing_name(parts[index].bots)} {len(played_here)} games, "
+                             f"{distinct} distinct")
+        if alike:
+            figure["note"] = (f"games played alike on every seed ({'; '.join(alike)}): a "
+                              "bot that chooses alike in a game without chance plays one "
+                              "game again and again, and the interval counts the copies "
+                              "as games")
         return figure
     lopsided = [index for index in results if results[index]]
     names = sorted({bot for index in lopsided for bot in parts[index].bots})

@@ -287,6 +287,8 @@ def first_player_text(figure: JSON) -> str:
     else:
         text = (f"{_pct(figure['points'])} of the points to seat 1, from {figure['games']} "
                 f"games of the mirror pairings {', '.join(figure['pairings'])}")
+        if figure["note"]:
+            text += f"; {figure['note']}"
     if figure["unbalanced"]:
         orders = ", ".join(f"{' v '.join(row['bots'])} {row['games'][0]} games, reversed "
                            f"{row['games'][1]}" for row in figure["unbalanced"])

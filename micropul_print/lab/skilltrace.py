@@ -18,7 +18,7 @@ from typing import Any
 from micropul_print.game import registry
 from micropul_print.game.state import JSON
 from micropul_print.lab import stats
-from micropul_print.lab.analyse import GameSummary, Part, Plan, plan_of
+from micropul_print.lab.analyse import GameSummary, Part, Plan, fingerprint, plan_of
 from micropul_print.lab.bots import make_bot
 
 FACTORS = (1, 2, 4, 8, 16)  # the budgets, as multiples of the bot's own
@@ -70,7 +70,7 @@ def summarise(the_plan: Plan, results: Mapping[int, Sequence[GameSummary]]) -> l
         key = (part.variant, stronger, weaker)
         points = steps.setdefault(key, [])
         points += [game.returns[seat] for game in results.get(index, ())]
-        alike.setdefault(key, set()).update((seat, *_fingerprint(game))
+        alike.setdefault(key, set()).update((seat, *fingerprint(game))
                                             for game in results.get(index, ()))
     rows = []
     for key, points in steps.items():
@@ -85,11 +85,6 @@ def summarise(the_plan: Plan, results: Mapping[int, Sequence[GameSummary]]) -> l
     return rows
 
 
-def _fingerprint(game: GameSummary) -> tuple[Any, ...]:
-    """What tells two games apart short of their moves: scores, end, length and the legal
-    moves before each move. In a game without chance a bot that plays alike on every
-    seed plays one game again and again; those copies are one observation, not many."""
-    return (game.scores, game.end, game.turns, game.branching, game.legal)
 
 
 def _nodes(spec: str) -> int:

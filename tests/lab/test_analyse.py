@@ -305,6 +305,22 @@ def test_the_mirror_pairings_win_over_the_fitted_seat_term() -> None:
     assert edge["pairings"] == ["a v a"]
 
 
+def test_mirror_games_played_alike_on_every_seed_are_said_to_be_copies() -> None:
+    from micropul_print.lab import report
+
+    parts = (Part("v", ("a", "a")), Part("v", ("b", "b")))
+    # a against itself: one game, 6 times (a game without chance); b's games differ.
+    results = {0: [_game(seed, (1.0, 0.0)) for seed in range(6)],
+               1: [_game(seed, (1.0, 0.0), turns=10 + seed) for seed in range(6)]}
+    edge = analyse._two_player(parts, results, ["a", "b"], [], 0, "a")["first_player"]
+    assert edge["method"] == "mirror" and edge["games"] == 12
+    assert edge["note"] == ("games played alike on every seed (a v a 6 games, 1 distinct): "
+                            "a bot that chooses alike in a game without chance plays one "
+                            "game again and again, and the interval counts the copies as "
+                            "games")
+    assert edge["note"] in report.first_player_text(edge)
+
+
 def test_an_interrupted_run_with_unbalanced_seat_orders_says_so() -> None:
     from micropul_print.lab import report
 
