@@ -62,6 +62,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the two-player ladder's reference: its rating is 0 and the "
                         "others are measured from it (default: greedy if it plays, else "
                         "the first bot; solitaire has no ladder)")
+    parser.add_argument("--no-mirror", dest="mirror", action="store_false",
+                        help="play no bot against itself (the lookahead against itself is "
+                        "the dearest pairing); the first-player edge is then a seat term "
+                        "fitted to the lopsided pairings in both seat orders")
     parser.add_argument("--seed", metavar="S", type=whole_number(0, MAX_SEED, "the seed"),
                         default=0,
                         help="game k of every part is dealt with seed S + k (default 0)")
@@ -395,4 +399,5 @@ def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
                                  f"{', '.join(map(str, players))} players, not {count}")
     return analyse.plan(catalogue.game, catalogue, args.bots, args.games, args.seed,
                         variants=args.variants,
-                        players=None if args.players is None else [int(p) for p in args.players])
+                        players=None if args.players is None else [int(p) for p in args.players],
+                        mirror=args.mirror)

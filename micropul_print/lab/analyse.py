@@ -116,11 +116,12 @@ def plan_of(game_name: str, parts: Sequence[Part], games: int, seed: int) -> Pla
 
 def plan(game_name: str, catalogue: Any, bots: Sequence[str], games: int, seed: int, *,
          variants: Sequence[str] | None = None,
-         players: Sequence[int] | None = None) -> Plan:
+         players: Sequence[int] | None = None, mirror: bool = True) -> Plan:
     """Every part to play and its batches (see the module's docstring), in the
     ``variants`` and with the ``players`` counts asked for (None: all the game has;
-    counts other than 1 and 2 are not analysed). Raises ValueError for an unknown bot
-    or a bot named twice."""
+    counts other than 1 and 2 are not analysed); ``mirror`` False leaves out the
+    pairings of a bot against itself (the first player's edge is then fitted). Raises
+    ValueError for an unknown bot or a bot named twice."""
     for spec in bots:
         make_bot(spec)
     if len(set(bots)) != len(bots):
@@ -136,7 +137,8 @@ def plan(game_name: str, catalogue: Any, bots: Sequence[str], games: int, seed: 
             if count == 1:
                 parts += [Part(variant, (bot,)) for bot in bots]
             elif count == 2:
-                parts += [Part(variant, (a, b)) for a in bots for b in bots]
+                parts += [Part(variant, (a, b)) for a in bots for b in bots
+                          if mirror or a != b]
     return plan_of(game_name, parts, games, seed)
 
 
@@ -420,13 +422,23 @@ def pairing_name(bots: Sequence[str]) -> str:
     return " v ".join(bots)
 
 
+def fingerprint(game: GameSummary) -> tuple[Any, ...]:
+    """What tells two games apart short of their moves: scores, result, end, length and
+    the legal moves before each move. In a game without chance a bot that chooses alike on every
+    seed plays one game again and again; those copies are one observation, not many."""
+    return (game.scores, game.returns, game.end, game.turns, game.branching, game.legal)
+
+
 def first_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary]]) -> JSON:
     """The first player's edge: seat 1's points (a tie is half) in the *mirror*
     pairings alone, a bot against itself, where only the seat differs. A lopsided
     pairing's seat 1 is a given bot, and pooled with the reverse order it gives 50 %
-    by construction: it is never counted. ``unbalanced``: lopsided pairings whose two
-    seat orders played different numbers of games (an interrupted run), which tilts
-    the pooled figures (ties, length, the ladder) towards one order."""
+    by construction: it is never pooled. Without a mirror pairing, the edge is the seat
+    term of a rating model fitted to every pairing in its seat order (method
+    ``seat-term``: :func:`stats.seat_term`), or none when the games cannot tell the
+    seat from the bots (each pairing in one seat order only). ``unbalanced``: lopsided
+    pairings whose two seat orders played different numbers of games (an interrupted
+    run), which tilts the pooled figures (ties, length, the ladder) towards one order."""
     mirror = [index for index in results if len(set(parts[index].bots)) == 1]
     games = [g for index in mirror for g in results[index]]
     played = {parts[index].bots: len(results[index]) for index in results}
@@ -437,17 +449,49 @@ def first_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSumma
             unbalanced.append({"bots": list(bots), "games": [count, reverse]})
         elif bots[0] > bots[1] and bots[::-1] not in played and count:
             unbalanced.append({"bots": list(bots[::-1]), "games": [0, count]})
-    if not games:
-        note = ("no mirror pairing (a bot against itself) was played: the first player's "
-                "edge is not measured (lopsided pairings cannot show it)")
-    else:
-        note = None
-    return {"points": stats.wilson(math.fsum(g.returns[0] for g in games),
-                                   len(games)).to_json() if games else None,
-            "games": len(games),
-            "pairings": [pairing_name(parts[index].bots) for index in mirror],
-            "unbalanced": sorted(unbalanced, key=lambda row: row["bots"]),
-            "note": note}
+    figure: JSON = {"points": None, "games": len(games), "method": None,
+                    "pairings": [pairing_name(parts[index].bots) for index in mirror],
+                    "unbalanced": sorted(unbalanced, key=lambda row: row["bots"]),
+                    "note": None}
+    if games:
+        figure["points"] = stats.wilson(math.fsum(g.returns[0] for g in games),
+                                        len(games)).to_json()
+        figure["method"] = "mirror"
+        alike = []
+        for index in mirror:
+            played_here = results[index]
+            distinct = len({fingerprint(g) for g in played_here})
+            if len(played_here) >= 4 and distinct < len(played_here) // 2:
+                alike.append(f"{pairing_name(parts[index].bots)} {len(played_here)} games, "
+                             f"{distinct} distinct")
+        if alike:
+            figure["note"] = (f"games played alike on every seed ({'; '.join(alike)}): a "
+                              "bot that chooses alike in a game without chance plays one "
+                              "game again and again, and the interval counts the copies "
+                              "as games")
+        return figure
+    lopsided = [index for index in results if results[index]]
+    names = sorted({bot for index in lopsided for bot in parts[index].bots})
+    ordered: dict[tuple[int, int], list[float]] = {}
+    for index in lopsided:
+        first, second = (names.index(bot) for bot in parts[index].bots)
+        ordered.setdefault((first, second), []).extend(g.returns[0] for g in results[index])
+    fitted = stats.seat_term(len(names), ordered) if ordered else None
+    if fitted is None:
+        figure["note"] = (
+            "no mirror pairing (a bot against itself) was played, and the pairings "
+            "played cannot tell the seat from the bots (each in one seat order only): "
+            "the first player's edge is not measured" if ordered else
+            "no game was played: the first player's edge is not measured")
+        return figure
+    figure.update(points=fitted.to_json(), method="seat-term",
+                  games=sum(len(results[index]) for index in lopsided),
+                  pairings=[pairing_name(parts[index].bots) for index in lopsided],
+                  note="no mirror pairing (a bot against itself) was played: the edge is "
+                       "the seat term of a rating model fitted to the pairings in both "
+                       "seat orders, seat 1's share of the points against a bot of its "
+                       "own strength")
+    return figure
 
 
 def _two_player(parts: Sequence[Part], results: Mapping[int, Sequence[GameSummary]],

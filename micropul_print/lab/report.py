@@ -279,9 +279,16 @@ def first_player_text(figure: JSON) -> str:
     orders of an interrupted run are unbalanced; or why there is none."""
     if figure["points"] is None:
         text = str(figure["note"])
+    elif figure.get("method") == "seat-term":
+        text = (f"{_pct(figure['points'])} of the points to seat 1 against a bot of its "
+                f"own strength: the seat term of a rating model fitted to "
+                f"{figure['games']} games of the pairings {', '.join(figure['pairings'])} "
+                f"(no mirror pairing was played)")
     else:
         text = (f"{_pct(figure['points'])} of the points to seat 1, from {figure['games']} "
                 f"games of the mirror pairings {', '.join(figure['pairings'])}")
+        if figure["note"]:
+            text += f"; {figure['note']}"
     if figure["unbalanced"]:
         orders = ", ".join(f"{' v '.join(row['bots'])} {row['games'][0]} games, reversed "
                            f"{row['games'][1]}" for row in figure["unbalanced"])
@@ -357,7 +364,7 @@ def key_figures(section: JSON) -> list[tuple[str, JSON | None, bool]]:
     figures: list[tuple[str, JSON | None, bool]] = [
         ("length (player turns)", section["length"]["mean"], False)]
     if section["players"] == 2:
-        figures += [("first-player edge (% of points, mirror pairings)",
+        figures += [("first-player edge (% of points to seat 1)",
                      section["first_player"]["points"], True),
                     ("ties (% of games)", section["ties"], True),
                     ("lead changes per game", section["lead_changes"], False)]
@@ -391,7 +398,7 @@ def sweep_rows(document: JSON) -> list[JSON]:
 
 # Which compared metric each key figure's column stands for.
 _KEY_METRICS = {"length (player turns)": "length",
-                "first-player edge (% of points, mirror pairings)": "first-player edge",
+                "first-player edge (% of points to seat 1)": "first-player edge",
                 "ties (% of games)": "ties", "lead changes per game": "lead changes"}
 
 
@@ -480,6 +487,7 @@ h1 { font-size: 1.6em; } h2 { font-size: 1.3em; margin-top: 2em;
 table { border-collapse: collapse; margin: 0.5em 0 1em; }
 td, th { border: 1px solid #dee2e6; padding: 0.2em 0.6em; text-align: right; }
 th { background: #f1f3f5; } td.name, th.name { text-align: left; }
+td:not(.name) { white-space: nowrap; }
 tr.significant td, td.significant { background: #fff3bf; }
 tr.changed td { font-weight: bold; }
 ul.summary { font-size: 1.05em; }
@@ -520,7 +528,10 @@ def _summary_table(section: JSON) -> str:
              for reason, share in section["ends"].items()]
     if section["players"] == 2:
         edge = section["first_player"]
-        rows += [[_name("first-player edge: % of the points to seat 1 in the mirror "
+        rows += [[_name("first-player edge: % of the points to seat 1 against a bot of "
+                        "its own strength, fitted seat term (a tie is half)"
+                        if edge.get("method") == "seat-term" else
+                        "first-player edge: % of the points to seat 1 in the mirror "
                         "pairings (a tie is half)"),
                   "<td>&ndash;</td>" if edge["points"] is None
                   else _cell(edge["points"], True)],
@@ -647,7 +658,9 @@ def _section_html(section: JSON, charts: _Charts, level: str = "h2",
 
 
 def _metric_cells(metric: JSON) -> list[str]:
-    unit = "%" if metric["kind"] == "proportion" else metric["unit"]
+    # A proportion's two values are % and their difference is in percentage points.
+    unit = ("% (difference: percentage points)" if metric["kind"] == "proportion"
+            else metric["unit"])
     if metric["not_compared"]:
         verdict = f"not compared: {metric['not_compared']}"
     else:
@@ -655,7 +668,7 @@ def _metric_cells(metric: JSON) -> list[str]:
             "" if metric["p_adjusted"] is None else f" (adjusted p {metric['p_adjusted']:.3g})")
     return [_name(metric["metric"]), _name(unit), f"<td>{metric['this']:.2f}</td>",
             f"<td>{metric['against']:.2f}</td>",
-            f"<td>{_e(_show(metric['difference'], digits=2))}</td>", f"<td>{_e(verdict)}</td>"]
+            f"<td>{_e(_show(metric['difference'], digits=2))}</td>", _name(verdict)]
 
 
 def _comparison_rows(rows: Sequence[JSON], title: Any) -> list[str]:
@@ -671,9 +684,10 @@ def _comparison_rows(rows: Sequence[JSON], title: Any) -> list[str]:
 def _comparison_html(document: JSON, charts: _Charts) -> list[str]:
     against = document["against"]
     mine, theirs = document["catalogue"], against["catalogue"]
-    head = "".join(f"<th>{_e(h)}</th>" for h in (
-        "", "figure", "unit", mine["label"], theirs["label"], "difference (95 %)",
-        "significant"))
+    head = "".join(f'<th class="name">{_e(h)}</th>' if n in (0, 1, 2, 6) else f"<th>{_e(h)}</th>"
+                   for n, h in enumerate(("section", "figure", "unit", mine["label"],
+                                          theirs["label"], "difference (95 %)",
+                                          "significant")))
     parts = [f"<h2>{_e(theirs['label'])} compared with {_e(mine['label'])}</h2>",
              '<ul class="summary">' + "".join(f"<li>{_e(line)}</li>"
                                               for line in against["summary"]) + "</ul>",
@@ -709,7 +723,7 @@ def _comparison_html(document: JSON, charts: _Charts) -> list[str]:
             for bot, histogram in mirror_a.items():
                 if bot in mirror_b:
                     parts.append(charts.histograms(
-                        f"Final scores: {bot}", [(mine["label"], histogram),
+                        f"Final scores: {bot} against itself", [(mine["label"], histogram),
                                                  (theirs["label"], mirror_b[bot])],
                         "final score (points)"))
         parts.append("</div>")
@@ -748,8 +762,9 @@ def _sweep_html(document: JSON, charts: _Charts) -> list[str]:
     for table in sweep_rows(document):
         rows = table["rows"]
         names = [name for name, _, _ in key_figures(rows[0]["section"])]
-        head = "".join(f"<th>{_e(h)}</th>" for h in ["set", "path", *names, "differs from "
-                                                     f"{first}"])
+        columns = ["set", "path", *names, f"differs from {first}"]
+        head = "".join(f'<th class="name">{_e(h)}</th>' if n in (0, 1, len(columns) - 1)
+                       else f"<th>{_e(h)}</th>" for n, h in enumerate(columns))
         body = []
         for row in rows:
             cells = [_name(row["catalogue"]["label"]), _name(row["catalogue"]["path"])]
@@ -958,7 +973,7 @@ class _Charts:
         axes.set_ylabel("legal moves of that kind (mean)")
         axes.xaxis.get_major_locator().set_params(integer=True)
         if axes.get_legend_handles_labels()[0]:
-            axes.legend(fontsize=7)
+            axes.legend(fontsize=8)
         return self._svg(figure)
 
     def forest(self, name: str, points: Sequence[tuple[str, JSON, bool]]) -> str:
@@ -975,7 +990,8 @@ class _Charts:
         axes.set_yticks(range(len(rows)), [label for label, _, _ in rows])
         axes.set_ylim(-0.5, len(rows) - 0.5)
         axes.set_title(name)
-        axes.set_xlabel(name if "(" in name else f"{name} (mean, 95 % interval)")
+        axes.set_xlabel(f"{name[:-1]}; 95 % interval)" if name.endswith(")")
+                        else f"{name} (mean, 95 % interval)")
         return self._svg(figure)
 
     def pieces(self, section: JSON) -> str:
@@ -987,7 +1003,7 @@ class _Charts:
         # Alone, there is no winner: the final score of the games the piece was played
         # in says more.
         second = (("points", "its player's points (%)", 100.0) if section["players"] > 1
-                  else ("final_score", "final score when played (points)", 1.0))
+                  else ("final_score", "final score of its\ngames (points)", 1.0))
         for axes, (key, label, scale) in ((top, ("played", "played in (% of games)", 100.0)),
                                           (bottom, second)):
             values = [row[key]["value"] * scale for row in rows]
@@ -1048,11 +1064,20 @@ def skill_trace_html(document: JSON) -> str:
         axes.legend()
     rows = "".join(
         "<tr>" + "".join(f"<td>{_e(str(cell))}</td>" for cell in (
-            step["variant"], step["stronger"], step["weaker"], step["games"], step["wins"],
-            step["ties"], _show(step["share"], 100.0, " %", 1))) + "</tr>"
+            step["variant"], step["stronger"], step["weaker"], step["games"],
+            step["distinct"], step["wins"], step["ties"],
+            _show(step["share"], 100.0, " %", 1))) + "</tr>"
         for step in steps)
     head = "".join(f"<th>{_e(h)}</th>" for h in (
-        "variant", "stronger", "weaker", "games", "won", "tied", "share (95 %)"))
+        "variant", "stronger", "weaker", "games", "distinct games", "won", "tied",
+        "share (95 %)"))
+    if any(step["distinct"] < step["games"] // 2 for step in steps):
+        head_note = ('<p class="note">Fewer distinct games than games: the bots played '
+                     "alike on every seed (a game without chance), so the copies are one "
+                     "game each and the intervals, which count them as games, are too "
+                     "narrow.</p>")
+    else:
+        head_note = ""
     note = ("" if document["complete"] else '<p class="note"><strong>Incomplete:</strong> '
             "interrupted before every game was played.</p>")
     body = "\n".join([
@@ -1060,7 +1085,7 @@ def skill_trace_html(document: JSON) -> str:
         f'<p class="note">{_e(document["catalogue"]["source"])}: {document["games"]} games '
         f"per seat order per step from seed {document['seed']}. A share near 50 % means "
         "that twice the thinking no longer pays: the game is shallow from there.</p>",
-        note, charts._svg(figure), f"<table><tr>{head}</tr>{rows}</table>"])
+        note, charts._svg(figure), f"<table><tr>{head}</tr>{rows}</table>", head_note])
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{_e(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
             f"{body}\n</body>\n</html>\n")

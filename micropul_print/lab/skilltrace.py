@@ -18,7 +18,7 @@ from typing import Any
 from micropul_print.game import registry
 from micropul_print.game.state import JSON
 from micropul_print.lab import stats
-from micropul_print.lab.analyse import GameSummary, Part, Plan, plan_of
+from micropul_print.lab.analyse import GameSummary, Part, Plan, fingerprint, plan_of
 from micropul_print.lab.bots import make_bot
 
 FACTORS = (1, 2, 4, 8, 16)  # the budgets, as multiples of the bot's own
@@ -63,20 +63,28 @@ def summarise(the_plan: Plan, results: Mapping[int, Sequence[GameSummary]]) -> l
     """One row per step and variant: the stronger bot's share of the points over both
     seat orders (games played so far), with its Wilson interval."""
     steps: dict[tuple[str, str, str], list[float]] = {}
+    alike: dict[tuple[str, str, str], set[tuple[Any, ...]]] = {}
     for index, part in enumerate(the_plan.parts):
         stronger, weaker = max(part.bots, key=_nodes), min(part.bots, key=_nodes)
         seat = part.bots.index(stronger)
-        points = steps.setdefault((part.variant, stronger, weaker), [])
+        key = (part.variant, stronger, weaker)
+        points = steps.setdefault(key, [])
         points += [game.returns[seat] for game in results.get(index, ())]
+        alike.setdefault(key, set()).update((seat, *fingerprint(game))
+                                            for game in results.get(index, ()))
     rows = []
-    for (variant, stronger, weaker), points in steps.items():
+    for key, points in steps.items():
+        variant, stronger, weaker = key
         n = len(points)
         rows.append({"variant": variant, "stronger": stronger, "weaker": weaker,
                      "factor": _nodes(stronger) // max(1, _nodes(weaker)), "games": n,
+                     "distinct": len(alike[key]),
                      "wins": sum(p == 1.0 for p in points),
                      "ties": sum(p == 0.5 for p in points),
                      "share": stats.wilson(sum(points), n).to_json()})
     return rows
+
+
 
 
 def _nodes(spec: str) -> int:
@@ -86,9 +94,14 @@ def _nodes(spec: str) -> int:
 
 def document(the_plan: Plan, catalogue: Any, spec: str,
              results: Mapping[int, Sequence[GameSummary]], complete: bool) -> JSON:
-    """The skill trace's report (JSON): what was played and each step's figure."""
+    """The skill trace's report (JSON): what was played and each step's figure. The
+    catalogue is named as every report names it (``shipped:micropul.yaml``, or relative
+    to the working folder): no folder of the machine it was made on."""
+    from micropul_print.lab.report import display_path
+
     return {"format": FORMAT, "game": the_plan.game,
-            "catalogue": {"name": catalogue.name, "source": catalogue.source},
+            "catalogue": {"name": catalogue.name,
+                          "source": display_path(str(catalogue.source))},
             "bot": spec, "budgets": budget_specs(spec), "games": the_plan.games,
             "seed": the_plan.seed, "complete": complete,
             "steps": summarise(the_plan, results)}
@@ -107,9 +120,13 @@ def format_text(report: JSON) -> str:
              "each budget against the one below it: the stronger bot's share of the "
              "points (a tie 1/2), 95 % Wilson interval"]
     for step in report["steps"]:
-        lines.append(f"  {step['variant']}: {step['stronger']} v {step['weaker']}: "
-                     f"{_pct(step['share'])} of {step['games']} games "
-                     f"({step['wins']} won, {step['ties']} tied)")
+        line = (f"  {step['variant']}: {step['stronger']} v {step['weaker']}: "
+                f"{_pct(step['share'])} of {step['games']} games "
+                f"({step['wins']} won, {step['ties']} tied)")
+        if step["distinct"] < step["games"] // 2:
+            line += (f"; only {step['distinct']} distinct games: the bots play alike on "
+                     f"every seed, and the interval counts the copies as games")
+        lines.append(line)
     if not report["complete"]:
         lines.append("  (interrupted: the figures cover the games played so far)")
     return "\n".join(lines) + "\n"

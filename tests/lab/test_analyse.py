@@ -73,10 +73,16 @@ def test_points_are_counted_for_the_right_bot_and_seat() -> None:
     }
     section = analyse._two_player(parts, results, ["a", "b"], ["7", "8"], 0, "b")
     # Only lopsided pairings: seat 1 took 3.5 points of 4, but that is a and b in turn
-    # in that seat, not the seat: no first-player figure.
-    assert section["first_player"]["points"] is None
-    assert section["first_player"]["pairings"] == []
-    assert "no mirror pairing" in section["first_player"]["note"]
+    # in that seat, not the seat: the edge is the fitted seat term, never the pooled
+    # 87.5 %. Each order with its extra tie: a first 2.5 of 3, b first 2 of 3, so h is
+    # the mean of their logits (log 5 + log 2) / 2 and the edge sigma(h) = sqrt(10) /
+    # (1 + sqrt(10)).
+    edge = section["first_player"]
+    assert edge["method"] == "seat-term" and edge["points"]["method"] == "seat-term"
+    assert edge["points"]["value"] == pytest.approx(10**0.5 / (1 + 10**0.5), abs=1e-6)
+    assert edge["points"]["low"] < 0.5 < edge["points"]["high"]
+    assert edge["games"] == 4 and edge["pairings"] == ["a v b", "b v a"]
+    assert "no mirror pairing" in edge["note"]
     assert section["ties"]["value"] == 0.25
     points = section["matrix"]["points"]
     assert points[0][1]["value"] == pytest.approx(2.5 / 4)  # a against b
@@ -276,6 +282,43 @@ def test_the_first_player_edge_comes_from_mirror_pairings_alone() -> None:
     assert edge["points"]["value"] == pytest.approx(2.5 / 4)
     assert edge["games"] == 4 and edge["pairings"] == ["a v a"]
     assert edge["unbalanced"] == [] and edge["note"] is None
+
+
+def test_one_seat_order_alone_gives_no_first_player_figure() -> None:
+    from micropul_print.lab import report
+
+    parts = (Part("v", ("a", "b")), Part("v", ("b", "a")))
+    # An interrupted run: b v a never played, so a's strength and seat 1 are one.
+    results = {0: [_game(0, (1.0, 0.0)), _game(1, (1.0, 0.0)), _game(2, (0.0, 1.0))]}
+    edge = analyse._two_player(parts, results, ["a", "b"], [], 0, "a")["first_player"]
+    assert edge["points"] is None and edge["method"] is None
+    assert "cannot tell the seat from the bots" in edge["note"]
+    assert "a v b 3 games, reversed 0" in report.first_player_text(edge)
+
+
+def test_the_mirror_pairings_win_over_the_fitted_seat_term() -> None:
+    parts = (Part("v", ("a", "a")), Part("v", ("a", "b")), Part("v", ("b", "a")))
+    results = {0: [_game(0, (0.0, 1.0)), _game(1, (0.0, 1.0))],
+               1: [_game(0, (1.0, 0.0))] * 5, 2: [_game(0, (1.0, 0.0))] * 5}
+    edge = analyse._two_player(parts, results, ["a", "b"], [], 0, "a")["first_player"]
+    assert edge["method"] == "mirror" and edge["points"]["value"] == 0.0
+    assert edge["pairings"] == ["a v a"]
+
+
+def test_mirror_games_played_alike_on_every_seed_are_said_to_be_copies() -> None:
+    from micropul_print.lab import report
+
+    parts = (Part("v", ("a", "a")), Part("v", ("b", "b")))
+    # a against itself: one game, 6 times (a game without chance); b's games differ.
+    results = {0: [_game(seed, (1.0, 0.0)) for seed in range(6)],
+               1: [_game(seed, (1.0, 0.0), turns=10 + seed) for seed in range(6)]}
+    edge = analyse._two_player(parts, results, ["a", "b"], [], 0, "a")["first_player"]
+    assert edge["method"] == "mirror" and edge["games"] == 12
+    assert edge["note"] == ("games played alike on every seed (a v a 6 games, 1 distinct): "
+                            "a bot that chooses alike in a game without chance plays one "
+                            "game again and again, and the interval counts the copies as "
+                            "games")
+    assert edge["note"] in report.first_player_text(edge)
 
 
 def test_an_interrupted_run_with_unbalanced_seat_orders_says_so() -> None:

@@ -70,6 +70,11 @@ def test_analyse_writes_a_valid_report_and_the_same_bytes_every_time(
     assert re.search(r"url\((?!#)", page) is None  # only the page's own clip paths
     assert 'href="http' not in page and 'src="' not in page
     assert "://" not in page  # not even the addresses of matplotlib's SVG metadata
+    # The comparison table names its first column, and a proportion's difference is in
+    # percentage points, not in %; the overlaid scores are each bot's against itself.
+    assert '<th class="name">section</th>' in page
+    assert "% (difference: percentage points)" in page
+    assert "Final scores: greedy against itself" in page
 
 
 def test_a_report_names_no_folder_and_is_the_same_wherever_its_catalogue_lies(
@@ -172,6 +177,21 @@ def test_analyse_json_to_stdout_and_the_solitaire_par_table(
     assert greedy["bot"] == "greedy" and [p["percentile"] for p in greedy["par"]] == [
         10, 25, 50, 75, 90]
     assert len(section["pieces"]) == 47  # every tile but the start tile
+
+
+def test_without_mirror_pairings_the_first_player_edge_is_a_fitted_seat_term(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--no-config", "--game", "cellulae", "--variants", "5",
+                 "--bots", "random,greedy", "--no-mirror", "--games", "6", "--json", "-",
+                 "--jobs", "1"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    _validate(document)
+    (section,) = document["sections"]
+    assert [p["bots"] for p in section["pairings"]] == [["random", "greedy"],
+                                                       ["greedy", "random"]]
+    edge = section["first_player"]
+    assert edge["method"] == "seat-term" and edge["points"]["method"] == "seat-term"
+    assert edge["games"] == 12 and edge["pairings"] == ["random v greedy", "greedy v random"]
 
 
 @pytest.mark.parametrize(("args", "message"), [

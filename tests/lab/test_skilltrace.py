@@ -63,6 +63,29 @@ def test_each_step_counts_the_stronger_bot_s_points_in_both_seat_orders(
     assert step["share"]["low"] < 0.625 < step["share"]["high"]
 
 
+def test_a_step_of_games_played_alike_on_every_seed_says_they_are_copies(
+        catalogue: Any) -> None:
+    plan = skilltrace.plan("micropul", catalogue, "lookahead:1", 6, 0)
+    # A game without chance and bots that play alike: each seat order one game, 6 times.
+    copies = {0: [_game(seed, (1.0, 0.0)) for seed in range(6)],
+              1: [_game(seed, (1.0, 0.0)) for seed in range(6)]}
+    (step,) = skilltrace.summarise(plan, copies)[:1]
+    assert (step["games"], step["distinct"]) == (12, 2)
+    document = {"game": "micropul", "catalogue": {"name": "Micropul", "source": "m.yaml"},
+                "bot": "lookahead:1", "games": 6, "seed": 0, "complete": True,
+                "steps": [step]}
+    assert ("only 2 distinct games: the bots play alike on every seed, and the interval "
+            "counts the copies as games") in skilltrace.format_text(document)
+    assert "Fewer distinct games than games" in skill_trace_html(document)
+    # Games that differ (here in length) are each their own.
+    varied = {0: [GameSummary(seed, (0.0, 0.0), (1.0, 0.0), "core exhausted", 10 + seed,
+                              (), 0, None, None, ()) for seed in range(6)]}
+    (step,) = skilltrace.summarise(plan, varied)[:1]
+    assert (step["games"], step["distinct"]) == (6, 6)
+    document["steps"] = [step]
+    assert "distinct" not in skilltrace.format_text(document)
+
+
 def test_the_command_reports_text_json_and_a_chart(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     args = ["analyse", "--skill-trace", "lookahead:1", "--games", "1", "--jobs", "1"]
@@ -72,6 +95,7 @@ def test_the_command_reports_text_json_and_a_chart(
     assert "  standard: lookahead:16 v lookahead:8: " in out
     document = json.loads((tmp_path / "trace.json").read_text("utf-8"))
     assert document["format"] == "micropul-print skill trace"
+    assert document["catalogue"]["source"] == "shipped:micropul.yaml"  # no folder named
     assert [s["factor"] for s in document["steps"]] == [2, 2, 2, 2]
     assert all(s["games"] == 2 for s in document["steps"])
     page = skill_trace_html(document)

@@ -195,3 +195,51 @@ def test_paired_p_of_no_difference_and_of_a_constant_one() -> None:
     assert stats.paired_p([1.0, 2.0, 3.0], [1.0, 2.0, 3.0]) == 1.0
     assert stats.paired_p([1.0, 2.0, 3.0], [2.0, 3.0, 4.0]) == 0.0
     assert stats.paired_p([1.0], [2.0]) is None
+
+
+def test_the_seat_is_confounded_with_the_bots_unless_the_pairings_tell_them_apart() -> None:
+    assert stats.seat_confounded({(0, 1): [1.0]})  # one order: a's strength or seat 1
+    assert stats.seat_confounded({(0, 1): [1.0], (1, 2): [0.0], (3, 2): [1.0]})
+    assert not stats.seat_confounded({(0, 1): [1.0], (1, 0): [1.0]})  # both orders
+    assert not stats.seat_confounded({(0, 0): [0.5]})  # a mirror pairing
+    # a first against b and c, b first against c: no strengths make every seat 1 one
+    # unit stronger (a - c would be 1 and 2).
+    assert not stats.seat_confounded({(0, 1): [1.0], (1, 2): [1.0], (0, 2): [1.0]})
+    assert stats.seat_term(2, {(0, 1): [1.0, 0.0, 1.0]}) is None
+
+
+def test_the_seat_term_of_one_pairing_in_both_orders_has_a_closed_form() -> None:
+    # a first: 7 points of 10, b first: 4 of 10; with the extra tie of each order the
+    # model is saturated: h is the mean of the two logits, Var(h) = (1/w1 + 1/w2) / 4.
+    results = {(0, 1): [1.0] * 7 + [0.0] * 3, (1, 0): [1.0] * 3 + [0.5] * 2 + [0.0] * 5}
+    first, second = 7.5 / 11, 4.5 / 11
+    h = (math.log(first / (1 - first)) + math.log(second / (1 - second))) / 2
+    se = math.sqrt((1 / (11 * first * (1 - first)) + 1 / (11 * second * (1 - second))) / 4)
+    edge = stats.seat_term(2, results)
+    assert edge is not None and edge.method == "seat-term"
+
+    def sigma(x: float) -> float:
+        return 1 / (1 + math.exp(-x))
+
+    assert edge.value == pytest.approx(sigma(h), abs=1e-9)
+    assert edge.low == pytest.approx(sigma(h - stats.Z95 * se), abs=1e-9)
+    assert edge.high == pytest.approx(sigma(h + stats.Z95 * se), abs=1e-9)
+
+
+def test_the_seat_term_recovers_a_first_player_edge_from_lopsided_pairings_alone() -> None:
+    # Three bots 0, 200 and 400 Elo apart, seat 1 worth a 60 % share between equals;
+    # every lopsided pairing in both orders, 400 games each, no mirror pairing.
+    import random
+
+    rng = random.Random(7)
+    strength = [0.0, 200 / stats.ELO, 400 / stats.ELO]
+    h = math.log(0.6 / 0.4)
+    results: dict[tuple[int, int], list[float]] = {}
+    for a, b in itertools.permutations(range(3), 2):
+        p = 1 / (1 + math.exp(-(strength[a] - strength[b] + h)))
+        results[a, b] = [1.0 if rng.random() < p else 0.0 for _ in range(400)]
+    edge = stats.seat_term(3, results)
+    assert edge is not None
+    assert edge.low < 0.6 < edge.high and edge.low > 0.5  # the edge, and significant
+    assert edge.high - edge.low < 0.08
+
