@@ -224,7 +224,7 @@ def _run(args: argparse.Namespace) -> int:
     missing = missing_inputs(args, CONFIG)
     if missing:
         raise UserError(missing)
-    require_seeds(args.seed, args.games)  # game k is dealt seed S + k
+    require_seeds(args)  # game k is dealt seed S + k
     paths = catalogue_paths(args.catalogue)
     sweep = len(paths) > 1
     if sweep and args.against:

@@ -46,16 +46,29 @@ def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
     return parse
 
 
-def require_seeds(seed: int, games: int) -> None:
-    """UsageError unless the last seed ``games`` games from ``seed`` deal (game k is
-    dealt seed S + k) is one a record or a report can store."""
+def require_seeds(args: argparse.Namespace) -> None:
+    """An error unless the last seed ``args.games`` games from ``args.seed`` deal (game k
+    is dealt seed S + k) is one a record or a report can store. When the seed or the
+    number of games came from the configuration file, the error is at that value's
+    place (the seed's first), as every value of the file is judged: a usage error would
+    blame options the user never typed."""
     from micropul_print.base.errors import UsageError
+    from micropul_print.config import SETTINGS, value_problem
 
+    seed, games = args.seed, args.games
     last = seed + games - 1
-    if last > MAX_SEED:
+    if last <= MAX_SEED:
+        return
+    configured = {setting.key for setting in getattr(args, SETTINGS, ())
+                  if setting.at is not None} & {"seed", "games"}
+    if not configured:
         raise UsageError(f"--seed {seed} with --games {games} deals seeds up to {last}, "
                          f"past the largest seed, {MAX_SEED}: the seed must be at most "
                          f"{MAX_SEED - games + 1}")
+    raise value_problem(args, "seed" if "seed" in configured else "games",
+                        f"seed {seed} with {games} games deals seeds up to {last}, past "
+                        f"the largest seed, {MAX_SEED}: the seed must be at most "
+                        f"{MAX_SEED - games + 1}")
 
 
 def decimal_number(text: str) -> float:
