@@ -188,6 +188,10 @@ def test_analyse_json_to_stdout_and_the_solitaire_par_table(
     (["--game", "cellulae", "--players", "1"], "Cellulae takes 2 players, not 1"),
     (["--players", "²"], "micropul-print analyse: error: Micropul takes 2, 1 players, not ²\n"),
     (["--players", "02"], "micropul-print analyse: error: Micropul takes 2, 1 players, not 02\n"),
+    (["--variants", "standard,standard"], "micropul-print analyse: error: a variant is named "
+                                          "twice in standard,standard: standard\n"),
+    (["--players", "1,2,1"], "micropul-print analyse: error: a player count is named twice in "
+                             "1,2,1: 1\n"),
     (["--bots", "random,greedy", "--anchor", "lookahead"],
      "micropul-print analyse: error: --anchor 'lookahead' is not one of the bots "
      "(they are: random, greedy)\n"),
