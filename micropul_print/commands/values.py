@@ -52,23 +52,25 @@ def require_seeds(args: argparse.Namespace) -> None:
     number of games came from the configuration file, the error is at that value's
     place (the seed's first), as every value of the file is judged: a usage error would
     blame options the user never typed."""
-    from micropul_print.base.errors import UsageError
-    from micropul_print.config import SETTINGS, value_problem
+    from micropul_print.base.errors import Diagnostic, UsageError, UserError
 
     seed, games = args.seed, args.games
     last = seed + games - 1
     if last <= MAX_SEED:
         return
-    configured = {setting.key for setting in getattr(args, SETTINGS, ())
-                  if setting.at is not None} & {"seed", "games"}
+    # The settings config.resolve left (config.SETTINGS; config imports this module).
+    configured = {setting.key: setting.at for setting in getattr(args, "config_settings", ())
+                  if setting.at is not None and setting.key in ("seed", "games")}
     if not configured:
         raise UsageError(f"--seed {seed} with --games {games} deals seeds up to {last}, "
                          f"past the largest seed, {MAX_SEED}: the seed must be at most "
                          f"{MAX_SEED - games + 1}")
-    raise value_problem(args, "seed" if "seed" in configured else "games",
-                        f"seed {seed} with {games} games deals seeds up to {last}, past "
-                        f"the largest seed, {MAX_SEED}: the seed must be at most "
-                        f"{MAX_SEED - games + 1}")
+    key = "seed" if "seed" in configured else "games"
+    source, line, col = configured[key]
+    raise UserError([Diagnostic(source, line, col,
+                                f"{key}: seed {seed} with {games} games deals seeds up to "
+                                f"{last}, past the largest seed, {MAX_SEED}: the seed must "
+                                f"be at most {MAX_SEED - games + 1}")])
 
 
 def decimal_number(text: str) -> float:
