@@ -466,6 +466,21 @@ def test_an_output_that_cannot_be_written_is_told_before_any_game(
     assert list((tmp_path / "taken").iterdir()) == []
 
 
+@pytest.mark.parametrize("out", [[], ["--out", "turns"]])
+def test_a_theme_that_is_not_one_is_refused_before_the_record_is_played(
+        out: list[str], record_text: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """replay --theme nope was accepted without --out, and refused only after the whole
+    game had been replayed (its "moves, all legal" said first) with it."""
+    path = tmp_path / "game.json"
+    path.write_text(record_text, encoding="utf-8")
+    assert main(["replay", str(path), "--theme", "nope", *out]) == 1
+    assert capsys.readouterr().err == (
+        "nope: error: no theme 'nope': give a built-in theme (classic, ink-saver, "
+        "colour-safe) or the path of a theme .yaml file\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
 @pytest.fixture(scope="module")
 def record_text(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A recorded game of Micropul, two greedy players, seed 3."""
