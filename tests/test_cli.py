@@ -263,19 +263,22 @@ def test_a_pipe_given_as_an_output_file_is_refused_not_replaced(
     assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
-@pytest.mark.parametrize("argv", [["catalogue"], ["play", "--bots", "random"]])
-def test_a_name_with_a_bidi_override_is_escaped_on_stdout_too(
+@pytest.mark.parametrize("argv", [
+    ["catalogue"], ["play", "--bots", "random"],
+    ["analyse", "--games", "1", "--bots", "random", "--players", "1", "--jobs", "1"]])
+def test_a_name_with_a_bidi_override_or_a_line_break_is_escaped_on_stdout_too(
         argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A catalogue name may hold U+202E; printed raw, it reordered the terminal's line."""
+    """A catalogue name may hold U+202E and a line break; printed raw, they reordered the
+    terminal's line and split it (catalogue and analyse printed both)."""
     from micropul_print.catalogue.loader import shipped_catalogue
 
     text = shipped_catalogue("micropul").read_text(encoding="utf-8")
     catalogue = tmp_path / "bidi.yaml"
-    catalogue.write_text(text.replace("\nname: Micropul\n", '\nname: "Mine\\u202eX"\n', 1),
-                         encoding="utf-8")
+    catalogue.write_text(text.replace("\nname: Micropul\n", '\nname: "Mine\\u202eX\\nY"\n',
+                                      1), encoding="utf-8")
     assert main([*argv, str(catalogue)]) == 0
     out = capsys.readouterr().out
-    assert "\u202e" not in out and "Mine\\u202eX" in out
+    assert "\u202e" not in out and "Mine\\u202eX\\nY" in out
 
 
 _EMPTY_FILE = "an empty file name; give a file"

@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePath
 from typing import Any
 
-from micropul_print.base.errors import UsageError
+from micropul_print.base.errors import UsageError, printable
 from micropul_print.game.api import JSON
 from micropul_print.kit.outputs import OutputDir, write_atomic
 from micropul_print.lab import analyse
@@ -395,7 +395,23 @@ _KEY_METRICS = {"length (player turns)": "length",
                 "ties (% of games)": "ties", "lead changes per game": "lead changes"}
 
 
+def _printable_names(value: Any) -> Any:
+    """``value`` with the names and paths of its sets escaped (base.errors.printable): a
+    catalogue's name may hold a line break or U+202E, which split or reordered the text
+    summary's lines; the JSON and the page keep the name as it is."""
+    if isinstance(value, dict):
+        return {key: printable(item) if key in _SET_TEXTS and isinstance(item, str)
+                else _printable_names(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_printable_names(item) for item in value]
+    return value
+
+
+_SET_TEXTS = frozenset({"name", "label", "path", "source"})
+
+
 def format_text(document: JSON) -> str:
+    document = _printable_names(document)
     settings = document["settings"]
     catalogue = document["catalogue"]
     first, last = settings["seed"], settings["seed"] + settings["games"] - 1
