@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import os
 import stat
 import subprocess
@@ -413,3 +414,28 @@ def test_an_unknown_argument_is_the_commands_own_usage_error(
     assert err.startswith(f"usage: micropul-print {words[0]} [-h]")
     assert err.splitlines()[-1] == (
         f"micropul-print {words[0]}: error: unrecognized arguments: {unknown}")
+
+
+@pytest.mark.parametrize("argv", [
+    ["catalogue"],
+    ["analyse", "--games", "1", "--bots", "random", "--players", "1", "--jobs", "1",
+     "--json", "-"]])
+def test_a_name_stdout_cannot_encode_is_escaped_not_an_internal_error(
+        argv: list[str], tmp_path: Path) -> None:
+    """Under PYTHONIOENCODING=ascii (or a C locale Python does not coerce), a catalogue
+    named 'Müll' stopped catalogue and analyse with "internal error: UnicodeEncodeError"
+    (status 70); the JSON of --json - must stay JSON, with the name intact."""
+    from micropul_print.catalogue.loader import shipped_catalogue
+
+    text = shipped_catalogue("micropul").read_text(encoding="utf-8")
+    catalogue = tmp_path / "mull.yaml"
+    catalogue.write_text(text.replace("\nname: Micropul\n", "\nname: Müll\n", 1),
+                         encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "micropul_print", *argv, str(catalogue)],
+                            capture_output=True, timeout=120,
+                            env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 0, result.stderr
+    if "--json" in argv:
+        assert json.loads(result.stdout)["catalogue"]["name"] == "Müll"
+    else:
+        assert result.stdout.startswith(b"M\\xfcll: 48 tiles\n")

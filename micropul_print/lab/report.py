@@ -8,12 +8,14 @@ matplotlib is imported by the HTML page alone: the [lab] extra installs it.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import html
 import io
 import json
 import math
 import os
+import sys
 import tempfile
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -183,7 +185,10 @@ def dumps(document: JSON) -> str:
 def write_json(document: JSON, target: str) -> None:
     """The report's JSON to a file (atomically), or to stdout for ``-``."""
     if target == "-":
-        print(dumps(document), end="")
+        # JSON escapes what the output's encoding lacks (\u00fc), where the text escapes
+        # of stdout (\xfc) would make it JSON no reader takes.
+        utf = codecs.lookup(sys.stdout.encoding or "utf-8").name.startswith("utf")
+        print(json.dumps(document, indent=2, ensure_ascii=not utf), end="\n")
         return
     write_atomic(Path(target), dumps(document).encode("utf-8"))
 
