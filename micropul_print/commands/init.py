@@ -55,6 +55,10 @@ def run(args: argparse.Namespace) -> int:
     if folder.exists() and not folder.is_dir():
         raise UserError([Diagnostic(str(folder), 0, 0, "not a folder: init writes its "
                                     "files into a folder")])
+    if folder.is_symlink() and not folder.exists():  # else "cannot write: File exists"
+        raise UserError([Diagnostic(str(folder), 0, 0, f"a link to {os.readlink(folder)}, "
+                                    "which leads nowhere: make that folder, or choose "
+                                    "another one")])
     # lexists: a symbolic link that leads nowhere is a file of the user's too.
     there = [name for name in files if os.path.lexists(folder / name)]
     if there:  # every one named, and nothing written
