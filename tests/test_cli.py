@@ -439,3 +439,38 @@ def test_a_name_stdout_cannot_encode_is_escaped_not_an_internal_error(
         assert json.loads(result.stdout)["catalogue"]["name"] == "Müll"
     else:
         assert result.stdout.startswith(b"M\\xfcll: 48 tiles\n")
+
+
+@pytest.mark.parametrize(("argv", "config", "expected"), [
+    (["build", "--no-config", "--out", "b/" * 2500], "",
+     "micropul-print build: error: argument --out: a folder name of 5000 bytes, "
+     f"'{'b/' * 30}…' (5000 characters): a path has at most 4096 (the system's PATH_MAX)"),
+    (["check", "é" * 200], "",
+     "micropul-print check: error: argument CATALOGUE: a file name holding a name of 400 "
+     f"bytes, '{'é' * 60}…' (200 characters): a file or folder's name has at most 255 (the "
+     "system's NAME_MAX)"),
+    (["init", "d" * 256], "",
+     "micropul-print init: error: argument DIR: a folder name holding a name of 256 bytes, "
+     f"'{'d' * 60}…' (256 characters): a file or folder's name has at most 255 (the "
+     "system's NAME_MAX)"),
+    (["build"], f'[build]\nout = "{"a/" * 100_000}"\n',  # relative to the file: a/.../a
+     "micropul-print.toml:2:7: error: out: a folder name of 199999 bytes, "
+     f"'{'a/' * 30}…' (199999 characters): a path has at most 4096 (the system's "
+     "PATH_MAX)"),
+])
+def test_a_path_longer_than_the_system_takes_is_refused_before_any_work(
+        argv: list[str], config: str, expected: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A path of 200,000 folders took 90 s to be refused (one folder at a time), and a
+    name too long was refused after the work, quoted whole in a line of 40 KB."""
+    monkeypatch.chdir(tmp_path)
+    if config:
+        Path("micropul-print.toml").write_text(config, encoding="utf-8")
+    try:
+        code = main(argv)
+    except SystemExit as usage:  # argparse's own usage error
+        code = usage.code  # type: ignore[assignment]
+    assert code == (1 if config else 2)
+    assert capsys.readouterr().err.splitlines()[-1] == expected
+    assert [p.name for p in tmp_path.iterdir()] == (["micropul-print.toml"] if config
+                                                    else [])

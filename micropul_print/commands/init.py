@@ -33,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import Diagnostic, UsageError, UserError
+    from micropul_print.commands.values import path_too_long
     from micropul_print.config import CONFIG_NAME
     from micropul_print.draw.theme import THEMES_DIR
     from micropul_print.game import registry
@@ -40,6 +41,9 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.folder.strip():  # an unset shell variable, not "here"
         raise UsageError("argument DIR: an empty folder name; give a folder, . for this one")
+    too_long = path_too_long(args.folder, "folder")
+    if too_long:
+        raise UsageError(f"argument DIR: {too_long}")
     game = registry.get(args.game) if args.game else registry.default_game()
     folder = Path(args.folder)
     shipped = game.shipped_catalogue()
