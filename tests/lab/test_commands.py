@@ -793,6 +793,23 @@ def test_a_move_recorded_for_the_wrong_player_is_an_error_at_it(
         "player 2's turn")
 
 
+@pytest.mark.parametrize(("player", "shown"), [("true", "true"), ('"1"', '"1"'),
+                                             ("1.0", "1.0")])
+def test_a_move_s_player_that_is_not_a_number_is_an_error_at_it(
+        player: str, shown: str, record_text: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """"player": true passed for player 1 (true == 1 in Python), and "1" was said as
+    "recorded as player '1''s"."""
+    text = record_text.replace('{"player": 1,', f'{{"player": {player},', 1)
+    path = tmp_path / "game.json"
+    path.write_text(text, "utf-8")
+    assert main(["replay", str(path)]) == 1
+    line = _line_of(text, '"moves"') + 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"{path}:{line}:5: error: move 1 (moves[0]): 'player' must be a player number, got "
+        f"{shown}")
+
+
 def test_analyse_play_and_replay_read_the_folder_s_configuration(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
