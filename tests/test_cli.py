@@ -474,3 +474,18 @@ def test_a_path_longer_than_the_system_takes_is_refused_before_any_work(
     assert capsys.readouterr().err.splitlines()[-1] == expected
     assert [p.name for p in tmp_path.iterdir()] == (["micropul-print.toml"] if config
                                                     else [])
+
+
+def test_a_folder_named_with_escape_codes_is_escaped_in_what_init_and_build_print(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """init printed its folder's name raw and build its output folder's: an ESC in them
+    recoloured the terminal (the diagnostics escaped them already)."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "v\x1b[31m"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "v\\x1b[31m/micropul.yaml"
+    assert err.startswith("A variant of Micropul in v\\x1b[31m: edit micropul.yaml and ")
+    assert main(["build", "--no-config", "--only", "svg", "--out", "o\x1b[31m"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and f"into {tmp_path}/o\\x1b[31m in " in out

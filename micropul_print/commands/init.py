@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.base.errors import Diagnostic, UsageError, UserError
+    from micropul_print.base.errors import Diagnostic, UsageError, UserError, printable
     from micropul_print.commands.values import path_too_long
     from micropul_print.config import CONFIG_NAME
     from micropul_print.draw.theme import THEMES_DIR
@@ -75,9 +75,10 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UserError([Diagnostic(str(exc.filename or folder), 0, 0,
                                     f"cannot write: {exc.strerror or exc}")]) from None
-    for name in files:
-        print(folder / name)
-    print(f"A variant of {game.info.title} in {folder}: edit {shipped.name} and {THEME_FILE}, "
+    for name in files:  # a folder's name may hold ESC or U+202E: printed, they act
+        print(printable(str(folder / name)))
+    print(f"A variant of {game.info.title} in {printable(str(folder))}: edit {shipped.name} "
+          f"and {THEME_FILE}, "
           f"then, in that folder, micropul-print check and micropul-print build "
           "(--watch rebuilds as you edit).", file=sys.stderr)
     return 0

@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.base.errors import UserError
+    from micropul_print.base.errors import UserError, printable
     from micropul_print.catalogue.loader import load_catalogue
     from micropul_print.config import missing_inputs
     from micropul_print.game import registry
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         removed = staging.commit({"replay": written})
     stale = f"; removed {len(removed)} pictures of an earlier replay" if removed else ""
     print(f"wrote {len(pages)} SVG pictures, replay.pdf and moves.txt into "
-          f"{output.root}{stale}",
+          f"{printable(str(output.root))}{stale}",
           file=sys.stderr)
     return 0
 
