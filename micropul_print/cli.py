@@ -26,6 +26,7 @@ import copy
 import errno
 import gc
 import importlib
+import io
 import os
 import re
 import sys
@@ -228,6 +229,7 @@ def _resolved(args: argparse.Namespace) -> tuple[list[config.Setting], argparse.
 
 def main(argv: list[str] | None = None) -> int:
     _open_closed_streams()
+    _escape_what_stdout_cannot_encode()
     words = join_negative_values(sys.argv[1:] if argv is None else argv)
     # The signals are noted as they come: a library that turns the handler's exception
     # into KeyboardInterrupt (watchfiles does, for any signal) must not make a SIGTERM
@@ -322,6 +324,15 @@ def _open_closed_streams() -> None:
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (kept open)
+
+
+def _escape_what_stdout_cannot_encode() -> None:
+    """A character the output's encoding lacks (a name with 'ü' under
+    PYTHONIOENCODING=ascii, or a C locale Python does not coerce) is written as ``\\xfc``,
+    as on stderr, where Python does so itself: it stopped the command with an internal
+    error, a UnicodeEncodeError."""
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.errors == "strict":
+        sys.stdout.reconfigure(errors="backslashreplace")
 
 
 def _silence_stdout() -> None:

@@ -131,6 +131,13 @@ class CommandOptions:
             if isinstance(action.const, bool):
                 return value
             return action.const if value else self.defaults[key]
+        if key in self.spec.paths and not isinstance(value, str):
+            # A number or an array joined by commas made a path no one meant.
+            several = (" (several catalogues, a sweep, go on the command line)"
+                       if isinstance(value, list) and key == "catalogue"
+                       and self.command == "analyse" else "")
+            raise _Invalid(f"{key}: expected one path, as a string in quotes, not "
+                           f"{'an array' if isinstance(value, list) else _kind(value)}{several}")
         text = _text(key, value)
         if key in self.spec.paths and not text.strip():  # else the file's own folder
             raise _Invalid(f"{key}: an empty path; give one, or remove the line for the "

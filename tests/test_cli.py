@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 import os
 import stat
 import subprocess
@@ -263,19 +264,22 @@ def test_a_pipe_given_as_an_output_file_is_refused_not_replaced(
     assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
-@pytest.mark.parametrize("argv", [["catalogue"], ["play", "--bots", "random"]])
-def test_a_name_with_a_bidi_override_is_escaped_on_stdout_too(
+@pytest.mark.parametrize("argv", [
+    ["catalogue"], ["play", "--bots", "random"],
+    ["analyse", "--games", "1", "--bots", "random", "--players", "1", "--jobs", "1"]])
+def test_a_name_with_a_bidi_override_or_a_line_break_is_escaped_on_stdout_too(
         argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A catalogue name may hold U+202E; printed raw, it reordered the terminal's line."""
+    """A catalogue name may hold U+202E and a line break; printed raw, they reordered the
+    terminal's line and split it (catalogue and analyse printed both)."""
     from micropul_print.catalogue.loader import shipped_catalogue
 
     text = shipped_catalogue("micropul").read_text(encoding="utf-8")
     catalogue = tmp_path / "bidi.yaml"
-    catalogue.write_text(text.replace("\nname: Micropul\n", '\nname: "Mine\\u202eX"\n', 1),
-                         encoding="utf-8")
+    catalogue.write_text(text.replace("\nname: Micropul\n", '\nname: "Mine\\u202eX\\nY"\n',
+                                      1), encoding="utf-8")
     assert main([*argv, str(catalogue)]) == 0
     out = capsys.readouterr().out
-    assert "\u202e" not in out and "Mine\\u202eX" in out
+    assert "\u202e" not in out and "Mine\\u202eX\\nY" in out
 
 
 _EMPTY_FILE = "an empty file name; give a file"
@@ -410,3 +414,78 @@ def test_an_unknown_argument_is_the_commands_own_usage_error(
     assert err.startswith(f"usage: micropul-print {words[0]} [-h]")
     assert err.splitlines()[-1] == (
         f"micropul-print {words[0]}: error: unrecognized arguments: {unknown}")
+
+
+@pytest.mark.parametrize("argv", [
+    ["catalogue"],
+    ["analyse", "--games", "1", "--bots", "random", "--players", "1", "--jobs", "1",
+     "--json", "-"]])
+def test_a_name_stdout_cannot_encode_is_escaped_not_an_internal_error(
+        argv: list[str], tmp_path: Path) -> None:
+    """Under PYTHONIOENCODING=ascii (or a C locale Python does not coerce), a catalogue
+    named 'Müll' stopped catalogue and analyse with "internal error: UnicodeEncodeError"
+    (status 70); the JSON of --json - must stay JSON, with the name intact."""
+    from micropul_print.catalogue.loader import shipped_catalogue
+
+    text = shipped_catalogue("micropul").read_text(encoding="utf-8")
+    catalogue = tmp_path / "mull.yaml"
+    catalogue.write_text(text.replace("\nname: Micropul\n", "\nname: Müll\n", 1),
+                         encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "micropul_print", *argv, str(catalogue)],
+                            capture_output=True, timeout=120,
+                            env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 0, result.stderr
+    if "--json" in argv:
+        assert json.loads(result.stdout)["catalogue"]["name"] == "Müll"
+    else:
+        assert result.stdout.startswith(b"M\\xfcll: 48 tiles\n")
+
+
+@pytest.mark.parametrize(("argv", "config", "expected"), [
+    (["build", "--no-config", "--out", "b/" * 2500], "",
+     "micropul-print build: error: argument --out: a folder name of 5000 bytes, "
+     f"'{'b/' * 30}…' (5000 characters): a path has at most 4096 (the system's PATH_MAX)"),
+    (["check", "é" * 200], "",
+     "micropul-print check: error: argument CATALOGUE: a file name holding a name of 400 "
+     f"bytes, '{'é' * 60}…' (200 characters): a file or folder's name has at most 255 (the "
+     "system's NAME_MAX)"),
+    (["init", "d" * 256], "",
+     "micropul-print init: error: argument DIR: a folder name holding a name of 256 bytes, "
+     f"'{'d' * 60}…' (256 characters): a file or folder's name has at most 255 (the "
+     "system's NAME_MAX)"),
+    (["build"], f'[build]\nout = "{"a/" * 100_000}"\n',  # relative to the file: a/.../a
+     "micropul-print.toml:2:7: error: out: a folder name of 199999 bytes, "
+     f"'{'a/' * 30}…' (199999 characters): a path has at most 4096 (the system's "
+     "PATH_MAX)"),
+])
+def test_a_path_longer_than_the_system_takes_is_refused_before_any_work(
+        argv: list[str], config: str, expected: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A path of 200,000 folders took 90 s to be refused (one folder at a time), and a
+    name too long was refused after the work, quoted whole in a line of 40 KB."""
+    monkeypatch.chdir(tmp_path)
+    if config:
+        Path("micropul-print.toml").write_text(config, encoding="utf-8")
+    try:
+        code = main(argv)
+    except SystemExit as usage:  # argparse's own usage error
+        code = usage.code  # type: ignore[assignment]
+    assert code == (1 if config else 2)
+    assert capsys.readouterr().err.splitlines()[-1] == expected
+    assert [p.name for p in tmp_path.iterdir()] == (["micropul-print.toml"] if config
+                                                    else [])
+
+
+def test_a_folder_named_with_escape_codes_is_escaped_in_what_init_and_build_print(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """init printed its folder's name raw and build its output folder's: an ESC in them
+    recoloured the terminal (the diagnostics escaped them already)."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["init", "v\x1b[31m"]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == "v\\x1b[31m/micropul.yaml"
+    assert err.startswith("A variant of Micropul in v\\x1b[31m: edit micropul.yaml and ")
+    assert main(["build", "--no-config", "--only", "svg", "--out", "o\x1b[31m"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and f"into {tmp_path}/o\\x1b[31m in " in out

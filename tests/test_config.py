@@ -57,6 +57,11 @@ EXPECTED = {
                    "the default",
                    "{path}:5:13: error: catalogue: an empty path; give one, or remove the line "
                    "for the default"],
+    "path_not_a_string": ["{path}:2:7: error: out: expected one path, as a string in quotes, "
+                          "not a number",
+                          "{path}:5:13: error: catalogue: expected one path, as a string in "
+                          "quotes, not an array (several catalogues, a sweep, go on the "
+                          "command line)"],
     "empty_array": ["{path}:2:8: error: lang: expected a string, a number or an array of "
                     "them, not an empty array"],
     "not_ascii_digits": ["{path}:2:15: error: back-offset: expected two millimetre values "

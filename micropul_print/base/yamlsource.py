@@ -355,7 +355,8 @@ def read_document(
     root, diagnostics = read_yaml(path, max_bytes=max_bytes)
     value = build(root, diagnostics) if root is not None else None
     diagnostics = in_file_order(diagnostics)
-    return (None if errors_in(diagnostics) else value), diagnostics
+    # The value is judged on every problem; at most MAX_PROBLEMS of them are told.
+    return (None if errors_in(diagnostics) else value), capped(diagnostics)
 
 
 def not_a_file(mode: int) -> str:
@@ -834,3 +835,22 @@ def expect_text(node: YamlNode, what: str, diagnostics: list[Diagnostic]) -> str
 def in_file_order(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """Sorted by position; file-level problems (line 0) first, ties keep their order."""
     return sorted(diagnostics, key=lambda d: (d.file, d.line, d.col))
+
+
+_GRAVITY = (Severity.NOTICE, Severity.WARNING, Severity.ERROR)
+
+
+def capped(problems: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """One file's problems in file order (those of no line first, as found) and at most
+    MAX_PROBLEMS of them, then one saying there are more, as the YAML reader stops:
+    20,000 unknown keys are not 20,000 lines, and the same each run. That line is as
+    grave as the gravest problem it stands for, so an error left out still counts."""
+    ordered = in_file_order(problems)
+    if len(ordered) <= MAX_PROBLEMS:
+        return ordered
+    first = ordered[MAX_PROBLEMS]
+    gravest = max((d.severity for d in ordered[MAX_PROBLEMS:]), key=_GRAVITY.index)
+    return [*ordered[:MAX_PROBLEMS],
+            Diagnostic(first.file, first.line, first.col,
+                       f"more than {MAX_PROBLEMS} problems ({len(ordered)} in all); "
+                       f"the first {MAX_PROBLEMS} are shown", gravest)]

@@ -228,7 +228,7 @@ def _run(args: argparse.Namespace) -> int:
     missing = missing_inputs(args, CONFIG)
     if missing:
         raise UserError(missing)
-    require_seeds(args.seed, args.games)  # game k is dealt seed S + k
+    require_seeds(args)  # game k is dealt seed S + k
     paths = catalogue_paths(args.catalogue)
     sweep = len(paths) > 1
     if sweep and args.against:
@@ -389,6 +389,12 @@ def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
     game = registry.get(catalogue.game)
     variants = game.variants(catalogue)
     players = game.info.player_counts
+    for key, named in (("variants", args.variants), ("players", args.players)):
+        twice = sorted({value for value in named or () if list(named).count(value) > 1})
+        if twice:  # each would be played again, and counted once
+            what = "a variant" if key == "variants" else "a player count"
+            raise _value_problem(args, key, f"{what} is named twice in {','.join(named)}: "
+                                 f"{', '.join(twice)}")
     for variant in args.variants or ():
         if variant not in variants:
             raise _value_problem(args, "variants", f"{catalogue.name} has no variant "

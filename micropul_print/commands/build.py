@@ -68,7 +68,7 @@ def _offset(text: str) -> tuple[float, float]:
             f"expected two millimetre values X,Y such as 0.5,-1: {quoted(text)}") from None
     if not (math.isfinite(x) and math.isfinite(y)) or max(abs(x), abs(y)) > 20:
         raise argparse.ArgumentTypeError("each back offset must be within 20 mm")
-    return x, y
+    return x + 0.0, y + 0.0  # -0 is 0: calibrate wrote [-0.0, -0.0] and said [-0, -0]
 
 
 MIN_SCALE, MAX_SCALE = 90.0, 110.0

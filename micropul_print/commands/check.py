@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import without_errors
     from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
 
-    require_seeds(args.seed, args.games)  # game k of each kind is dealt seed S + k
+    require_seeds(args)  # game k of each kind is dealt seed S + k
     found, diagnostics = read_catalogue(args.catalogue or shipped_catalogue(args.game))
     catalogue = without_errors(found, diagnostics, args.strict)
     if args.catalogue:

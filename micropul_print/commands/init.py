@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.base.errors import Diagnostic, UsageError, UserError
+    from micropul_print.base.errors import Diagnostic, UsageError, UserError, printable
+    from micropul_print.commands.values import path_too_long
     from micropul_print.config import CONFIG_NAME
     from micropul_print.draw.theme import THEMES_DIR
     from micropul_print.game import registry
@@ -40,6 +41,9 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.folder.strip():  # an unset shell variable, not "here"
         raise UsageError("argument DIR: an empty folder name; give a folder, . for this one")
+    too_long = path_too_long(args.folder, "folder")
+    if too_long:
+        raise UsageError(f"argument DIR: {too_long}")
     game = registry.get(args.game) if args.game else registry.default_game()
     folder = Path(args.folder)
     shipped = game.shipped_catalogue()
@@ -55,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
     if folder.exists() and not folder.is_dir():
         raise UserError([Diagnostic(str(folder), 0, 0, "not a folder: init writes its "
                                     "files into a folder")])
+    if folder.is_symlink() and not folder.exists():  # else "cannot write: File exists"
+        raise UserError([Diagnostic(str(folder), 0, 0, f"a link to {os.readlink(folder)}, "
+                                    "which leads nowhere: make that folder, or choose "
+                                    "another one")])
     # lexists: a symbolic link that leads nowhere is a file of the user's too.
     there = [name for name in files if os.path.lexists(folder / name)]
     if there:  # every one named, and nothing written
@@ -67,9 +75,10 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UserError([Diagnostic(str(exc.filename or folder), 0, 0,
                                     f"cannot write: {exc.strerror or exc}")]) from None
-    for name in files:
-        print(folder / name)
-    print(f"A variant of {game.info.title} in {folder}: edit {shipped.name} and {THEME_FILE}, "
+    for name in files:  # a folder's name may hold ESC or U+202E: printed, they act
+        print(printable(str(folder / name)))
+    print(f"A variant of {game.info.title} in {printable(str(folder))}: edit {shipped.name} "
+          f"and {THEME_FILE}, "
           f"then, in that folder, micropul-print check and micropul-print build "
           "(--watch rebuilds as you edit).", file=sys.stderr)
     return 0

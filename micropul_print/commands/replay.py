@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.base.errors import UserError
+    from micropul_print.base.errors import UserError, printable
     from micropul_print.catalogue.loader import load_catalogue
     from micropul_print.config import missing_inputs
     from micropul_print.game import registry
@@ -50,6 +50,11 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         raise UserError(missing)
 
+    from micropul_print.draw.theme import load_theme
+
+    # Every input is judged before the record is played: a theme that is not one was
+    # refused only after the replay, and not at all without --out.
+    theme = load_theme(args.theme)
     if args.out is not None:
         check_directory_target(Path(args.out), "the pictures")
     read = read_record(args.record)
@@ -74,11 +79,9 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         return 0
     from micropul_print.backends.svg import to_svg
-    from micropul_print.draw.theme import load_theme
     from micropul_print.kit.outputs import Staging
     from micropul_print.lab.record import move_notation, pages_pdf, replay_drawings
 
-    theme = load_theme(args.theme)
     pages = replay_drawings(read, catalogue, theme, states)
     digits = max(3, len(str(len(pages) - 1)))
     # Staged, as a build is: an interrupted replay leaves the folder as it was, and the
@@ -100,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         removed = staging.commit({"replay": written})
     stale = f"; removed {len(removed)} pictures of an earlier replay" if removed else ""
     print(f"wrote {len(pages)} SVG pictures, replay.pdf and moves.txt into "
-          f"{output.root}{stale}",
+          f"{printable(str(output.root))}{stale}",
           file=sys.stderr)
     return 0
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from micropul_print.base.errors import Diagnostic, UserError, joined
+from micropul_print.base.errors import Diagnostic, UserError, joined, printable
 from micropul_print.game import registry
 from micropul_print.game.plugin import Game
 from micropul_print.kit.outputs import Staging
@@ -273,7 +273,7 @@ def format_summary(report: KitReport) -> str:
             total += path.stat().st_size
     parts = ", ".join(_counted(count, part) for part, count in sorted(report.counts.items()))
     lines = [f"wrote {_counted(len(report.files), 'files')} ({parts or 'nothing'}), "
-             f"{_size(total)}, into {report.root} in {report.seconds:.2f} s"]
+             f"{_size(total)}, into {printable(str(report.root))} in {report.seconds:.2f} s"]
     lines += [f"note: {note}" for note in report.notes]
     lines += print_instructions(report)
     built = {scope.partition("/")[0] for scope in report.made}

@@ -282,6 +282,9 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
         if isinstance(data, dict) and MOVER in data:
             data = {key: value for key, value in data.items() if key != MOVER}
             mover = read.record.moves[index][MOVER]
+            if type(mover) is not int:  # true == 1 in Python: it passed for player 1
+                raise UserError([node.diagnostic(
+                    f"{where}: 'player' must be a player number, got {json.dumps(mover)}")])
             if mover != state.current_player() + 1:
                 raise UserError([node.diagnostic(
                     f"{where}: recorded as player {mover!r}'s, but it is player "

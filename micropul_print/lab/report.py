@@ -8,19 +8,21 @@ matplotlib is imported by the HTML page alone: the [lab] extra installs it.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import html
 import io
 import json
 import math
 import os
+import sys
 import tempfile
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePath
 from typing import Any
 
-from micropul_print.base.errors import UsageError
+from micropul_print.base.errors import UsageError, printable
 from micropul_print.game.api import JSON
 from micropul_print.kit.outputs import OutputDir, write_atomic
 from micropul_print.lab import analyse
@@ -183,7 +185,10 @@ def dumps(document: JSON) -> str:
 def write_json(document: JSON, target: str) -> None:
     """The report's JSON to a file (atomically), or to stdout for ``-``."""
     if target == "-":
-        print(dumps(document), end="")
+        # JSON escapes what the output's encoding lacks (\u00fc), where the text escapes
+        # of stdout (\xfc) would make it JSON no reader takes.
+        utf = codecs.lookup(sys.stdout.encoding or "utf-8").name.startswith("utf")
+        print(json.dumps(document, indent=2, ensure_ascii=not utf), end="\n")
         return
     write_atomic(Path(target), dumps(document).encode("utf-8"))
 
@@ -402,7 +407,23 @@ _KEY_METRICS = {"length (player turns)": "length",
                 "ties (% of games)": "ties", "lead changes per game": "lead changes"}
 
 
+def _printable_names(value: Any) -> Any:
+    """``value`` with the names and paths of its sets escaped (base.errors.printable): a
+    catalogue's name may hold a line break or U+202E, which split or reordered the text
+    summary's lines; the JSON and the page keep the name as it is."""
+    if isinstance(value, dict):
+        return {key: printable(item) if key in _SET_TEXTS and isinstance(item, str)
+                else _printable_names(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_printable_names(item) for item in value]
+    return value
+
+
+_SET_TEXTS = frozenset({"name", "label", "path", "source"})
+
+
 def format_text(document: JSON) -> str:
+    document = _printable_names(document)
     settings = document["settings"]
     catalogue = document["catalogue"]
     first, last = settings["seed"], settings["seed"] + settings["games"] - 1

@@ -19,7 +19,7 @@ from micropul_print.game import registry
 from micropul_print.game.state import JSON
 from micropul_print.lab import stats
 from micropul_print.lab.analyse import GameSummary, Part, Plan, fingerprint, plan_of
-from micropul_print.lab.bots import make_bot
+from micropul_print.lab.bots import MAX_NODES, make_bot
 
 FACTORS = (1, 2, 4, 8, 16)  # the budgets, as multiples of the bot's own
 FORMAT = "micropul-print skill trace"
@@ -27,7 +27,8 @@ FORMAT = "micropul-print skill trace"
 
 def budget_specs(spec: str) -> list[str]:
     """The specs of the bot ``spec`` at each of :data:`FACTORS` times its budget;
-    ValueError naming what is supported if it has none to scale."""
+    ValueError naming what is supported if it has none to scale, or saying the largest
+    budget it may have if 16 times its own passes the bound of every node budget."""
     bot = make_bot(spec)
     scaled = getattr(bot, "scaled", None)
     bots = None if scaled is None else [scaled(factor) for factor in FACTORS]
@@ -35,6 +36,12 @@ def budget_specs(spec: str) -> list[str]:
         raise ValueError(f"--skill-trace needs a bot with a node budget to scale: "
                          f"lookahead[:NODES][:dDEPTH][:greedy][:cC][:wW] (not a time "
                          f"budget Ns); {spec!r} has none")
+    largest: int = bots[-1].nodes
+    if largest > MAX_NODES:
+        own = largest // FACTORS[-1]
+        raise ValueError(f"--skill-trace plays {spec!r} at up to {FACTORS[-1]} times its "
+                         f"node budget, {own:,}: {largest:,} nodes, past the largest budget, "
+                         f"{MAX_NODES:,}; give it at most {MAX_NODES // FACTORS[-1]:,} nodes")
     return [b.name for b in bots]
 
 

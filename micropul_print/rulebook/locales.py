@@ -32,11 +32,12 @@ from micropul_print.base.errors import Diagnostic, Severity, UserError, errors_i
 from micropul_print.base.yamlsource import (
     YamlMapping,
     YamlScalar,
+    capped,
     in_file_order,
     read_input_bytes,
     read_yaml,
 )
-from micropul_print.rulebook.po import capped, read_catalogue
+from micropul_print.rulebook.po import read_catalogue
 
 REFERENCE_LANGUAGE = "en"
 REFERENCE_FILE = f"{REFERENCE_LANGUAGE}.yaml"

@@ -31,7 +31,7 @@ from babel.messages.pofile import (
 )
 
 from micropul_print.base.errors import Diagnostic, printable, quoted
-from micropul_print.base.yamlsource import MAX_PROBLEMS, in_file_order, read_input_bytes
+from micropul_print.base.yamlsource import capped, read_input_bytes
 
 # Lines are wrapped as gettext's own tools wrap them; the texts are joined back whole.
 WIDTH = 76
@@ -207,20 +207,6 @@ def read_catalogue(path: Path) -> tuple[list[PoEntry], list[Diagnostic]]:
                 f"'{message.context}' is given twice (first at line "
                 f"{_msgstr_line(lines, first.lineno or 0)})"))
     return entries, capped(problems)
-
-
-def capped(problems: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """One catalogue's problems in file order (those of no line first, as found) and at
-    most MAX_PROBLEMS of them, then one saying there are more, as the YAML reader
-    stops: 20,000 unknown keys are not 20,000 lines, and the same each run."""
-    ordered = in_file_order(problems)
-    if len(ordered) <= MAX_PROBLEMS:
-        return ordered
-    first = ordered[MAX_PROBLEMS]
-    return [*ordered[:MAX_PROBLEMS],
-            Diagnostic(first.file, first.line, first.col,
-                       f"more than {MAX_PROBLEMS} problems ({len(ordered)} in all); "
-                       f"the first {MAX_PROBLEMS} are shown")]
 
 
 def _previous_msgid(lines: Sequence[str], msgid_line: int) -> str:

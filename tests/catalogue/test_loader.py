@@ -300,3 +300,24 @@ def test_another_game_plugs_in_by_its_game_key(
     assert messages(path) == [
         f"{path}:1:7: error: unknown game 'go' (expected micropul, cellulae or dominoes)"
     ]
+
+
+def test_thirty_thousand_unknown_keys_are_capped_and_an_error_past_them_still_counts(
+        tmp_path: Path) -> None:
+    """A catalogue with 30,000 unknown keys printed 30,000 warnings (the YAML reader and
+    the translations stop at 100); the line standing for those left out is as grave as
+    the gravest of them, so an error among them still makes the catalogue invalid."""
+    text = shipped_catalogue("micropul").read_text(encoding="utf-8")
+    extra = "".join(f"k{i}: 1\n" for i in range(30_000))
+    path = tmp_path / "keys.yaml"
+    path.write_text(text.replace("\ngame: micropul\n", f"\ngame: micropul\n{extra}", 1),
+                    encoding="utf-8")
+    catalogue, diagnostics = read_catalogue(path)
+    assert catalogue is not None and len(diagnostics) == 101
+    assert str(diagnostics[-1]) == (f"{path}:115:1: warning: more than 100 problems (30000 "
+                                    "in all); the first 100 are shown")
+    path.write_text(path.read_text(encoding="utf-8").replace("tile_count: 48", "tile_count: 4"),
+                    encoding="utf-8")
+    catalogue, diagnostics = read_catalogue(path)
+    assert catalogue is None and len(diagnostics) == 101
+    assert diagnostics[-1].severity is Severity.ERROR

@@ -29,6 +29,16 @@ def test_a_new_file_holds_what_was_read_and_the_build_uses_it(
     assert f"scale = [97, 97] # {CONFIG_NAME}:3" in shown
 
 
+def test_an_offset_of_minus_zero_is_written_and_said_as_zero(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["calibrate", "--offset", "-0,-0.0"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == (
+        f"{CONFIG_NAME}: [build] back-offset = [0, 0] (was [0, 0])")
+    assert "back-offset = [0.0, 0.0]" in (tmp_path / CONFIG_NAME).read_text()
+
+
 def test_the_user_s_lines_and_comments_stay(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     config = tmp_path / "printer.toml"

@@ -143,6 +143,29 @@ def test_a_seed_whose_last_game_passes_the_largest_is_refused(
     assert main(["check", "--seed", str(largest - 1), "--games", "2"]) == 0
 
 
+@pytest.mark.parametrize(("command", "table", "typed", "expected"), [
+    ("check", "[check]\nseed = 9223372036854775807\ngames = 2\n", [],
+     "micropul-print.toml:2:8: error: seed: seed"),
+    ("check", "[check]\ngames = 2\n", ["--seed", "9223372036854775807"],
+     "micropul-print.toml:2:9: error: games: seed"),
+    ("analyse", "[analyse]\nseed = 9223372036854775807\n", ["--games", "2"],
+     "micropul-print.toml:2:8: error: seed: seed"),
+])
+def test_a_seed_past_the_largest_from_the_config_file_is_blamed_on_the_file(
+        command: str, table: str, typed: list[str], expected: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The seed and the number of games from micropul-print.toml were refused as a usage
+    error about --seed and --games, options the user never typed (status 2)."""
+    largest = 2**63 - 1
+    monkeypatch.chdir(tmp_path)
+    Path("micropul-print.toml").write_text(table, encoding="utf-8")
+    assert main([command, *typed]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"{expected} {largest} with 2 games deals seeds up to {largest + 1}, past the "
+        f"largest seed, {largest}: the seed must be at most {largest - 1}",
+    ]
+
+
 def test_a_long_check_in_a_pipe_tells_its_progress_a_line_a_tenth() -> None:
     """In a pipe or a log, check wrote its terminal progress ("\\rcheck: ...") with no
     line end, and an interruption's message ran on in the same line."""

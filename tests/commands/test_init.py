@@ -87,6 +87,18 @@ def test_a_file_in_the_way_of_the_folder(tmp_path: Path,
                                        "files into a folder\n")
 
 
+def test_a_folder_that_is_a_link_leading_nowhere(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The folder given was a link to a folder not made: "cannot write: File exists"."""
+    link = tmp_path / "variant"
+    link.symlink_to(tmp_path / "gone")
+    assert main(["init", str(link)]) == 1
+    assert capsys.readouterr().err == (
+        f"{link}: error: a link to {tmp_path / 'gone'}, which leads nowhere: make that "
+        "folder, or choose another one\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["variant"]
+
+
 def test_only_a_schema_beside_the_catalogue_is_copied() -> None:
     assert schema_named("# yaml-language-server: $schema=schema.json\ngame: x\n") == \
         "schema.json"

@@ -208,6 +208,10 @@ def test_without_mirror_pairings_the_first_player_edge_is_a_fitted_seat_term(
     (["--game", "cellulae", "--players", "1"], "Cellulae takes 2 players, not 1"),
     (["--players", "²"], "micropul-print analyse: error: Micropul takes 2, 1 players, not ²\n"),
     (["--players", "02"], "micropul-print analyse: error: Micropul takes 2, 1 players, not 02\n"),
+    (["--variants", "standard,standard"], "micropul-print analyse: error: a variant is named "
+                                          "twice in standard,standard: standard\n"),
+    (["--players", "1,2,1"], "micropul-print analyse: error: a player count is named twice in "
+                             "1,2,1: 1\n"),
     (["--bots", "random,greedy", "--anchor", "lookahead"],
      "micropul-print analyse: error: --anchor 'lookahead' is not one of the bots "
      "(they are: random, greedy)\n"),
@@ -480,6 +484,21 @@ def test_an_output_that_cannot_be_written_is_told_before_any_game(
     assert (result.returncode, result.stdout, result.stderr) == (1, "", message)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "taken"]
     assert list((tmp_path / "taken").iterdir()) == []
+
+
+@pytest.mark.parametrize("out", [[], ["--out", "turns"]])
+def test_a_theme_that_is_not_one_is_refused_before_the_record_is_played(
+        out: list[str], record_text: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """replay --theme nope was accepted without --out, and refused only after the whole
+    game had been replayed (its "moves, all legal" said first) with it."""
+    path = tmp_path / "game.json"
+    path.write_text(record_text, encoding="utf-8")
+    assert main(["replay", str(path), "--theme", "nope", *out]) == 1
+    assert capsys.readouterr().err == (
+        "nope: error: no theme 'nope': give a built-in theme (classic, ink-saver, "
+        "colour-safe) or the path of a theme .yaml file\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
 
 
 @pytest.fixture(scope="module")
@@ -792,6 +811,23 @@ def test_a_move_recorded_for_the_wrong_player_is_an_error_at_it(
     assert capsys.readouterr().err.splitlines()[-1] == (
         f"{path}:{line}:5: error: move 2 (moves[1]): recorded as player 1's, but it is "
         "player 2's turn")
+
+
+@pytest.mark.parametrize(("player", "shown"), [("true", "true"), ('"1"', '"1"'),
+                                             ("1.0", "1.0")])
+def test_a_move_s_player_that_is_not_a_number_is_an_error_at_it(
+        player: str, shown: str, record_text: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """"player": true passed for player 1 (true == 1 in Python), and "1" was said as
+    "recorded as player '1''s"."""
+    text = record_text.replace('{"player": 1,', f'{{"player": {player},', 1)
+    path = tmp_path / "game.json"
+    path.write_text(text, "utf-8")
+    assert main(["replay", str(path)]) == 1
+    line = _line_of(text, '"moves"') + 1
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"{path}:{line}:5: error: move 1 (moves[0]): 'player' must be a player number, got "
+        f"{shown}")
 
 
 def test_analyse_play_and_replay_read_the_folder_s_configuration(

@@ -34,6 +34,18 @@ def test_a_bot_without_a_node_budget_is_refused_naming_what_is_supported(spec: s
         skilltrace.budget_specs(spec)
 
 
+def test_a_budget_whose_16_times_passes_the_largest_is_refused_before_any_game(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """lookahead:1000000 was accepted, then its 2,000,000-node step was refused by the
+    bot's own bound while the games were being set up: an internal error, status 70."""
+    assert skilltrace.budget_specs("lookahead:62500")[-1] == "lookahead:1000000"
+    assert main(["analyse", "--skill-trace", "lookahead:1000000", "--games", "1"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "micropul-print analyse: error: --skill-trace plays 'lookahead:1000000' at up to 16 "
+        "times its node budget, 1,000,000: 16,000,000 nodes, past the largest budget, "
+        "1,000,000; give it at most 62,500 nodes"]
+
+
 def test_a_game_without_two_players_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     alone = SimpleNamespace(info=SimpleNamespace(player_counts=(1,), title="Patience"),
                             variants=lambda catalogue: ("standard",))

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from micropul_print.base.errors import Diagnostic, UsageError
+from micropul_print.base.errors import Diagnostic, UsageError, printable
 from micropul_print.base.resources import package_file
 from micropul_print.game.api import JSON, CheckReport
 from micropul_print.game.plugin import GameInfo
@@ -53,7 +53,8 @@ class CellulaeGame:
         """The set of a board game: its tiles' two faces and the boards it offers."""
         faces = " / ".join(f"{face.colour} ({face.mark})" for face in catalogue.faces)
         lines = [
-            f"{catalogue.name} by {catalogue.author}: {catalogue.tile_total} two-sided tiles "
+            f"{printable(catalogue.name)} by {printable(catalogue.author)}: "
+            f"{catalogue.tile_total} two-sided tiles "
             f"of {catalogue.tile_size_mm:g} mm, faces {faces}",
             "  board  tiles",
         ]

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from micropul_print.base.errors import Diagnostic, UsageError
+from micropul_print.base.errors import Diagnostic, UsageError, printable
 from micropul_print.base.resources import package_file
 from micropul_print.game.api import JSON, CheckReport
 from micropul_print.game.plugin import GameInfo
@@ -50,7 +50,8 @@ class MicropulGame:
 
     def describe(self, catalogue: Catalogue) -> str:
         """One line per tile: id, top row, bottom row (catalogue symbols), notes."""
-        lines = [f"{catalogue.name}: {len(catalogue.tiles)} tiles", "  id  top  bottom  notes"]
+        lines = [f"{printable(catalogue.name)}: {len(catalogue.tiles)} tiles",
+                 "  id  top  bottom  notes"]
         for tile in catalogue.tiles:
             tl, tr, br, bl = (_SYMBOLS[q] for q in tile.quadrants)
             notes = []
