@@ -36,11 +36,12 @@ EXPECTED = {
     "unknown_option": ["{path}:2:1: error: unknown option 'papr' in [build] (did you mean "
                        "'paper'?); [build] takes {build}"],
     "unknown_table": ["{path}:2:2: error: unknown table [bild] (did you mean [build]?): the "
-                      "tables are [analyse], [build], [check], [play], [replay] and "
-                      "[rulebook], one per command"],
+                      "tables are [analyse], [build], [catalogue], [check], [play], "
+                      "[position], [replay] and [rulebook], one per command"],
     "option_outside_a_table": ["{path}:1:1: error: 'paper' is outside any table: options go "
                                "under the table of their command, [analyse], [build], "
-                               "[check], [play], [replay] and [rulebook]"],
+                               "[catalogue], [check], [play], [position], [replay] and "
+                               "[rulebook]"],
     "command_not_a_table": ["{path}:1:1: error: build must be a table ([build]) of options, "
                             "not a string"],
     "invalid_choice": ["{path}:2:9: error: paper: invalid choice: 'a5' (choose from a4, "

@@ -386,6 +386,8 @@ def _value_problem(args: argparse.Namespace, key: str, message: str) -> Exceptio
 
 
 def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
+    from micropul_print.game.plugin import players_in_words
+
     game = registry.get(catalogue.game)
     variants = game.variants(catalogue)
     players = game.info.player_counts
@@ -402,7 +404,7 @@ def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
     for count in args.players or ():
         if count not in map(str, players):  # compared as text: '²' and '1_0' are no counts
             raise _value_problem(args, "players", f"{game.info.title} takes "
-                                 f"{', '.join(map(str, players))} players, not {count}")
+                                 f"{players_in_words(game.info.player_counts)}, not {count}")
     return analyse.plan(catalogue.game, catalogue, args.bots, args.games, args.seed,
                         variants=args.variants,
                         players=None if args.players is None else [int(p) for p in args.players],

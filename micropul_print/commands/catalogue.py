@@ -7,12 +7,15 @@ import argparse
 import json
 import sys
 
-from micropul_print.base.errors import printable_lines, without_errors
-from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
 from micropul_print.commands.values import file_name
+from micropul_print.config import ConfigSpec
 from micropul_print.game import registry
 
 HELP = "validate a tile catalogue and list its tiles (or print its JSON)"
+# The catalogue (a variant's, as init writes), --game and --strict may be set in the
+# configuration file, paths relative to it (docs/configuration.md); --json, the form of
+# this one answer, is asked for each time.
+CONFIG = ConfigSpec(exclude=frozenset({"json"}), paths={"catalogue": ()})
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,6 +41,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Here, not above: every configurable command imports this module for its table.
+    from micropul_print.base.errors import UserError, printable_lines, without_errors
+    from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
+    from micropul_print.config import missing_inputs
+
+    missing = missing_inputs(args, CONFIG)
+    if missing:
+        raise UserError(missing)
     found, diagnostics = read_catalogue(args.catalogue or shipped_catalogue(args.game))
     catalogue = without_errors(found, diagnostics, args.strict)
     if args.catalogue:

@@ -54,9 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.base.errors import without_errors
+    from micropul_print.base.errors import UserError, without_errors
     from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
+    from micropul_print.config import missing_inputs
 
+    missing = missing_inputs(args, CONFIG)
+    if missing:
+        raise UserError(missing)
     require_seeds(args)  # game k of each kind is dealt seed S + k
     found, diagnostics = read_catalogue(args.catalogue or shipped_catalogue(args.game))
     catalogue = without_errors(found, diagnostics, args.strict)

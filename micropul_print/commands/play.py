@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import UserError, printable
     from micropul_print.commands.analyse import _load, _value_problem
     from micropul_print.config import missing_inputs
+    from micropul_print.game.plugin import players_in_words
     from micropul_print.kit.outputs import check_file_target, write_atomic
     from micropul_print.lab.record import catalogue_path, heading, play
 
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     game = registry.get(catalogue.game)
     if len(args.bots) not in game.info.player_counts:
         raise _value_problem(args, "bots", f"{game.info.title} is played by "
-                             f"{' or '.join(map(str, game.info.player_counts))} players: give "
+                             f"{players_in_words(game.info.player_counts)}: give "
                              f"as many bots, not {len(args.bots)}")
     variants = game.variants(catalogue)
     if args.variant is not None and args.variant not in variants:

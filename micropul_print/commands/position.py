@@ -8,9 +8,14 @@ import sys
 from typing import Any
 
 from micropul_print.commands.values import file_name
+from micropul_print.config import ConfigSpec
 from micropul_print.game import registry
 
 HELP = "analyse a position file with the game's rules engine (JSON)"
+# The catalogue (a variant's, as init writes), --game and --strict may be set in the
+# configuration file, paths relative to it (docs/configuration.md); the position file
+# and --legal are this one question's.
+CONFIG = ConfigSpec(exclude=frozenset({"file", "legal"}), paths={"catalogue": ()})
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,8 +39,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from micropul_print.base.errors import UserError
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
+    from micropul_print.config import missing_inputs
 
+    missing = missing_inputs(args, CONFIG)
+    if missing:
+        raise UserError(missing)
     catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game), strict=args.strict)
     if args.catalogue:
         require_game(catalogue, args.game)

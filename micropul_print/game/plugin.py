@@ -58,6 +58,15 @@ class GameInfo:
         return 1 in self.player_counts
 
 
+
+def players_in_words(player_counts: tuple[int, ...]) -> str:
+    """A game's player counts as a sentence says them, smallest first: "2 players",
+    "1 or 2 players", "2, 3 or 4 players" (player_counts puts the usual one first,
+    which words must not echo: "2 or 1 players")."""
+    counts = [str(count) for count in sorted(set(player_counts))]
+    words = counts[0] if len(counts) == 1 else f"{', '.join(counts[:-1])} or {counts[-1]}"
+    return f"{words} player{'' if counts == ['1'] else 's'}"
+
 @runtime_checkable
 class GameRules(Protocol):
     """The rules: the catalogue, the engine, the check of a set, positions."""

@@ -33,7 +33,7 @@ from micropul_print.base.yamlsource import (
 from micropul_print.commands.values import MAX_SEED
 from micropul_print.game import registry
 from micropul_print.game.api import JSON, GameState
-from micropul_print.game.plugin import DrawsStates
+from micropul_print.game.plugin import DrawsStates, players_in_words
 from micropul_print.lab.bots import bot_seed, checked_choice, make_bot
 
 if TYPE_CHECKING:
@@ -264,8 +264,8 @@ def replay(read: ReadRecord, catalogue: Any) -> list[GameState]:
             f"{record.catalogue!r}: the tiles of {catalogue.source} differ from its "
             f"tiles: give the file it was played with, with --catalogue"))])
     if record.players not in game.info.player_counts:
-        counts = " or ".join(map(str, game.info.player_counts))
-        raise UserError([read.at("players", f"{game.info.title} is played by {counts} players, "
+        raise UserError([read.at("players", f"{game.info.title} is played by "
+                                 f"{players_in_words(game.info.player_counts)}, "
                                  f"not {record.players}")])
     if record.variant not in game.variants(catalogue):
         raise UserError([read.at("variant", f"{catalogue.name} has no variant "

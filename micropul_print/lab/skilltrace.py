@@ -16,6 +16,7 @@ from itertools import pairwise
 from typing import Any
 
 from micropul_print.game import registry
+from micropul_print.game.plugin import players_in_words
 from micropul_print.game.state import JSON
 from micropul_print.lab import stats
 from micropul_print.lab.analyse import GameSummary, Part, Plan, fingerprint, plan_of
@@ -52,10 +53,9 @@ def plan(game_name: str, catalogue: Any, spec: str, games: int, seed: int, *,
     ValueError for a game without two players or a bot without a budget."""
     game = registry.get(game_name)
     if 2 not in game.info.player_counts:
-        counts = ", ".join(map(str, game.info.player_counts))
         raise ValueError(f"--skill-trace plays two-player games; {game.info.title} is played "
-                         f"by {counts} (skill traces are supported for games with a "
-                         f"two-player mode)")
+                         f"by {players_in_words(game.info.player_counts)} (skill traces are "
+                         "supported for games with a two-player mode)")
     specs = budget_specs(spec)
     parts = []
     for variant in game.variants(catalogue):

@@ -83,3 +83,44 @@ def test_imports_no_drawing_library() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["game"] == "micropul"
+
+
+def test_a_variant_folder_lists_its_own_catalogue(
+        variant_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    variant = variant_folder
+    monkeypatch.chdir(variant)
+    assert main(["catalogue"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "bluebird: 48 tiles"
+    assert lines[2].split() == ["1", "B", ".", ".", "."]
+    assert main(["catalogue", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["tiles"][0]["quadrants"][0] == "black"
+    # --no-config: the shipped set, as though the folder had no configuration.
+    assert main(["catalogue", "--no-config"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Micropul: 48 tiles" and lines[2].split() == ["1", "W", ".", ".", "."]
+    # From elsewhere, --config names the folder's file; its paths are relative to it.
+    monkeypatch.chdir(tmp_path)
+    assert main(["catalogue", "--config", "bluebird/micropul-print.toml"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "bluebird: 48 tiles"
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ('catalogue = "nope.yaml"', "2:13: error: catalogue: file not found: 'nope.yaml'"),
+    ('strict = "yes"', "2:10: error: strict: expected true or false, not a string"),
+    ('game = "go"', "2:8: error: game: invalid choice: 'go' (choose from micropul, "
+                    "cellulae)"),
+    ("json = true", "2:1: error: unknown option 'json' in [catalogue]; [catalogue] takes "
+                    "catalogue, game, strict"),
+])
+def test_a_bad_value_of_its_table_is_refused_at_its_place(
+        table: str, message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "micropul-print.toml").write_text(f"[catalogue]\n{table}\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["catalogue"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"micropul-print.toml:{message}\n"

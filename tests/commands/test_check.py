@@ -82,6 +82,18 @@ def test_usage_errors_exit_2() -> None:
         assert info.value.code == 2
 
 
+
+def test_a_catalogue_of_the_config_file_that_is_not_there_is_refused_at_its_value(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """It was named as a path alone, "/tmp/.../nope.yaml: error: file not found", as
+    though typed, where the other commands point at the file's line."""
+    monkeypatch.chdir(tmp_path)
+    Path("micropul-print.toml").write_text('[check]\ncatalogue = "nope.yaml"\n')
+    assert main(["check", "--games", "1"]) == 1
+    assert capsys.readouterr().err == ("micropul-print.toml:2:13: error: catalogue: file not "
+                                       "found: 'nope.yaml'\n")
+
 def test_imports_no_drawing_library() -> None:
     code = (
         "import sys; from micropul_print.cli import main; "

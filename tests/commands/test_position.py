@@ -84,3 +84,25 @@ def test_imports_no_drawing_library(position: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_variant_folder_reads_its_own_catalogue(
+        variant_folder: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # The variant's tile 1 has a black micropul where the shipped one has a white one.
+    variant = variant_folder
+    (variant / "one.yaml").write_text("placements:\n  - {tile: 1, x: 0, y: 0, rotation: 0}\n")
+    monkeypatch.chdir(variant)
+    assert main(["position", "one.yaml"]) == 0
+    assert json.loads(capsys.readouterr().out)["groups"][0]["colour"] == "black"
+    assert main(["position", "one.yaml", "--no-config"]) == 0
+    assert json.loads(capsys.readouterr().out)["groups"][0]["colour"] == "white"
+    (variant / "micropul-print.toml").write_text('[position]\ncatalogue = "nope.yaml"\n')
+    assert main(["position", "one.yaml"]) == 1
+    assert capsys.readouterr().err == ("micropul-print.toml:2:13: error: catalogue: file not "
+                                       "found: 'nope.yaml'\n")
+    (variant / "micropul-print.toml").write_text('[position]\nlegal = "37"\n')
+    assert main(["position", "one.yaml"]) == 1
+    assert capsys.readouterr().err == ("micropul-print.toml:2:1: error: unknown option "
+                                       "'legal' in [position]; [position] takes catalogue, "
+                                       "game, strict\n")

@@ -206,8 +206,8 @@ def test_without_mirror_pairings_the_first_player_edge_is_a_fitted_seat_term(
                                "'lookahead:' (expected a node budget N"),
     (["--game", "cellulae", "--variants", "6"], "Cellulae has no variant '6' (it has: 5, 7, 9)"),
     (["--game", "cellulae", "--players", "1"], "Cellulae takes 2 players, not 1"),
-    (["--players", "²"], "micropul-print analyse: error: Micropul takes 2, 1 players, not ²\n"),
-    (["--players", "02"], "micropul-print analyse: error: Micropul takes 2, 1 players, not 02\n"),
+    (["--players", "²"], "micropul-print analyse: error: Micropul takes 1 or 2 players, not ²\n"),
+    (["--players", "02"], "micropul-print analyse: error: Micropul takes 1 or 2 players, not 02\n"),
     (["--variants", "standard,standard"], "micropul-print analyse: error: a variant is named "
                                           "twice in standard,standard: standard\n"),
     (["--players", "1,2,1"], "micropul-print analyse: error: a player count is named twice in "
@@ -526,7 +526,7 @@ def _line_of(text: str, fragment: str) -> int:
     ('"variant": "standard"', '"variant": "9"',
      "{line}:14: error: Micropul has no variant '9' (it has: standard)"),
     ('"players": 2,\n  "bots": ["greedy", "greedy"]', '"players": 3,\n  "bots": ["greedy", '
-     '"greedy", "greedy"]', "{line}:14: error: Micropul is played by 2 or 1 players, not 3"),
+     '"greedy", "greedy"]', "{line}:14: error: Micropul is played by 1 or 2 players, not 3"),
     ('"seed": 3', '"seed": 4',
      "{first_move}:5: error: move 1 (moves[0]): illegal action Place(tile="),
     ('"end": "core exhausted"', '"end": "banana"',
@@ -936,14 +936,14 @@ def test_sweep_usage_errors(tmp_path: Path, extra: list[str], message: str,
      "random,random"),
     ("analyse", 'variants = "nope"', "2:12: error: variants: Micropul has no variant "
      "'nope' (it has: standard)"),
-    ("analyse", "players = [7]", "2:11: error: players: Micropul takes 2, 1 players, not 7"),
+    ("analyse", "players = [7]", "2:11: error: players: Micropul takes 1 or 2 players, not 7"),
     ("analyse", 'skill-trace = "greedy"', "2:15: error: skill-trace: --skill-trace needs a "
      "bot with a node budget to scale: lookahead[:NODES][:dDEPTH][:greedy][:cC][:wW] (not "
      "a time budget Ns); 'greedy' has none"),
     ("play", 'variant = "nope"', "2:11: error: variant: Micropul has no variant 'nope' "
      "(it has: standard)"),
-    ("play", 'bots = "random,random,random"', "2:8: error: bots: Micropul is played by 2 "
-     "or 1 players: give as many bots, not 3"),
+    ("play", 'bots = "random,random,random"', "2:8: error: bots: Micropul is played by 1 "
+     "or 2 players: give as many bots, not 3"),
 ])
 def test_a_lab_value_from_the_configuration_is_refused_at_its_place(
         command: str, line: str, message: str, tmp_path: Path,

@@ -51,7 +51,7 @@ def test_a_game_without_two_players_is_refused(monkeypatch: pytest.MonkeyPatch) 
                             variants=lambda catalogue: ("standard",))
     monkeypatch.setattr(registry, "get", lambda name: alone)
     with pytest.raises(ValueError, match=r"^--skill-trace plays two-player games; Patience "
-                       r"is played by 1 \(skill traces are supported for games with a "
+                       r"is played by 1 player \(skill traces are supported for games with a "
                        r"two-player mode\)$"):
         skilltrace.plan("patience", None, "lookahead", 4, 0)
 
