@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
 import pytest
@@ -899,6 +900,43 @@ def test_a_sweep_with_a_bad_catalogue_says_where_and_analyses_nothing(
     assert any(re.match(rf"{re.escape(str(paths[2]))}:\d+:\d+: error: ", e) for e in errors)
     assert "analyse:" not in captured.err
     assert not (tmp_path / "report").exists()
+
+
+def _loop(path: Path) -> None:
+    path.symlink_to(path.name)
+
+
+def _dangling(path: Path) -> None:
+    path.symlink_to("gone.yaml")
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (_loop, "a symbolic link in a loop (following it leads back to it): no catalogue to "
+     "read; remove it or point it at a catalogue"),
+    (_dangling, "a symbolic link to 'gone.yaml', which is not there: no catalogue to read; "
+     "remove it or point it at a catalogue"),
+    (_fifo, "not a file (a device, a pipe or a socket): no catalogue to read"),
+])
+@pytest.mark.parametrize("alone", [True, False])
+def test_a_sweep_folder_s_symlink_loop_is_reported_not_taken_for_no_catalogue(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Any, message: str,
+        alone: bool) -> None:
+    """A folder whose only .yaml was a link in a loop was 'a folder without any
+    catalogue'; beside good sets, the broken link was left out without a word."""
+    folder = tmp_path / "sets"
+    if alone:
+        folder.mkdir()
+    else:
+        _sweep_sets(folder)
+    make(folder / "broken.yaml")
+    assert main(["analyse", str(folder), "--games", "1", "--bots", "random",
+                 "--jobs", "1"]) == 1
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", f"{folder / 'broken.yaml'}: error: {message}\n")
 
 
 @pytest.mark.parametrize(("extra", "message"), [
