@@ -463,6 +463,43 @@ def test_an_output_that_cannot_be_written_is_told_before_any_game(
     assert list((tmp_path / "taken").iterdir()) == []
 
 
+@pytest.mark.parametrize(("argv", "message"), [
+    (["replay", "no-record.json", "--out", "/dev/null"],
+     "/dev/null: error: cannot write the pictures here: this is a device, not a "
+     "directory\n"),
+    (["replay", "no-record.json", "--out", "/dev/null/turns"],
+     "/dev/null/turns: error: cannot write the pictures here: /dev/null is a device, not a "
+     "directory\n"),
+    (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--report",
+      "/dev/null"],
+     "/dev/null: error: cannot write the report here: this is a device, not a directory\n"),
+    (["play", "--bots", "random", "--record", "/dev/null/game.json"],
+     "/dev/null/game.json: error: cannot write the game record here: /dev/null is a "
+     "device, not a directory\n"),
+    (["build", "--only", "svg", "--out", "/dev/null"],
+     "/dev/null: error: cannot write the kit here: this is a device, not a directory\n"),
+    (["build", "--only", "svg", "--out", "/dev/null/kit"],
+     "/dev/null/kit: error: cannot write the kit here: /dev/null is a device, not a "
+     "directory\n"),
+    (["rulebook", "--out", "/dev/null"],
+     "/dev/null: error: cannot write the rulebooks here: this is a device, not a "
+     "directory\n"),
+    (["init", "/dev/null/variant"],
+     "/dev/null/variant: error: /dev/null is a device, not a directory: init writes its "
+     "files into a folder\n"),
+    (["calibrate", "--offset", "0,0", "--config", "/dev/null/micropul-print.toml"],
+     "/dev/null/micropul-print.toml: error: cannot write: /dev/null is a device, not a "
+     "directory\n"),
+])
+def test_dev_null_as_an_output_folder_is_called_a_device_not_a_file(
+        argv: list[str], message: str, tmp_path: Path) -> None:
+    """replay --out /dev/null said "this is a file"; under /dev/null, calibrate said
+    "File exists" (mkdir's word for it) and build "Not a directory", naming no folder."""
+    result = run(tmp_path, *argv)
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", message)
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.fixture(scope="module")
 def record_text(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A recorded game of Micropul, two greedy players, seed 3."""
