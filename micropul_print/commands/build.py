@@ -233,9 +233,12 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
     )
 
 
+_TILES_PROBLEM = "argument --tiles: "
+
+
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.base.errors import UserError
-    from micropul_print.config import missing_inputs
+    from micropul_print.base.errors import UsageError, UserError
+    from micropul_print.config import missing_inputs, value_problem
     from micropul_print.kit.outputs import check_output_directory
 
     if args.watch:  # a missing input is said, and waited for
@@ -248,7 +251,13 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         raise UserError(missing)
     check_output_directory(Path(args.out), "the kit here")  # before any work
-    report = build(Path(args.out), kit_options(args), quiet=args.quiet)
+    try:
+        report = build(Path(args.out), kit_options(args), quiet=args.quiet)
+    except UsageError as exc:  # --tiles judged against the catalogue: at the file's value
+        text = str(exc)
+        if not text.startswith(_TILES_PROBLEM):
+            raise
+        raise value_problem(args, "tiles", text.removeprefix(_TILES_PROBLEM)) from None
     if not args.quiet:
         from micropul_print.kit.build import format_summary
 
