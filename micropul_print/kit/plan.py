@@ -118,7 +118,7 @@ class KitOptions(NamedTuple):
 class PrintRecord:
     """How a PDF the build wrote is printed, as its job knew it: for the summary."""
 
-    paper: str  # "A4", "A4, landscape", or "210 x 297 mm paper"
+    paper: str  # "A4", "A4, landscape", or "210 × 297 mm paper"
     flip: Flip | None  # None: single-sided
     pages: int
 
@@ -653,7 +653,7 @@ def write_print_shop(kit: GameKit, flip: Flip, written: Written, *,
     info = DocumentInfo(title=title, author=pieces.author,
                         subject=kit.subject("print-shop", count=len(cards)))
     pdf = render_print_shop_pdf(plan, info, flip)
-    paper = f"{width + 2 * SHOP_BLEED:.0f} x {height + 2 * SHOP_BLEED:.0f} mm paper"
+    paper = f"{width + 2 * SHOP_BLEED:.0f} × {height + 2 * SHOP_BLEED:.0f} mm paper"
     written.add(kit.output.write_bytes(relative, pdf), PrintRecord(paper, flip, len(plan.pages)))
 
 
