@@ -59,7 +59,7 @@ def parse_numbers(text: str) -> tuple[int, ...]:
 def numbers_outside(numbers: Sequence[int], wanted: Sequence[int], set_name: str,
                     what: str = "tile") -> str | None:
     """What of ``wanted`` the set numbered ``numbers`` lacks, and its numbering ("no
-    tiles 49 and 50, no tile 0 in Micropul (its tiles are numbered 1 to 48)"), or None."""
+    tiles 49 and 50, no tile 0 in My set (its tiles are numbered 1 to 48)"), or None."""
     known = set(numbers)
     missing = [n for n in wanted if n not in known]
     if not missing:
