@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from micropul_print.base.errors import UsageError, UserError
+from micropul_print.base.errors import Diagnostic, UsageError, UserError
 from micropul_print.game import registry
 
 if TYPE_CHECKING:
@@ -87,14 +87,20 @@ Builder = Callable[..., "KitReport"]
 
 
 def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], KitOptions],
-          build: Builder, *, out: Callable[[str], None] | None = None) -> int:
-    """Build as asked, then watch; returns only through Ctrl-C (KeyboardInterrupt)."""
+          build: Builder, *, out: Callable[[str], None] | None = None,
+          missing: Callable[[argparse.Namespace], list[Diagnostic]] = lambda _args: [],
+          ) -> int:
+    """Build as asked, then watch; returns only through Ctrl-C (KeyboardInterrupt).
+    ``missing``: the inputs the configuration file names that are not there, each at
+    its value: said instead of building, and the build waits for them to be made."""
     import watchfiles
 
     say = out or (lambda line: print(line, flush=True))
     started_in = _working_folder()
     options = options_of(args)
-    first = _attempt(lambda: build(Path(args.out), options, quiet=args.quiet))
+    waiting = _said(missing(args))  # for the inputs to be made: no build until then
+    first = None if waiting else _attempt(
+        lambda: build(Path(args.out), options, quiet=args.quiet))
     # Each game's kit as last built whole, to compare a catalogue's edit with.
     kits: dict[str, KitState] = {}
     if first is not None:
@@ -109,7 +115,12 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
         _require_working_folder(started_in)
         inputs = watched_inputs(args, options)
         by_path = {item.path: item for item in inputs}
-        folders = sorted({item.path.parent for item in inputs})
+        # An input not there yet is looked for at every wake: its folder may be missing
+        # too, and is not waited for as a removed one.
+        awaited = [item for item in inputs
+                   if item.kind in ("catalogue", "theme") and not item.path.exists()]
+        folders = sorted({item.path.parent for item in inputs
+                          if item not in awaited or item.path.parent.is_dir()})
         _wait_until_there(folders, started_in)
         identities = {folder: _identity(folder) for folder in folders}
         reload = announced = False
@@ -132,6 +143,16 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                 _wait_until_there(gone_folders, started_in, removed=True)
                 back = gone_folders
                 break
+            made = [item for item in awaited if item.path.exists()]
+            awaited = [item for item in awaited if item not in made]
+            if waiting and missing(args):  # said already; the configuration may change
+                changes = {(change, path) for change, path in changes
+                           if by_path[Path(path)].kind == "configuration"}
+                made = []
+            elif waiting:  # the build skipped, whole (one made before its watch began)
+                waiting = False
+                made = made or [item for item in inputs if item.kind == "theme"]
+            changes = {*changes, *((watchfiles.Change.added, str(item.path)) for item in made)}
             if back:
                 changes = {(watchfiles.Change.modified, str(item.path)) for item in inputs
                            if item.path.parent in back and item.path.is_file()}
@@ -165,6 +186,9 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                     _bug(exc)
                     continue
                 args, options = fresh, fresh_options
+                waiting = _said(missing(args))
+                if waiting:
+                    break  # the inputs it names are watched for
                 # The other inputs changed with it (a folder made again) rebuild too.
                 work = merged([*config_rebuilds(before, options), *rebuilds(
                     [item for item in changed if item.kind != "configuration"], options)])
@@ -575,8 +599,6 @@ def _require_working_folder(started_in: str) -> None:
     with an internal error."""
     import os
 
-    from micropul_print.base.errors import Diagnostic
-
     try:
         os.getcwd()
     except OSError:
@@ -625,6 +647,13 @@ def _usage_problem(exc: UsageError, changed: str | None = None) -> None:
     if changed is not None:
         print(f"{changed} changed: not rebuilt; the settings before the change still "
               "apply", file=sys.stderr, flush=True)
+
+
+def _said(problems: Sequence[Diagnostic]) -> bool:
+    """Whether there are ``problems``; each is printed."""
+    for diagnostic in problems:
+        print(diagnostic, file=sys.stderr, flush=True)
+    return bool(problems)
 
 
 def _problems(exc: UserError) -> None:

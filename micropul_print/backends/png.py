@@ -101,7 +101,7 @@ def _render(drawing: Drawing, dpi: int) -> Image.Image:
     MAX_PAINT_PIXELS supersampled pixels each, so memory stays bounded whatever its size."""
     width, height = pixel_size(drawing.width, dpi), pixel_size(drawing.height, dpi)
     if width < 1 or height < 1:
-        raise ValueError(f"{drawing.width} x {drawing.height} mm at {dpi} dpi is under a pixel")
+        raise ValueError(f"{drawing.width} × {drawing.height} mm at {dpi} dpi is under a pixel")
     image = _render_pixels(drawing, dpi, width, height)
     image.info[SIZE_INFO] = (drawing.width, drawing.height)
     return image

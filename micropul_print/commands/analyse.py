@@ -115,24 +115,54 @@ def catalogue_paths(given: Any) -> list[str]:
     """The catalogues named on the command line (or by the configuration file, one
     path), each folder among them replaced by its catalogues (*.yaml, *.yml, sorted by
     name); UsageError past MAX_SETS, or for a folder without any."""
-    from micropul_print.base.errors import UsageError
+    from micropul_print.base.errors import Diagnostic, UsageError, UserError
 
     named = [given] if isinstance(given, str) else list(given or [])
     paths: list[str] = []
+    broken: list[Diagnostic] = []
     for path in named:
         folder = Path(path)
         if folder.is_dir():
-            inside = sorted(str(found) for found in folder.iterdir()
-                            if found.suffix.lower() in CATALOGUE_SUFFIXES and found.is_file())
-            if not inside:
+            entries = sorted((found for found in folder.iterdir()
+                              if found.suffix.lower() in CATALOGUE_SUFFIXES), key=str)
+            problems = [Diagnostic(str(found), 0, 0, problem) for found in entries
+                        if (problem := _not_a_catalogue_file(found))]
+            inside = [str(found) for found in entries if found.is_file()]
+            if not inside and not problems:
                 raise UsageError(f"{path}: a folder without any catalogue (*.yaml) to sweep")
+            broken += problems
             paths += inside
         else:
             paths.append(path)
         if len(paths) > MAX_SETS:
             raise UsageError(f"a sweep takes at most {MAX_SETS} catalogues, not "
                              f"{len(paths)} or more")
+    if broken:  # a sweep analyses all of its sets or none
+        raise UserError(broken)
     return paths
+
+
+def _not_a_catalogue_file(found: Path) -> str | None:
+    """What keeps a *.yaml entry of a sweep folder from being read, when it is not a
+    file to read nor a folder: a link in a loop or to nothing, a device. (A file that
+    cannot be read is read, and its reader says why.)"""
+    import errno
+    import os
+    import stat
+
+    try:
+        mode = found.stat().st_mode
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return ("a symbolic link in a loop (following it leads back to it): no "
+                    "catalogue to read; remove it or point it at a catalogue")
+        if exc.errno == errno.ENOENT and found.is_symlink():
+            return (f"a symbolic link to {os.readlink(found)!r}, which is not there: no "
+                    "catalogue to read; remove it or point it at a catalogue")
+        return f"cannot be looked at: {exc.strerror or exc}"
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return "not a file (a device, a pipe or a socket): no catalogue to read"
 
 
 def load_sets(paths: list[str], game: str | None, strict: bool) -> list[Any]:

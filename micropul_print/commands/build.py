@@ -233,21 +233,31 @@ def kit_options(args: argparse.Namespace) -> KitOptions:
     )
 
 
-def run(args: argparse.Namespace) -> int:
-    from micropul_print.base.errors import UserError
-    from micropul_print.config import missing_inputs
+_TILES_PROBLEM = "argument --tiles: "
 
+
+def run(args: argparse.Namespace) -> int:
+    from micropul_print.base.errors import UsageError, UserError
+    from micropul_print.config import missing_inputs, value_problem
+    from micropul_print.kit.outputs import check_output_directory
+
+    if args.watch:  # a missing input is said, and waited for
+        from micropul_print.watch import watch
+
+        check_output_directory(Path(args.out), "the kit here")  # before any work
+        return watch(args, kit_options, build,
+                     missing=lambda args: missing_inputs(args, CONFIG))
     missing = missing_inputs(args, CONFIG)
     if missing:
         raise UserError(missing)
-    from micropul_print.kit.outputs import check_output_directory
-
     check_output_directory(Path(args.out), "the kit here")  # before any work
-    if args.watch:
-        from micropul_print.watch import watch
-
-        return watch(args, kit_options, build)
-    report = build(Path(args.out), kit_options(args), quiet=args.quiet)
+    try:
+        report = build(Path(args.out), kit_options(args), quiet=args.quiet)
+    except UsageError as exc:  # --tiles judged against the catalogue: at the file's value
+        text = str(exc)
+        if not text.startswith(_TILES_PROBLEM):
+            raise
+        raise value_problem(args, "tiles", text.removeprefix(_TILES_PROBLEM)) from None
     if not args.quiet:
         from micropul_print.kit.build import format_summary
 

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.config import CONFIG_NAME
     from micropul_print.draw.theme import THEMES_DIR
     from micropul_print.game import registry
-    from micropul_print.kit.outputs import write_atomic
+    from micropul_print.kit.outputs import not_a_directory, write_atomic
 
     if not args.folder.strip():  # an unset shell variable, not "here"
         raise UsageError("argument DIR: an empty folder name; give a folder, . for this one")
@@ -56,8 +56,9 @@ def run(args: argparse.Namespace) -> int:
     files[THEME_FILE] = (THEMES_DIR / f"{STARTING_THEME}.yaml").read_bytes()
     files[CONFIG_NAME] = configuration(shipped.name, game.info.title).encode("utf-8")
 
-    if folder.exists() and not folder.is_dir():
-        raise UserError([Diagnostic(str(folder), 0, 0, "not a folder: init writes its "
+    in_the_way = not_a_directory(folder)  # a file, a device (/dev/null), as it or above
+    if in_the_way:
+        raise UserError([Diagnostic(str(folder), 0, 0, f"{in_the_way}: init writes its "
                                     "files into a folder")])
     if folder.is_symlink() and not folder.exists():  # else "cannot write: File exists"
         raise UserError([Diagnostic(str(folder), 0, 0, f"a link to {os.readlink(folder)}, "

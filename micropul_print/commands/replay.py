@@ -114,7 +114,7 @@ def _catalogue_file(args: argparse.Namespace, read: Any, shipped: Path) -> Path 
     configuration file's; else the game's shipped one. A named file that is missing is
     an error at the record's catalogue_path, unless a catalogue was given otherwise."""
     from micropul_print.base.errors import UserError
-    from micropul_print.lab.record import SHIPPED
+    from micropul_print.lab.record import SHIPPED, named_catalogue
 
     from_file = any(setting.key == "catalogue" and setting.source not in ("command line",
                                                                           "default")
@@ -125,7 +125,8 @@ def _catalogue_file(args: argparse.Namespace, read: Any, shipped: Path) -> Path 
     if named is not None:
         if named.startswith(SHIPPED):
             return shipped
-        there = Path(str(read.source)).parent / named
+        there = named_catalogue(read)  # refused if it leads out of the record's folder
+        assert there is not None
         if there.is_file():
             return there
         if not args.catalogue:

@@ -58,7 +58,7 @@ class BoardPiece:
 
     key: str  # in its file name: <game>-board-<key>-<paper>.pdf
     drawing: Callable[[], Drawing]  # drawn when its file is made
-    title: str  # "<set> — board 5 x 5"
+    title: str  # "<set> — board 5 × 5"
     stops: Sequence[float]
     # The PDF's subject; {pages} is replaced by "2 A4 pages".
     subject: str

@@ -13,7 +13,7 @@ them, so that a build of a few parts starts fast (bench/kit.py measures it).
 from __future__ import annotations
 
 import contextlib
-import os
+import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -352,15 +352,33 @@ def _how_to_print(record: PrintRecord) -> str:
 def _pattern(names: Sequence[str]) -> str:
     """One name, or the names as one with their differing parts in braces, as a shell
     writes them (``book-{de,en}-booklet-a4.pdf``): a ``*`` there also matched the
-    booklets of ``book-*-a4.pdf``."""
+    booklets of ``book-*-a4.pdf``. Only whole segments (between ``-``, ``.`` and
+    ``_``) are shared: ``rules-e{n,s}-a4.pdf`` was a valid pattern nobody reads; names
+    that share no such part, or one of which would be left with nothing in the braces,
+    are listed whole."""
     if len(names) == 1:
         return names[0]
-    # File names compared as text, character by character (not as paths): what
-    # os.path.commonprefix does.
-    head = os.path.commonprefix(list(names))  # noqa: RUF071
-    tail = os.path.commonprefix([name[len(head):][::-1] for name in names])[::-1]  # noqa: RUF071
-    middles = [name[len(head):len(name) - len(tail)] for name in names]
-    return f"{head}{{{','.join(sorted(middles))}}}{tail}"
+    split = [_SEGMENTS.split(name) for name in names]  # separators kept, at odd places
+    head = _common_length(split)
+    tail = _common_length([parts[head:][::-1] for parts in split])
+    middles = ["".join(parts[head:len(parts) - tail]) for parts in split]
+    if not all(middles):
+        return f"{{{','.join(sorted(names))}}}"
+    return (f"{''.join(split[0][:head])}{{{','.join(sorted(middles))}}}"
+            f"{''.join(split[0][len(split[0]) - tail:])}")
+
+
+_SEGMENTS = re.compile(r"([-._])")
+
+
+def _common_length(lists: Sequence[Sequence[str]]) -> int:
+    """How many first items every list of ``lists`` shares."""
+    length = 0
+    for items in zip(*lists, strict=False):
+        if any(item != items[0] for item in items):
+            break
+        length += 1
+    return length
 
 
 def _counted(count: int, plural: str) -> str:

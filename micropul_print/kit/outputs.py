@@ -122,8 +122,48 @@ def refuse_link_loops(root: Path) -> None:
 
 def check_output_directory(path: Path, what: str) -> None:
     """UserError if ``what`` cannot be written into the directory ``path`` because of a
-    loop of symbolic links, as it or inside it: asked before any work."""
-    refuse_link_loops(resolved_output(path, what))
+    loop of symbolic links, as it or inside it, or something other than a directory
+    there or on its way: asked before any work."""
+    root = resolved_output(path, what)
+    problem = not_a_directory(path)
+    if problem is not None:
+        raise UserError([Diagnostic(str(path), 0, 0, f"cannot write {what}: {problem}")])
+    refuse_link_loops(root)
+
+
+def kind_of(path: Path) -> str:
+    """What is at the existing ``path``, in a word or two: a file, a directory, a
+    device, a pipe or a socket."""
+    mode = os.stat(path).st_mode
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISREG(mode):
+        return "a file"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device"
+
+
+def not_a_directory(target: Path) -> str | None:
+    """Why no directory can be at ``target`` (None: one is, or may be made): something
+    else is there ("this is a device, not a directory", for /dev/null), or in the place
+    of one of its folders."""
+    try:
+        return None if target.is_dir() else f"this is {kind_of(target)}, not a directory"
+    except (OSError, ValueError):  # not there (or a loop, a name no file can have)
+        return folder_in_the_way(target)
+
+
+def folder_in_the_way(target: Path) -> str | None:
+    """Why the folders of ``target`` cannot be made (None: they are there, or can be):
+    the nearest that exists is not a directory ("/dev/null is a device, not a
+    directory", for /dev/null/kit)."""
+    for folder in target.parents:
+        if folder.exists():
+            return None if folder.is_dir() else f"{folder} is {kind_of(folder)}, not a directory"
+    return None
 
 
 def check_output_file(folder: Path, name: str, what: str) -> None:
@@ -146,6 +186,9 @@ def write_atomic(target: Path, data: bytes) -> None:
     special = not_regular(target)
     if special:
         raise OSError(errno.EINVAL, special, str(target))
+    in_the_way = folder_in_the_way(target)  # mkdir said "File exists" of /dev/null
+    if in_the_way:
+        raise NotADirectoryError(errno.ENOTDIR, in_the_way, str(target))
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
@@ -198,12 +241,11 @@ def _unwritable(target: Path) -> str | None:
             return LOOP
     except ValueError:
         return "the name holds a NUL character"
-    for folder in target.parents:
-        if folder.exists():
-            if not folder.is_dir():
-                return f"{folder} is a file, not a directory"
-            return _not_writable(folder)
-    return None
+    in_the_way = folder_in_the_way(target)
+    if in_the_way:
+        return in_the_way
+    folder = next((folder for folder in target.parents if folder.exists()), None)
+    return None if folder is None else _not_writable(folder)
 
 
 def _not_writable(folder: Path) -> str | None:
@@ -240,10 +282,8 @@ def check_directory_target(target: Path, what: str) -> None:
     :func:`check_file_target`)."""
     if target.is_dir():
         problem = _not_writable(target)
-    elif target.exists():
-        problem = "this is a file, not a directory"
     else:
-        problem = _unwritable(target)
+        problem = not_a_directory(target) or _unwritable(target)
     if problem is not None:
         raise UserError([Diagnostic(str(target), 0, 0, f"cannot write {what} here: {problem}")])
 
@@ -271,10 +311,10 @@ class Staging:
 
     def __enter__(self) -> OutputDir:
         root = resolved_output(self.root, "the kit")
-        if root.exists() and not root.is_dir():
+        problem = not_a_directory(self.root)
+        if problem is not None:
             raise UserError([Diagnostic(str(self.root), 0, 0,
-                                        "cannot write the kit here: this is a file, not a "
-                                        "directory")])
+                                        f"cannot write the kit here: {problem}")])
         special = not_regular(root / MANIFEST)  # found now, not after the files moved in
         if special:
             raise UserError([Diagnostic(str(root / MANIFEST), 0, 0,
@@ -453,10 +493,7 @@ def _place_problem(target: Path) -> str | None:
     special = not_regular(target)
     if special:
         return special
-    for folder in target.parents:
-        if folder.exists():
-            return None if folder.is_dir() else f"{folder} is a file, not a directory"
-    return None
+    return folder_in_the_way(target)
 
 
 # Linux's inode flags (FS_IOC_GETFLAGS, _IOR('f', 1, long)): a file so flagged cannot be

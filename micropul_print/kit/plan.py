@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from micropul_print.base.errors import UsageError
+from micropul_print.base.errors import UsageError, printable
 from micropul_print.base.paper import PAPER_NAMES, PAPERS
 from micropul_print.sheets.duplex import Flip
 
@@ -123,7 +123,7 @@ class KitOptions(NamedTuple):
 class PrintRecord:
     """How a PDF the build wrote is printed, as its job knew it: for the summary."""
 
-    paper: str  # "A4", "A4, landscape", or "210 x 297 mm paper"
+    paper: str  # "A4", "A4, landscape", or "210 × 297 mm paper"
     flip: Flip | None  # None: single-sided
     pages: int
 
@@ -252,14 +252,19 @@ def kit_jobs(kit: GameKit, layouts: Sequence[SheetLayout], options: KitOptions,
         jobs.append(KitJob(TILE_FILES, _tile_files_job(kit, options, png=False), cost=1,
                            imports=(*imports, *_TILE_IMPORTS[:1]), label="tiles"))
     reprint = options.tiles
-    if reprint is not None and layouts:  # every unknown number before any writing
+    if reprint is not None:  # every unknown number before any work, whatever --only
         if pieces.numbered is None:
             if alone:
                 raise UsageError(f"argument --tiles: the {pieces.name} tiles have no numbers "
                                  "(they are all alike): leave --tiles out for this game")
             reprint = None  # the numbers are the other games'
         else:
-            _chosen(kit, options.bleed or 0.0, reprint)
+            from micropul_print.sheets.reprint import numbers_outside
+
+            outside = numbers_outside(pieces.numbered.numbers, reprint,
+                                      printable(kit.catalogue.name))
+            if outside is not None:
+                raise UsageError(f"argument --tiles: {outside}")
     duplex = "duplex" in options.sheet_layouts
     fold = "gutter-fold" in options.sheet_layouts
     pdf_imports = (*imports, *_PDF_IMPORTS)
@@ -695,7 +700,7 @@ def write_print_shop(kit: GameKit, flip: Flip, written: Written, *,
     info = DocumentInfo(title=title, author=pieces.author,
                         subject=kit.subject("print-shop", count=len(cards)))
     pdf = render_print_shop_pdf(plan, info, flip)
-    paper = f"{width + 2 * SHOP_BLEED:.0f} x {height + 2 * SHOP_BLEED:.0f} mm paper"
+    paper = f"{width + 2 * SHOP_BLEED:.0f} × {height + 2 * SHOP_BLEED:.0f} mm paper"
     written.add(kit.output.write_bytes(relative, pdf), PrintRecord(paper, flip, len(plan.pages)))
 
 

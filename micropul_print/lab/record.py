@@ -110,14 +110,42 @@ def _result(state: GameState) -> JSON:
             "end": state.end_reason(), "turns": state.turn()}
 
 
-def catalogue_path(catalogue: Any, record: Path, shipped: Path | None) -> str:
+def catalogue_path(catalogue: Any, record: Path, shipped: Path | None) -> str | None:
     """How a record names its catalogue's file: ``shipped:NAME`` for the game's shipped
     catalogue, else the path from the record's folder (so that the two can move
-    together)."""
+    together), when the file is inside that folder; None (no path) for one elsewhere,
+    which replay would refuse to read (:func:`named_catalogue`)."""
     source = Path(catalogue.source)
     if shipped is not None and source.resolve() == shipped.resolve():
         return SHIPPED + shipped.name
-    return Path(os.path.relpath(source.resolve(), record.resolve().parent)).as_posix()
+    relative = Path(os.path.relpath(source.resolve(), record.resolve().parent))
+    return None if relative.parts[:1] == ("..",) else relative.as_posix()
+
+
+def named_catalogue(read: ReadRecord) -> Path | None:
+    """The file a record's ``catalogue_path`` names (None: it names none, or the shipped
+    one). A record is shared: its path must stay inside the record's folder, so that a
+    record cannot make replay read (and quote) any other file of the machine; UserError
+    at the key for an absolute path, a ``..`` that climbs out or a link that leads out."""
+    named = read.record.catalogue_path
+    if named is None or named.startswith(SHIPPED):
+        return None
+    folder = Path(read.source).parent
+    there = folder / named
+    if "\0" in named or not named.strip():
+        wrong = "names no file"
+    elif Path(named).is_absolute():
+        wrong = "is an absolute path"
+    elif Path(os.path.normpath(named)).parts[:1] == ("..",):
+        wrong = "climbs out of the record's folder with '..'"
+    elif not there.resolve().is_relative_to(folder.resolve()):
+        wrong = "leads out of the record's folder through a symbolic link"
+    else:
+        return there
+    raise UserError([read.at("catalogue_path", (
+        f"the catalogue's path {named!r} {wrong}: replay reads the catalogue a record "
+        "names only inside the record's folder (a record may come from anyone); give its "
+        "file with --catalogue"))])
 
 
 def play(game_name: str, catalogue: Any, bots: Sequence[str], seed: int,

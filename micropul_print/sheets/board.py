@@ -205,7 +205,7 @@ def plan_board(layout: SheetLayout, drawing: Drawing, title: str, *,
                overlap: float = OVERLAP, stops_x: Sequence[float] = (),
                stops_y: Sequence[float] = ()) -> BoardPlan:
     """The pages printing ``drawing`` at its true size on ``layout`` paper; ``title``
-    names the drawing on every page (e.g. "<game> — board 9 x 9"). Seams follow
+    names the drawing on every page (e.g. "<game> — board 9 × 9"). Seams follow
     ``stops_x`` / ``stops_y`` (x and y of the drawing's lines) where they can."""
     room = room_for_parts(layout)
     split = split_drawing(drawing.width, drawing.height, room.width, room.height, overlap,

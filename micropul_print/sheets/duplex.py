@@ -19,7 +19,7 @@ def back_slot(column: int, row: int, columns: int, rows: int,
               flip: Flip = "long") -> tuple[int, int]:
     """The slot (column, row) on the back page behind slot (column, row) of the front."""
     if not (0 <= column < columns and 0 <= row < rows):
-        raise IndexError(f"slot ({column}, {row}) outside a {columns} x {rows} grid")
+        raise IndexError(f"slot ({column}, {row}) outside a {columns} × {rows} grid")
     if flip == "long":
         return columns - 1 - column, row
     if flip == "short":

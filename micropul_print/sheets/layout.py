@@ -141,7 +141,7 @@ def plan_grid(layout: SheetLayout, card_width: float, card_height: float,
     if columns == 0 or rows == 0:
         raise UserError([Diagnostic(
             layout.source or layout.name, 0, 0,
-            f"a card of {card_width:g} x {card_height:g} mm with {bleed:g} mm bleed does not "
+            f"a card of {card_width:g} × {card_height:g} mm with {bleed:g} mm bleed does not "
             f"fit on {layout.label} paper inside its margins")])
     width = columns * card_width + (columns - 1) * gutter
     height = rows * card_height + (rows - 1) * gutter

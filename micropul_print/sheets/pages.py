@@ -124,8 +124,8 @@ def check_drawings(cards: Sequence[Card], tokens: Sequence[Card], card_width: fl
             if face is None:
                 continue
             if not (_close(face.width, cell_w) and _close(face.height, cell_h)):
-                raise ValueError(f"card {n}: drawing is {face.width} x {face.height} mm, "
-                                 f"expected {cell_w} x {cell_h} (cut size plus bleed)")
+                raise ValueError(f"card {n}: drawing is {face.width} × {face.height} mm, "
+                                 f"expected {cell_w} × {cell_h} (cut size plus bleed)")
     for n, token in enumerate(tokens):
         for face in (token.front, token.back):
             if face is None:

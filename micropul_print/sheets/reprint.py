@@ -25,9 +25,11 @@ from micropul_print.sheets.pages import (
 MAX_RANGE = 10_000  # a range longer than any set of cards is a typo, not a request
 
 
+MAX_DIGITS = 30  # a number longer than this is no tile number, not even a typo's
 # One number or a range of them, in ASCII digits: int() would also take "1_0", "+7" or
-# other scripts' digits, which nobody types as a tile number on purpose.
-_PART = re.compile(r"([0-9]{1,19})(?:\s*-\s*([0-9]{1,19}))?")
+# other scripts' digits, which nobody types as a tile number on purpose. A number below
+# 1 (0, -3) or beyond the set is read, for the set's check to name its numbering.
+_PART = re.compile(rf"(-?[0-9]{{1,{MAX_DIGITS}}})(?:\s*-\s*(-?[0-9]{{1,{MAX_DIGITS}}}))?")
 
 
 def parse_numbers(text: str) -> tuple[int, ...]:
@@ -44,10 +46,26 @@ def parse_numbers(text: str) -> tuple[int, ...]:
                              "or 7-9)")
         low = int(match.group(1))
         high = int(match.group(2) or low)
-        if low < 1 or high < low or high - low > MAX_RANGE:
-            raise ValueError(f"not a range of tile numbers: {quoted(part)}")
+        if high < low:
+            raise ValueError(f"not a range of tile numbers: {quoted(part)} (the lower "
+                             f"number first: {high}-{low})")
+        if high - low > MAX_RANGE:
+            raise ValueError(f"a range of more than {MAX_RANGE:,} tile numbers: "
+                             f"{quoted(part)} (no set has that many)")
         numbers += range(low, high + 1)
     return tuple(dict.fromkeys(numbers))
+
+
+def numbers_outside(numbers: Sequence[int], wanted: Sequence[int], set_name: str,
+                    what: str = "tile") -> str | None:
+    """What of ``wanted`` the set numbered ``numbers`` lacks, and its numbering ("no
+    tiles 49 and 50, no tile 0 in My set (its tiles are numbered 1 to 48)"), or None."""
+    known = set(numbers)
+    missing = [n for n in wanted if n not in known]
+    if not missing:
+        return None
+    runs = ", ".join(f"no {_some(what, low, high)}" for low, high in _runs(missing))
+    return f"{runs} in {set_name} (its {what}s are numbered {_numbering(numbers)})"
 
 
 def _runs(numbers: Sequence[int]) -> list[tuple[int, int]]:

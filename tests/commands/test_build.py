@@ -10,7 +10,6 @@ import pytest
 from pypdf import PdfReader
 
 from micropul_print.cli import main
-from micropul_print.game import registry
 from micropul_print.kit.outputs import MANIFEST, STAGING_PREFIX
 
 ROOT = Path(__file__).parents[2]
@@ -380,20 +379,38 @@ def test_tiles_writes_a_reprint_of_those_tiles_only(tmp_path: Path) -> None:
         assert "calibration" not in "".join(page.extract_text() for page in reader.pages)
 
 
-def test_unknown_tile_numbers_are_located_errors_before_anything_is_written(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["build", "--only", "sheets", "--tiles", "7,49,50,60-10000",
-                 "--out", str(tmp_path / "o")]) == 1
-    err = capsys.readouterr().err.splitlines()
-    # At the catalogue's list of tiles, a run of numbers in one line (a long range gave
-    # a line per number), the set's numbering with its gaps.
-    shipped = registry.get("micropul").shipped_catalogue()
-    line = next(n for n, row in enumerate(shipped.read_text(encoding="utf-8").splitlines(), 1)
-                if row == "tiles:")
-    assert err == [f"{shipped}:{line}:1: error: no tiles 49 and 50 in this set (its tiles are "
-                   "numbered 1 to 48)",
-                   f"{shipped}:{line}:1: error: no tiles 60 to 10000 in this set (its tiles "
-                   "are numbered 1 to 48)"]
+@pytest.mark.parametrize("only", ["svg", "sheets", "png", "rulebooks", "svg,sheets",
+                                  "sheets,rulebooks"])
+@pytest.mark.parametrize(("tiles", "missing"), [
+    ("49", "no tile 49"),
+    ("1-49", "no tile 49"),
+    ("7,49,50,60-10000", "no tiles 49 and 50, no tiles 60 to 10000"),
+    ("0", "no tile 0"),
+    ("-3", "no tile -3"),
+    ("-2-2", "no tiles -2 to 0"),
+    ("99999999999999999999", "no tile 99999999999999999999"),
+])
+def test_a_tile_number_outside_the_set_is_a_usage_error_whatever_only_says(
+        tiles: str, missing: str, only: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--tiles 49 --only svg built the 48 tiles and ended with 0; 0 and -3 were refused
+    without the set's numbering; with sheets, the error was at the catalogue's line."""
+    assert main(["build", "--only", only, f"--tiles={tiles}", "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err == (
+        f"micropul-print build: error: argument --tiles: {missing} in Micropul (its tiles "
+        "are numbered 1 to 48)\n")
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_tile_number_outside_the_set_from_the_configuration_is_located_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "micropul-print.toml").write_text('[build]\ntiles = "3,49"\n')
+    assert main(["build", "--only", "svg", "--out", "o"]) == 1
+    assert capsys.readouterr().err == (
+        "micropul-print.toml:2:9: error: tiles: no tile 49 in Micropul (its tiles are "
+        "numbered 1 to 48)\n")
     assert not (tmp_path / "o").exists()
 
 

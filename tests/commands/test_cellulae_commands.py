@@ -20,7 +20,7 @@ def test_check_game_cellulae_checks_the_shipped_set(capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert "valid (Cellulae, 81 tiles)" in out
     for side in (5, 7, 9):
-        assert f"3 games on {side} x {side} (random policy, seeds 7..9)" in out
+        assert f"3 games on {side} × {side} (random policy, seeds 7..9)" in out
     assert out.endswith("check passed\n")
 
 
@@ -55,9 +55,9 @@ def test_catalogue_lists_a_cellulae_set(capsys: pytest.CaptureFixture[str]) -> N
         "Cellulae by Federico Latini: 81 two-sided tiles of 30 mm, "
         "faces white (square-light) / black (square-dark)",
         "  board  tiles",
-        "  5 x 5  25",
-        "  7 x 7  49",
-        "  9 x 9  81",
+        "  5 × 5  25",
+        "  7 × 7  49",
+        "  9 × 9  81",
     ]
 
 

@@ -107,7 +107,7 @@ def test_imports_no_drawing_library() -> None:
 
 @pytest.mark.parametrize(("game", "expected"), [
     ("micropul", ["no two-player games simulated", "no solitaire games simulated"]),
-    ("cellulae", [f"no games simulated on {side} x {side}" for side in (5, 7, 9)]),
+    ("cellulae", [f"no games simulated on {side} × {side}" for side in (5, 7, 9)]),
 ])
 def test_no_games_says_none_were_simulated(
         game: str, expected: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -83,8 +83,8 @@ def test_a_file_in_the_way_of_the_folder(tmp_path: Path,
     blocker = tmp_path / "variant"
     blocker.write_text("")
     assert main(["init", str(blocker)]) == 1
-    assert capsys.readouterr().err == (f"{blocker}: error: not a folder: init writes its "
-                                       "files into a folder\n")
+    assert capsys.readouterr().err == (f"{blocker}: error: this is a file, not a directory: "
+                                       "init writes its files into a folder\n")
 
 
 def test_a_folder_that_is_a_link_leading_nowhere(tmp_path: Path,

@@ -138,3 +138,18 @@ def test_the_live_display_ends_with_every_part_counted() -> None:
     shown = stream.getvalue()
     assert re.search(r"micropul tiles .*48/48 .*99 files", shown)
     assert re.search(r"micropul sheets a4 .*1/1 .*micropul-tiles-a4\.pdf", shown)
+
+
+@pytest.mark.parametrize(("names", "pattern"), [
+    (["micropul-rules-en-a4.pdf", "micropul-rules-es-a4.pdf"], "micropul-rules-{en,es}-a4.pdf"),
+    (["rules-pt_BR-a4.pdf", "rules-pt_PT-a4.pdf"], "rules-pt_{BR,PT}-a4.pdf"),
+    (["x.pdf", "y.pdf"], "{x,y}.pdf"),
+    (["book-en.pdf", "book-en-x.pdf"], "{book-en-x.pdf,book-en.pdf}"),
+    (["book-en-a4.pdf"], "book-en-a4.pdf"),
+])
+def test_the_summary_factors_names_at_whole_segments_not_inside_one(
+        names: list[str], pattern: str) -> None:
+    """The books of en and es were summed up as micropul-rules-e{n,s}-a4.pdf."""
+    from micropul_print.kit.build import _pattern
+
+    assert _pattern(names) == pattern

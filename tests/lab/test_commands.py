@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
 import pytest
@@ -501,6 +502,43 @@ def test_a_theme_that_is_not_one_is_refused_before_the_record_is_played(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
 
 
+@pytest.mark.parametrize(("argv", "message"), [
+    (["replay", "no-record.json", "--out", "/dev/null"],
+     "/dev/null: error: cannot write the pictures here: this is a device, not a "
+     "directory\n"),
+    (["replay", "no-record.json", "--out", "/dev/null/turns"],
+     "/dev/null/turns: error: cannot write the pictures here: /dev/null is a device, not a "
+     "directory\n"),
+    (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--report",
+      "/dev/null"],
+     "/dev/null: error: cannot write the report here: this is a device, not a directory\n"),
+    (["play", "--bots", "random", "--record", "/dev/null/game.json"],
+     "/dev/null/game.json: error: cannot write the game record here: /dev/null is a "
+     "device, not a directory\n"),
+    (["build", "--only", "svg", "--out", "/dev/null"],
+     "/dev/null: error: cannot write the kit here: this is a device, not a directory\n"),
+    (["build", "--only", "svg", "--out", "/dev/null/kit"],
+     "/dev/null/kit: error: cannot write the kit here: /dev/null is a device, not a "
+     "directory\n"),
+    (["rulebook", "--out", "/dev/null"],
+     "/dev/null: error: cannot write the rulebooks here: this is a device, not a "
+     "directory\n"),
+    (["init", "/dev/null/variant"],
+     "/dev/null/variant: error: /dev/null is a device, not a directory: init writes its "
+     "files into a folder\n"),
+    (["calibrate", "--offset", "0,0", "--config", "/dev/null/micropul-print.toml"],
+     "/dev/null/micropul-print.toml: error: cannot write: /dev/null is a device, not a "
+     "directory\n"),
+])
+def test_dev_null_as_an_output_folder_is_called_a_device_not_a_file(
+        argv: list[str], message: str, tmp_path: Path) -> None:
+    """replay --out /dev/null said "this is a file"; under /dev/null, calibrate said
+    "File exists" (mkdir's word for it) and build "Not a directory", naming no folder."""
+    result = run(tmp_path, *argv)
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", message)
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.fixture(scope="module")
 def record_text(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A recorded game of Micropul, two greedy players, seed 3."""
@@ -778,27 +816,72 @@ def test_the_state_picture_has_coordinates_the_last_placement_and_stones_by_play
 def test_replay_finds_the_catalogue_the_record_names(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     shipped = registry_catalogue("micropul").read_text("utf-8")
-    games = tmp_path / "games"
-    games.mkdir()
-    (tmp_path / "thin.yaml").write_text(shipped.replace("W .", "B .", 1).replace(
+    sets = tmp_path / "sets"
+    sets.mkdir()
+    (sets / "thin.yaml").write_text(shipped.replace("W .", "B .", 1).replace(
         "name: Micropul", "name: Thin", 1), "utf-8")
-    record = games / "game.json"
-    assert main(["play", str(tmp_path / "thin.yaml"), "--bots", "greedy,random", "--seed",
+    record = tmp_path / "game.json"
+    assert main(["play", str(sets / "thin.yaml"), "--bots", "greedy,random", "--seed",
                  "5", "--record", str(record)]) == 0
-    assert json.loads(record.read_text("utf-8"))["catalogue_path"] == "../thin.yaml"
+    assert json.loads(record.read_text("utf-8"))["catalogue_path"] == "sets/thin.yaml"
     capsys.readouterr()
     # Without --catalogue: the file the record names, found from the record's folder.
     assert main(["replay", str(record), "--out", str(tmp_path / "out")]) == 0
     svg = (tmp_path / "out" / "turn-000.svg").read_text("utf-8")
     assert "Micropul, set Thin: player turn 0 of" in svg
-    (tmp_path / "thin.yaml").rename(tmp_path / "gone.yaml")
+    (sets / "thin.yaml").rename(sets / "gone.yaml")
     capsys.readouterr()
     assert main(["replay", str(record)]) == 1
     line = _line_of(record.read_text("utf-8"), '"catalogue_path"')
     assert capsys.readouterr().err.splitlines()[-1] == (
         f"{record}:{line}:21: error: the catalogue the game was played with is not where "
-        f"the record says ({games / '../thin.yaml'}): give its file with --catalogue")
-    assert main(["replay", str(record), "--catalogue", str(tmp_path / "gone.yaml")]) == 0
+        f"the record says ({tmp_path / 'sets/thin.yaml'}): give its file with --catalogue")
+    assert main(["replay", str(record), "--catalogue", str(sets / "gone.yaml")]) == 0
+
+
+def test_a_record_beside_no_catalogue_names_no_path_out_of_its_folder(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """play wrote '../thin.yaml', a path replay now refuses (it could lead anywhere)."""
+    shipped = registry_catalogue("micropul").read_text("utf-8")
+    (tmp_path / "thin.yaml").write_text(shipped.replace("name: Micropul", "name: Thin", 1),
+                                        "utf-8")
+    record = tmp_path / "games" / "game.json"
+    record.parent.mkdir()
+    assert main(["play", str(tmp_path / "thin.yaml"), "--bots", "greedy,random", "--seed",
+                 "5", "--record", str(record)]) == 0
+    assert "catalogue_path" not in json.loads(record.read_text("utf-8"))
+    assert main(["replay", str(record), "--catalogue", str(tmp_path / "thin.yaml")]) == 0
+
+
+@pytest.mark.parametrize(("named", "wrong"), [
+    ("/etc/passwd", "is an absolute path"),
+    ("../../../../../../etc/passwd", "climbs out of the record's folder with '..'"),
+    ("sets/../../outside.yaml", "climbs out of the record's folder with '..'"),
+    ("link.yaml", "leads out of the record's folder through a symbolic link"),
+])
+def test_a_record_naming_a_catalogue_path_out_of_its_folder_is_refused_unread(
+        named: str, wrong: str, record_text: str, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A shared record made replay read any file of the machine, and quote it."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    secret = tmp_path / "outside.yaml"
+    secret.write_text("password: hunter2\n", "utf-8")
+    (folder / "link.yaml").symlink_to(secret)
+    text = re.sub(r'"catalogue_path": "[^"]*"', f'"catalogue_path": {json.dumps(named)}',
+                  record_text)
+    record = folder / "game.json"
+    record.write_text(text, "utf-8")
+    assert main(["replay", str(record)]) == 1
+    err = capsys.readouterr().err
+    line = _line_of(text, '"catalogue_path"')
+    assert err.splitlines()[-1] == (
+        f"{record}:{line}:21: error: the catalogue's path {named!r} {wrong}: replay reads "
+        "the catalogue a record names only inside the record's folder (a record may come "
+        "from anyone); give its file with --catalogue")
+    assert "hunter2" not in err and "root:" not in err
+    # --catalogue on the command line wins: the record's path is not looked at.
+    assert main(["replay", str(record), "--catalogue", str(registry_catalogue("micropul"))]) == 0
 
 
 def test_a_move_recorded_for_the_wrong_player_is_an_error_at_it(
@@ -910,6 +993,43 @@ def test_a_sweep_with_a_bad_catalogue_says_where_and_analyses_nothing(
     assert any(re.match(rf"{re.escape(str(paths[2]))}:\d+:\d+: error: ", e) for e in errors)
     assert "analyse:" not in captured.err
     assert not (tmp_path / "report").exists()
+
+
+def _loop(path: Path) -> None:
+    path.symlink_to(path.name)
+
+
+def _dangling(path: Path) -> None:
+    path.symlink_to("gone.yaml")
+
+
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (_loop, "a symbolic link in a loop (following it leads back to it): no catalogue to "
+     "read; remove it or point it at a catalogue"),
+    (_dangling, "a symbolic link to 'gone.yaml', which is not there: no catalogue to read; "
+     "remove it or point it at a catalogue"),
+    (_fifo, "not a file (a device, a pipe or a socket): no catalogue to read"),
+])
+@pytest.mark.parametrize("alone", [True, False])
+def test_a_sweep_folder_s_symlink_loop_is_reported_not_taken_for_no_catalogue(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Any, message: str,
+        alone: bool) -> None:
+    """A folder whose only .yaml was a link in a loop was 'a folder without any
+    catalogue'; beside good sets, the broken link was left out without a word."""
+    folder = tmp_path / "sets"
+    if alone:
+        folder.mkdir()
+    else:
+        _sweep_sets(folder)
+    make(folder / "broken.yaml")
+    assert main(["analyse", str(folder), "--games", "1", "--bots", "random",
+                 "--jobs", "1"]) == 1
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", f"{folder / 'broken.yaml'}: error: {message}\n")
 
 
 @pytest.mark.parametrize(("extra", "message"), [

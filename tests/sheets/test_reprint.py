@@ -25,13 +25,14 @@ def test_numbers_are_read_in_order_each_once(text: str, numbers: tuple[int, ...]
 @pytest.mark.parametrize(("text", "message"), [
     ("7,,8", "empty tile number in '7,,8' (write them as 7,12,31)"),
     ("seven", "not a tile number: 'seven' (write them as 7,12,31 or 7-9)"),
-    ("9-7", "not a range of tile numbers: '9-7'"),
-    ("0", "not a range of tile numbers: '0'"),
+    ("9-7", "not a range of tile numbers: '9-7' (the lower number first: 7-9)"),
     # Plain ASCII digits only: int() takes these too (1_0 was tile 10).
     ("1_0", "not a tile number: '1_0' (write them as 7,12,31 or 7-9)"),
     ("+7", "not a tile number: '+7' (write them as 7,12,31 or 7-9)"),
     ("\u0663", "not a tile number: '\u0663' (write them as 7,12,31 or 7-9)"),
-    ("1-99999", "not a range of tile numbers: '1-99999'")])
+    ("1-99999", "a range of more than 10,000 tile numbers: '1-99999' (no set has that "
+     "many)"),
+    ("1" * 31, f"not a tile number: '{'1' * 31}' (write them as 7,12,31 or 7-9)")])
 def test_bad_numbers_say_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(ValueError) as error:
         parse_numbers(text)

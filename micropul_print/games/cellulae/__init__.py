@@ -58,7 +58,7 @@ class CellulaeGame:
             f"of {catalogue.tile_size_mm:g} mm, faces {faces}",
             "  board  tiles",
         ]
-        lines += [f"  {b.side} x {b.side}  {b.tiles}" for b in catalogue.boards]
+        lines += [f"  {b.side} × {b.side}  {b.tiles}" for b in catalogue.boards]
         return "\n".join(lines) + "\n"
 
     def simulated_games(self, catalogue: CellulaeCatalogue, games: int) -> int:

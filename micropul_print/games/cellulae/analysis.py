@@ -146,7 +146,7 @@ def _coordinate(node: YamlNode, what: str, side: int | None, out: list[Diagnosti
     if value is not None and side is not None and not 0 <= value < side:
         out.append(
             node.diagnostic(
-                f"{what} is {value}, off the {side} x {side} board (expected 0 to {side - 1})"
+                f"{what} is {value}, off the {side} × {side} board (expected 0 to {side - 1})"
             )
         )
         return None

@@ -63,7 +63,7 @@ class BoardSize:
 
     @property
     def label(self) -> str:
-        return f"{self.side} x {self.side}"
+        return f"{self.side} × {self.side}"
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,7 @@ def _board(node: YamlNode, out: list[Diagnostic]) -> BoardSize | None:
     if side is not None and tiles is not None and tiles_node is not None and tiles != side * side:
         out.append(
             tiles_node.diagnostic(
-                f"a {side} x {side} board needs {side * side} tiles, one per square, "
+                f"a {side} × {side} board needs {side * side} tiles, one per square, "
                 f"not {tiles}"
             )
         )

@@ -203,9 +203,9 @@ def set_lines(catalogue: CellulaeCatalogue) -> tuple[list[str], list[Diagnostic]
 
 def format_simulation(sim: CellulaeSimulation) -> list[str]:
     if not sim.games:
-        return [f"no games simulated on {sim.side} x {sim.side}"]
+        return [f"no games simulated on {sim.side} × {sim.side}"]
     lines = [
-        f"{sim.games} {'game' if sim.games == 1 else 'games'} on {sim.side} x {sim.side} "
+        f"{sim.games} {'game' if sim.games == 1 else 'games'} on {sim.side} × {sim.side} "
         f"(random policy, {seeds_of(sim.seed, sim.games)}): {sim.seconds:.2f} s, "
         f"{sim.games_per_second:.0f} games/s"
     ]

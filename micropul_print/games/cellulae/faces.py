@@ -77,7 +77,7 @@ def square_name(x: int, y: int, side: int) -> str:
     """The square's name on the printed board: column letter, then row number counted
     from the bottom (``a1`` is the bottom-left corner, like a chessboard)."""
     if not (0 <= x < side and 0 <= y < side):
-        raise ValueError(f"square ({x}, {y}) is off a {side} x {side} board")
+        raise ValueError(f"square ({x}, {y}) is off a {side} × {side} board")
     return f"{chr(ord('a') + x)}{side - y}"
 
 
@@ -119,7 +119,7 @@ def board_drawing(catalogue: CellulaeCatalogue, side: int, theme: Theme, *,
                              square, corner=(x, y) == (0, 0))
     for (x, y), colour in sorted((tiles or {}).items()):
         if not (0 <= x < side and 0 <= y < side):
-            raise ValueError(f"tile on ({x}, {y}) is off a {side} x {side} board")
+            raise ValueError(f"tile on ({x}, {y}) is off a {side} × {side} board")
         face = tile_drawing(catalogue.face(colour), theme, size=square - 2 * TILE_INSET)
         tx, ty = left + x * square + TILE_INSET, top + y * square + TILE_INSET
         shift = TILE_SHADOW_OFFSET

@@ -189,7 +189,7 @@ def engine_value(claim: Claim, analysis: Mapping[str, Any]) -> tuple[Value, str]
     rows = analysis["board"]
     if not (isinstance(x, int) and isinstance(y, int)
             and 0 <= y < len(rows) and 0 <= x < len(rows[y])):
-        return "", f"({x}, {y}) is off the {len(rows)} x {len(rows)} board"
+        return "", f"({x}, {y}) is off the {len(rows)} × {len(rows)} board"
     return _SQUARE_COLOURS[rows[y][x]], ""
 
 

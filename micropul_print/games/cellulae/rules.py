@@ -18,7 +18,7 @@ stated in docs/cellulae.md; in short:
   counts are a draw.
 
 The board is kept as two bitboards (bit ``y * side + x``), so a random game on the
-5 x 5 board takes well under a millisecond. :class:`Board` is the game's state and
+5 × 5 board takes well under a millisecond. :class:`Board` is the game's state and
 speaks the vocabulary of every rules engine here (``legal_actions``, ``apply_action``,
 ``undo``, ``clone``, ``current_player``, ``is_terminal``, ``returns``; see
 docs/rules-engine.md). Cellulae has no chance: only the random policy draws, from the
@@ -320,7 +320,7 @@ class Board:
 
     def _check_square(self, square: Square) -> None:
         if not self.on_board(square):
-            raise ValueError(f"square {square} is off the {self.side} x {self.side} board")
+            raise ValueError(f"square {square} is off the {self.side} × {self.side} board")
 
     def colour_at(self, square: Square) -> str | None:
         """The colour showing on the tile at ``square``, or None if it is empty."""

@@ -1,6 +1,6 @@
 """What Micropul pieces look like: the one place that maps a Tile to a picture.
 
-A tile face is a 2 x 2 grid of marks (a micropul is a disc, light or dark; catalysts
+A tile face is a 2 × 2 grid of marks (a micropul is a disc, light or dark; catalysts
 are one dot, two dots or a plus; a blank quadrant is empty), or, on the four big
 tiles, one large disc with its catalyst in the centre. The start tile carries START.
 How each mark looks is the theme's business (micropul_print.draw.theme).

@@ -33,9 +33,9 @@ EXPECTED = {
         "{path}:1:1: error: the position is missing the required key 'tiles'",
     ],
     "square_off_board": [
-        "{path}:3:15: error: 'y' is 5, off the 5 x 5 board (expected 0 to 4)",
-        "{path}:5:47: error: x of 'to' is -1, off the 5 x 5 board (expected 0 to 4)",
-        "{path}:5:51: error: y of 'to' is 9, off the 5 x 5 board (expected 0 to 4)",
+        "{path}:3:15: error: 'y' is 5, off the 5 × 5 board (expected 0 to 4)",
+        "{path}:5:47: error: x of 'to' is -1, off the 5 × 5 board (expected 0 to 4)",
+        "{path}:5:51: error: y of 'to' is 9, off the 5 × 5 board (expected 0 to 4)",
     ],
     "turn_with_two_actions": [
         "{path}:5:5: error: a turn needs exactly one of replicate, move or skip, got 2",

@@ -33,7 +33,7 @@ EXPECTED = {
         "cannot end in a tie)",
     ],
     "board_tiles_not_one_per_square": [
-        "{path}:6:22: error: a 5 x 5 board needs 25 tiles, one per square, not 24",
+        "{path}:6:22: error: a 5 × 5 board needs 25 tiles, one per square, not 24",
     ],
     "boards_not_a_list": [
         "{path}:5:9: error: 'boards' must be a list, got '5'",
@@ -42,7 +42,7 @@ EXPECTED = {
         "{path}:5:9: error: 'boards' is empty (expected at least one board)",
     ],
     "duplicate_board": [
-        "{path}:7:12: error: board 5 x 5 is listed twice (first at line 6; expected each "
+        "{path}:7:12: error: board 5 × 5 is listed twice (first at line 6; expected each "
         "side once)",
     ],
     "missing_author": [
@@ -53,7 +53,7 @@ EXPECTED = {
         "them to agree)",
     ],
     "too_few_tiles_for_largest_board": [
-        "{path}:8:13: error: the set has 25 tiles but the 7 x 7 board needs 49 (expected at "
+        "{path}:8:13: error: the set has 25 tiles but the 7 × 7 board needs 49 (expected at "
         "least one tile per square of every board)",
     ],
     "two_tile_kinds": [

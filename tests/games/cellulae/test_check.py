@@ -34,13 +34,13 @@ def test_shipped_set_passes_with_a_report_for_every_board(catalogue: CellulaeCat
         "black face (square-dark)"
     )
     assert lines[2:5] == [
-        "board 5 x 5: 25 tiles, the set has enough",
-        "board 7 x 7: 49 tiles, the set has enough",
-        "board 9 x 9: 81 tiles, the set has enough",
+        "board 5 × 5: 25 tiles, the set has enough",
+        "board 7 × 7: 49 tiles, the set has enough",
+        "board 9 × 9: 81 tiles, the set has enough",
     ]
     for side in (5, 7, 9):
         assert any(
-            line.startswith(f"20 games on {side} x {side} (random policy, seeds 0..19)")
+            line.startswith(f"20 games on {side} × {side} (random policy, seeds 0..19)")
             for line in lines
         )
     assert lines[-1] == "check passed"
@@ -70,9 +70,9 @@ def test_a_set_too_small_for_a_board_fails() -> None:
     )
     report = check_cellulae(short, games=2)
     assert not report.ok
-    assert "board 7 x 7: 49 tiles, the set is 24 short" in report.lines
+    assert "board 7 × 7: 49 tiles, the set is 24 short" in report.lines
     assert [str(d) for d in report.diagnostics] == [
-        "short.yaml: error: the set has too few tiles for the 7 x 7 board"]
+        "short.yaml: error: the set has too few tiles for the 7 × 7 board"]
     assert report.lines[-1] == "check failed: 1 problem(s)"
 
 
@@ -87,8 +87,8 @@ def test_a_variant_is_listed_by_what_differs(catalogue: CellulaeCatalogue) -> No
         "variant of Cellulae by Federico Latini: it differs in 4 ways",
         "  big.yaml:20:13: 121 tiles, official 81",
         "  big.yaml: tiles of 25 mm, official 30 mm",
-        "  big.yaml:19:5: board 11 x 11 added",
-        "  big.yaml:17:3: board 9 x 9 removed",
+        "  big.yaml:19:5: board 11 × 11 added",
+        "  big.yaml:17:3: board 9 × 9 removed",
     )
     claimed = replace(variant, name="cellulae", key_at={"name": (2, 7)})
     report = check_cellulae(claimed, 1, official=catalogue)
@@ -135,7 +135,7 @@ def test_a_variant_named_cellulae_is_warned(capsys: pytest.CaptureFixture[str]) 
         "variant of Cellulae by Federico Latini: it differs "
         "in 3 ways",
         f"  {path}:10:13: 121 tiles, official 81",
-        f"  {path}:9:5: board 11 x 11 added",
-        f"  {path}:6:1: board 9 x 9 removed",
+        f"  {path}:9:5: board 11 × 11 added",
+        f"  {path}:6:1: board 9 × 9 removed",
     ]
     assert out.endswith("check passed\n")

@@ -89,7 +89,7 @@ def test_square_names_count_rows_from_the_bottom() -> None:
     assert square_name(0, 0, 5) == "a5"
     assert square_name(4, 4, 5) == "e1"
     assert square_name(8, 0, 9) == "i9"
-    with pytest.raises(ValueError, match="off a 5 x 5 board"):
+    with pytest.raises(ValueError, match="off a 5 × 5 board"):
         square_name(5, 0, 5)
 
 
@@ -148,7 +148,7 @@ def test_tiles_on_the_board_lie_inside_their_squares(catalogue: CellulaeCatalogu
     assert left < groups[0].dx < left + 2.0 and top < groups[0].dy < top + 2.0
     assert any(isinstance(item, Rect) and item.fill == "#000000"
                for item in _flat(groups[0].items))
-    with pytest.raises(ValueError, match="off a 5 x 5 board"):
+    with pytest.raises(ValueError, match="off a 5 × 5 board"):
         board_drawing(catalogue, 5, classic, tiles={(5, 0): WHITE})
 
 

@@ -116,7 +116,7 @@ def test_false_claims_fail_at_their_lines(catalogue: CellulaeCatalogue) -> None:
         f'{path}:26:11: {figure}end.yaml: claim "the end of the game: winner is white" is '
         'false: the engine says "black"',
         f'{path}:27:11: {figure}end.yaml: claim "square (7, 0): colour is empty" cannot be '
-        "checked: (7, 0) is off the 5 x 5 board",
+        "checked: (7, 0) is off the 5 × 5 board",
         f'{path}:32:11: {figure}forced.yaml: claim "turn 1: replications is 1" is false: '
         "the engine says 0",
     ]

@@ -216,7 +216,7 @@ def test_random_playout_leaves_a_finished_board_with_its_history() -> None:
 
 
 def test_from_tiles_refuses_squares_off_the_board_and_unknown_colours() -> None:
-    with pytest.raises(ValueError, match="off the 3 x 3 board"):
+    with pytest.raises(ValueError, match="off the 3 × 3 board"):
         Board.from_tiles(3, {(3, 0): BLACK})
     with pytest.raises(ValueError, match="unknown colour"):
         Board.from_tiles(3, {(0, 0): "red"})

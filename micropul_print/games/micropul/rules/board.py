@@ -412,27 +412,12 @@ class Board:
             theirs = 4 * oids[neighbour] + OPPOSITE[side]
             worth += t.side_worth[4 * theirs + t.micropul_on[at + side]]
             for q, their in t.joins[at + side][t.edge_of[theirs]]:
-                # Union by points; on a tie the new tile's group keeps its root.
-                ra = base + q
-                while parent[ra] != ra:
-                    ra = parent[ra]
-                rb = 4 * neighbour + their
-                while parent[rb] != rb:
-                    rb = parent[rb]
-                if ra == rb:
-                    continue
-                if points[ra] < points[rb]:
-                    ra, rb = rb, ra
-                before = (ra in unclaimed) | (rb in unclaimed) << 1
-                parent[rb] = ra
-                points[ra] += points[rb]
-                moved = stones.pop(rb, None)
-                if moved is not None:
-                    stones.setdefault(ra, []).extend(moved)
-                    unclaimed.discard(ra)
-                unclaimed.discard(rb)
-                opened[ra] += opened[rb]
-                unions += (ra, rb, before, 0 if moved is None else len(moved))
+                joined = _join(parent, points, stones, unclaimed, base + q,
+                               4 * neighbour + their)
+                if joined is not None:
+                    ra, rb, before, moved = joined
+                    opened[ra] += opened[rb]
+                    unions += (ra, rb, before, moved)
         self._history.append((_PUT, cell, tuple(unions), tuple(closed), frontier_before))
         return worth
 
@@ -470,6 +455,7 @@ class Board:
         mask_for = t.mask_for
         spreads = t.spreads
         facings = t.facings
+        join = _join
         counts = 0
         for code in frontier.values():
             if spreads[code] < 0:
@@ -516,22 +502,7 @@ class Board:
                 theirs = 4 * oids[neighbour] + back
                 worth += side_worth[4 * theirs + mine]
                 for q, their in joined[edge_of[theirs]]:
-                    ra = base + q
-                    while parent[ra] != ra:
-                        ra = parent[ra]
-                    rb = 4 * neighbour + their
-                    while parent[rb] != rb:
-                        rb = parent[rb]
-                    if ra == rb:
-                        continue
-                    if points[ra] < points[rb]:
-                        ra, rb = rb, ra
-                    parent[rb] = ra
-                    points[ra] += points[rb]
-                    if rb in stones_on:
-                        stones_on.setdefault(ra, []).extend(stones_on.pop(rb))
-                        unclaimed.discard(ra)
-                    unclaimed.discard(rb)
+                    join(parent, points, stones_on, unclaimed, base + q, 4 * neighbour + their)
             return worth, counts
 
         def claim_keys() -> list[int]:
@@ -729,6 +700,33 @@ class Board:
             )
         result.sort(key=lambda g: g.quadrants[0])
         return result
+
+
+def _join(parent: list[int], points: list[int], stones: dict[int, list[int]],
+          unclaimed: set[int], a: int, b: int) -> tuple[int, int, int, int] | None:
+    """Join the groups of quadrants ``a`` and ``b`` (union by points; on a tie, ``a``'s
+    root is kept), their stones and claim with them: (the root kept, the root joined,
+    which of the two were unclaimed before, as bits 1 and 2, the stones moved), or None
+    when they were one group. Board._put and the playout's put share it."""
+    while parent[a] != a:
+        a = parent[a]
+    while parent[b] != b:
+        b = parent[b]
+    if a == b:
+        return None
+    if points[a] < points[b]:
+        a, b = b, a
+    before = (a in unclaimed) | (b in unclaimed) << 1
+    parent[b] = a
+    points[a] += points[b]
+    moved = stones.pop(b, None)
+    if moved is None:
+        unclaimed.discard(b)
+        return a, b, before, 0
+    stones.setdefault(a, []).extend(moved)
+    unclaimed.discard(a)
+    unclaimed.discard(b)
+    return a, b, before, len(moved)
 
 
 def catalysts(activated: dict[int, int]) -> tuple[Catalyst, ...]:
