@@ -186,6 +186,7 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                     _bug(exc)
                     continue
                 args, options = fresh, fresh_options
+                kits.clear()  # what the kits were made of was read with other settings
                 waiting = _said(missing(args))
                 if waiting:
                     break  # the inputs it names are watched for

@@ -102,7 +102,7 @@ def _nodes(spec: str) -> int:
 def document(the_plan: Plan, catalogue: Any, spec: str,
              results: Mapping[int, Sequence[GameSummary]], complete: bool) -> JSON:
     """The skill trace's report (JSON): what was played and each step's figure. The
-    catalogue is named as every report names it (``shipped:micropul.yaml``, or relative
+    catalogue is named as every report names it (``shipped:`` and its file name, or relative
     to the working folder): no folder of the machine it was made on."""
     from micropul_print.lab.report import display_path
 

@@ -3,7 +3,8 @@ owns, its output read line by line, and ``check`` run after each rebuild.
 
 The watcher's lines are its documented output (watch.py): a problem is
 ``file:line:col: severity: message``, a usage problem ``micropul-print build: error: ...``,
-a rebuild ends with ``... changed: rebuilt ...``, and ``watching N files`` follows the
+a rebuild ends with ``... changed: rebuilt ...`` (or ``... changed: nothing to
+rebuild`` when the inputs are those of the kit in place), and ``watching N files`` follows the
 first build. The build commits its files only when every job succeeded
 (outputs.Staging), so the kit folder always holds the last good kit: while the inputs
 have errors the page shows them over it.
@@ -202,7 +203,9 @@ class KitWatcher:
                     status.build_problems = []
                 self._last_problem = now
                 status.build_problems.append(problem or Problem("", "notice", line, "build"))
-            elif " changed: rebuilt " in line:
+            elif " changed: rebuilt " in line or line.endswith(" changed: nothing to rebuild"):
+                # Nothing to rebuild: the inputs are back to those of the kit in place
+                # (a failed rebuild commits nothing), so the kit is current again.
                 status.build_problems = []
                 status.built = True
                 status.last_rebuild = line

@@ -9,7 +9,7 @@ from micropul_print.draw.bounds import Box
 from micropul_print.sheets.layout import load_layout, plan_grid
 
 DOC = (Path(__file__).parents[2] / "docs/output-layout.md").read_text(encoding="utf-8")
-ROW = r"^\| (A4|Letter)(?:, `--bleed (\d+)`)? \| (\d+) \((\d+) x (\d+)\) \|"
+ROW = r"^\| (A4|Letter)(?:, `--bleed (\d+)`)? \| (\d+) \((\d+) [x×] (\d+)\) \|"
 
 
 def test_cards_per_page_table_matches_the_layouts() -> None:
