@@ -89,17 +89,24 @@ def move_value(state: GameState, player: int) -> tuple[float, float]:
     player's score minus the best other score (the score alone in solitaire). A draw
     is thus judged through the scores. Alone, only a lost game (a puzzle stuck) counts
     as an outcome: ending a solitaire game is no better than playing on."""
-    scores = state.scores()
+    return outcome_value(state.scores(),
+                         state.returns() if state.is_terminal() else None, player)
+
+
+def outcome_value(scores: Sequence[float], returns: Sequence[float] | None,
+                  player: int) -> tuple[float, float]:
+    """:func:`move_value` of a position with these ``scores`` and, if it is over, these
+    ``returns`` (None: not over)."""
     if len(scores) == 2:  # the common case, without building the list of the others
         margin = scores[player] - scores[1 - player]
     else:
         others = [s for seat, s in enumerate(scores) if seat != player]
         margin = scores[player] - (max(others) if others else 0.0)
     outcome = 0.0
-    if state.is_terminal():
-        mine = state.returns()[player]
+    if returns is not None:
+        mine = returns[player]
         if len(scores) > 1:
-            rest = max(r for seat, r in enumerate(state.returns()) if seat != player)
+            rest = max(r for seat, r in enumerate(returns) if seat != player)
             outcome = 1.0 if mine > rest else -1.0 if mine < rest else 0.0
         elif mine == 0.0:
             outcome = -1.0
@@ -107,11 +114,19 @@ def move_value(state: GameState, player: int) -> tuple[float, float]:
 
 
 def move_values(state: GameState, moves: Sequence[Any]) -> list[tuple[float, float]]:
-    """:func:`move_value` of each of ``moves`` for the player to move: each is applied
-    and taken back (``undo()``), without cloning the whole game (its board, hands and
-    random generator) for every move. Moves of one class (the state's
-    ``action_class``, if it has one) are valued once: they have the same value."""
+    """:func:`move_value` of each of ``moves`` for the player to move. From the state's
+    ``scores_after(moves)`` if it has one (GameState: the scores and returns after
+    each move, worked out without playing it); otherwise each move is applied and taken
+    back (``undo()``), without cloning the whole game (its board, hands and random
+    generator) for every move, and moves of one class (the state's ``action_class``,
+    if it has one) are valued once: they have the same value."""
     player = state.current_player()
+    scores_after: Callable[[Sequence[Any]], Sequence[tuple[Sequence[float],
+                                                           Sequence[float] | None]]] | None
+    scores_after = getattr(state, "scores_after", None)
+    if scores_after is not None:
+        return [outcome_value(scores, returns, player)
+                for scores, returns in scores_after(moves)]
     undo = state.undo
     apply_action = state.apply_action
     action_class: Callable[[Any], Hashable | None] | None = getattr(state, "action_class",

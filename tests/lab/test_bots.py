@@ -171,13 +171,17 @@ def test_lookahead_beats_greedy_significantly(game: str, variant: str | None,
     assert points.low > 0.5, points
 
 
+@pytest.mark.parametrize("hook", [True, False], ids=["scores_after", "undo"])
 @pytest.mark.parametrize("players", [1, 2])
 def test_move_values_take_each_move_back_where_the_state_can(
-        players: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Micropul's state takes each move back (no copy per move), and the values and
-    the state after are what copies give, its random generator included: the next
-    draws are the same."""
+        players: int, hook: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Micropul's state works the values out without playing the moves
+    (``scores_after``); without that hook, it takes each move back (no copy per move).
+    Either way the values and the state after are what copies give, its random
+    generator included: the next draws are the same."""
     state = _state("micropul", 11, players=players)
+    if not hook:
+        monkeypatch.delattr(type(state), "scores_after")
     rng = random.Random(5)
     for _ in range(9):  # into the game: draws and claims among the moves
         state.apply_action(rng.choice(list(state.legal_actions())))
@@ -197,7 +201,7 @@ def test_move_values_take_each_move_back_where_the_state_can(
 
     monkeypatch.setattr(type(state), "clone", counted_copy)
     assert move_values(state, moves) == expected and copies == []
-    monkeypatch.undo()
+    monkeypatch.setattr(type(state), "clone", real_copy)
     assert state.legal_actions() == twin.legal_actions() and state.scores() == twin.scores()
     after, twin_after = state.clone(), twin.clone()
     for _ in range(12):  # the same random draws from here on
@@ -222,8 +226,8 @@ def test_move_values_of_cellulae_are_those_of_clones() -> None:
 def test_claims_of_one_group_are_one_class_valued_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Micropul's claims on one group share a class (the rules never look at which of
     its micropul holds the stone): after any of them the scores and the moves to come
-    are the same, and move_values plays one move per class, with the values that
-    playing each would give."""
+    are the same, and move_values, without the state's ``scores_after``, plays one
+    move per class, with the values that playing each would give; with it, none."""
     classes_met = 0
     played: list[Any] = []
     real_play = type(_state("micropul", 0)).apply_action
@@ -262,6 +266,9 @@ def test_claims_of_one_group_are_one_class_valued_once(monkeypatch: pytest.Monke
             expected.append(move_value(trial, state.current_player()))
         played.clear()
         monkeypatch.setattr(type(state), "apply_action", counted_play)
+        assert move_values(state, moves) == expected
+        assert played == []  # scores_after plays nothing
+        monkeypatch.delattr(type(state), "scores_after")
         assert move_values(state, moves) == expected
         monkeypatch.undo()
         assert len(played) == len(by_class)

@@ -20,6 +20,7 @@ the start tile, which the set-up puts on the table.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from micropul_print.game.state import JSON
@@ -75,6 +76,14 @@ class MicropulState:
         if type(action) is Claim:
             return self.match.board.group_root(action.x, action.y, action.quadrant)
         return None
+
+    def scores_after(
+        self, actions: Sequence[Move]
+    ) -> Sequence[tuple[tuple[float, ...], tuple[float, ...] | None]]:
+        """The scores after each of ``actions`` and, where it ends the game, the
+        returns: placements worked out without playing them (Match.scores_after), the
+        values the bots rank moves by (GameState's optional ``scores_after``)."""
+        return self.match.scores_after(actions)
 
     def clone(self) -> MicropulState:
         return MicropulState(self.match.clone(), self.played)  # the tile tables are shared

@@ -15,9 +15,10 @@ random policy draw from one ``random.Random(seed)`` that ``clone()`` carries and
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, cast
 
 from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.rules.board import Board, Placement, catalysts
@@ -344,6 +345,179 @@ class Match:
             draws=sum(KIND_DRAWS[k] for k in activated.values()),
             plus=sum(KIND_PLUS[k] for k in activated.values()),
         )
+
+    def scores_after(
+        self, actions: Sequence[Action]
+    ) -> list[tuple[tuple[int, ...], tuple[float, ...] | None]]:
+        """For each of ``actions`` (legal now), what playing it would lead to: the scores
+        then, and the returns if the game would then be over (else None), exactly as
+        ``apply_action``, ``scores()``, ``returns()`` and ``undo()`` would tell, for
+        every player. A placement is worked out without being played: the catalysts it
+        activates and the tiles they owe, the groups it closes or joins (only those
+        facing its cell change, Board.groups_after) and whether the game ends there
+        (the core emptied, a player out of tiles, the next player without a legal
+        action). Draws and claims, a few a turn, are played and taken back, claims once
+        per group (the stone's micropul within it changes nothing). What the bots rank
+        moves by (lab.bots.move_values): an order of magnitude cheaper than playing
+        each placement and taking it back."""
+        if self._outcome is not None:
+            if actions:
+                raise IllegalActionError(actions[0], "the game is over")
+            return []
+        p = self.current
+        players = self.players
+        two = players == 2
+        o = 1 - p if two else p
+        board = self.board
+        tiles = self.tiles
+        now = self.scores()
+        mine = now[p] - 1  # the tile leaves the hand
+        theirs = now[o]
+        core_left = len(self.core)
+        hand = self.hands[p]
+        supply = len(self.face_down[p]) + len(self.revealed[p])
+        last_tile = len(hand) == 1 and not supply
+        unclaimed_now = len(board.unclaimed)
+        hand_mask = self.hand_masks[p]
+        # The other player, who moves next unless a plus gives an extra turn: whether
+        # they are out of tiles, or have a draw, whatever is placed.
+        their_hand = len(self.hands[o])
+        their_supply = len(self.face_down[o]) + len(self.revealed[o])
+        their_stones = self.stones_left[o]
+        my_stones = self.stones_left[p]
+        index = tiles.index
+        own_worth = tiles.own_worth
+        side_worth = tiles.side_worth
+        micropul_on = tiles.micropul_on
+        inner_roots = tiles.inner_roots
+        mask_of_tile = tiles.mask_of_tile
+        views: dict[int, Any] = {}
+        claims: dict[int, tuple[tuple[int, ...], tuple[float, ...] | None]] = {}
+        found: list[tuple[tuple[int, ...], tuple[float, ...] | None]] = []
+        can_place: dict[int, bool] = {}  # hand mask -> a placement on the table as it is
+
+        def goes_on(hand: int, supply: int, stones: int, unclaimed: int, mask: int) -> bool:
+            """Whether a player with this many tiles in hand and supply, stones and
+            unclaimed groups, and these orientations in hand, has an action on the
+            table as it is (_start_turn)."""
+            if (hand < HAND_LIMIT and supply) or (stones and unclaimed):
+                return True
+            known = can_place.get(mask)
+            if known is None:
+                known = can_place[mask] = board.can_place(mask)
+            return known
+
+        for action in actions:
+            if type(action) is Claim:
+                # A stone on an unclaimed group: its points if it is closed; the table
+                # is otherwise as it was, one unclaimed group fewer.
+                root = board.group_root(action.x, action.y, action.quadrant)
+                known = claims.get(root)
+                if known is None:
+                    opened = board._open
+                    if opened is None:
+                        opened = board._open_counts()
+                    score = now[p] + (0 if opened[root] else board._points[root])
+                    scores: tuple[int, ...] = (
+                        ((score, theirs) if p == 0 else (theirs, score)) if two else (score,))
+                    if not hand and not supply:
+                        known = (scores, _returns(scores, p + 1 if two else None))
+                    elif two and not their_hand and not their_supply:
+                        known = (scores, _returns(scores, o + 1))
+                    elif (goes_on(their_hand, their_supply, their_stones, unclaimed_now - 1,
+                                  self.hand_masks[o]) if two
+                          else goes_on(len(hand), supply, my_stones - 1, unclaimed_now - 1,
+                                       hand_mask)):
+                        known = (scores, None)
+                    else:
+                        known = (scores, _returns(scores, None))
+                    claims[root] = known
+                found.append(known)
+                continue
+            if type(action) is Draw:
+                # A tile from the supply to the hand: one point less (2 a supply tile,
+                # 1 a hand tile); the table as it was.
+                score = now[p] - 1
+                scores = ((score, theirs) if p == 0 else (theirs, score)) if two else (score,)
+                if two:
+                    if not their_hand and not their_supply:
+                        found.append((scores, _returns(scores, o + 1)))
+                    elif goes_on(their_hand, their_supply, their_stones, unclaimed_now,
+                                 self.hand_masks[o]):
+                        found.append((scores, None))
+                    else:
+                        found.append((scores, _returns(scores, None)))
+                elif goes_on(len(hand) + 1, supply - 1, my_stones, unclaimed_now, hand_mask):
+                    found.append((scores, None))
+                elif action.tile is not None:
+                    found.append((scores, None if goes_on(
+                        HAND_LIMIT, 0, 0, 0, hand_mask | mask_of_tile[action.tile])
+                        else _returns(scores, None)))
+                else:  # solitaire: whether the face-down tile drawn can be placed
+                    found.append(self._tried(action))
+                continue
+            tile, x, y, rotation = cast(Place, action)
+            cell = (x + _OFFSET) * STRIDE + (y + _OFFSET)
+            oid = 4 * index[tile] + rotation // 90
+            view = views.get(cell)
+            if view is None:
+                view = views[cell] = board.placement_view(cell)
+            # The activated catalysts' worth, as Board._put counts it.
+            worth = 0
+            facing = view.facing
+            for bits, value in own_worth[oid]:
+                if facing & bits:
+                    worth += value
+            at = 4 * oid
+            for side, row in view.worth_rows:
+                worth += side_worth[row + micropul_on[at + side]]
+            draws = worth & 255
+            moved = draws if draws < core_left else core_left
+            score = mine + 2 * moved
+            other = theirs
+            if view.claimed:
+                gains, unclaimed = board.groups_after(view, oid)
+                score += gains.get(p + 1, 0)
+                if two:
+                    other += gains.get(o + 1, 0)
+            else:  # the groups it meets stay unclaimed; its own are new unclaimed ones
+                unclaimed = unclaimed_now or len(inner_roots[oid])
+            scores = ((score, other) if p == 0 else (other, score)) if two else (score,)
+            # Whether the game ends, as _place, _end_turn and _start_turn tell it.
+            if moved and moved == core_left:
+                found.append((scores, _returns(scores, None)))
+                continue
+            if last_tile and not moved:
+                found.append((scores, _returns(scores, p + 1 if two else None)))
+                continue
+            if two and not worth >> 8:  # the other player moves next
+                if not their_hand and not their_supply:
+                    found.append((scores, _returns(scores, o + 1)))
+                    continue
+                if ((their_hand < HAND_LIMIT and their_supply)
+                        or (their_stones and unclaimed)
+                        or board.can_place_after(view, oid, self.hand_masks[o])):
+                    found.append((scores, None))
+                else:
+                    found.append((scores, _returns(scores, None)))
+                continue
+            # The same player moves again (a plus in a two-player game, or solitaire).
+            if ((supply or moved) or (my_stones and unclaimed)
+                    or board.can_place_after(view, oid, hand_mask & ~mask_of_tile[tile])):
+                found.append((scores, None))
+            else:
+                found.append((scores, _returns(scores, None)))
+        return found
+
+    def _tried(self, action: Action) -> tuple[tuple[int, ...], tuple[float, ...] | None]:
+        """The scores after ``action`` and its returns if the game is then over: the
+        action played and taken back."""
+        self.apply_action(action)
+        outcome = self._outcome
+        result = ((outcome.scores, self.returns()) if outcome is not None
+                  else (self.scores(), None))
+        self.undo()
+        return result
 
     def apply_action(self, action: Action) -> None:
         """Play ``action`` for the player to move (IllegalActionError, a ValueError,
@@ -794,6 +968,19 @@ class Match:
         kinds = original._turn_kinds
         self._turn_kinds = None if kinds is None else kinds.copy()
         self._history = original._history.copy()
+
+
+def _returns(scores: tuple[int, ...], loser: int | None) -> tuple[float, ...]:
+    """Match.returns() of a game ended with ``scores`` (and ``loser``), as _finish
+    and returns() would make them."""
+    players = len(scores)
+    if loser is not None:
+        winners = [q for q in range(1, players + 1) if q != loser]
+    else:
+        best = max(scores)
+        winners = [q + 1 for q, s in enumerate(scores) if s == best]
+    share = 1.0 if len(winners) == 1 else 0.5
+    return tuple(share if q + 1 in winners else 0.0 for q in range(players))
 
 
 _STARTS: dict[int, tuple[TileSet, Board, tuple[int, ...]]] = {}
