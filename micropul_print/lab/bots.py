@@ -321,12 +321,20 @@ class LookaheadBot:
         # At the root, the real position's legal actions: what the player to move may
         # do is in sight, so every determinisation has the same (GameState.determinized).
         legal = root_legal
+        is_legal: Callable[[Any], bool] | None = getattr(state, "is_legal", None)
         while not state.is_terminal():
-            if node is not root:
+            if node is root:
+                if width > 0:
+                    legal = _widened(node, state, legal, width)
+            elif width > 0 and node.ranking is not None and is_legal is not None:
+                # A ranked node needs only its best moves that are legal here: each
+                # looked at alone, not the whole list (the same moves either way).
+                legal = _widened_by_look(node, state, width, is_legal)
+            else:
                 legal = state.legal_actions()
+                if width > 0:
+                    legal = _widened(node, state, legal, width)
             children = node.children
-            if width > 0:
-                legal = _widened(node, state, legal, width)
             for move in legal:
                 child = children.get(move)
                 if child is not None:
@@ -381,6 +389,28 @@ def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float) 
                 return chosen
     ranking = node.ranking
     for move in legal:
+        if move not in ranking:
+            chosen.append(move)
+            if len(chosen) == allowed:
+                break
+    return chosen
+
+
+def _widened_by_look(node: _Node, state: GameState, width: float,
+                     is_legal: Callable[[Any], bool]) -> list[Any]:
+    """:func:`_widened` of the ranked ``node`` with the state's legal actions, from
+    the state's ``is_legal`` (GameState): the ranked moves looked at one by one, the
+    whole list made only if too few of them are legal here."""
+    allowed = max(1, int(width * math.sqrt(node.visits + 1)))
+    chosen = []
+    for move in node.order:
+        if is_legal(move):
+            chosen.append(move)
+            if len(chosen) == allowed:
+                return chosen
+    ranking = node.ranking
+    assert ranking is not None
+    for move in state.legal_actions():
         if move not in ranking:
             chosen.append(move)
             if len(chosen) == allowed:

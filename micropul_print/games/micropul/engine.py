@@ -58,6 +58,11 @@ class MicropulState:
     def legal_actions(self) -> list[Move]:
         return self.match.legal_actions()
 
+    def is_legal(self, action: Move) -> bool:
+        """Whether ``action`` is one of :meth:`legal_actions` (GameState's optional
+        ``is_legal``): one look instead of the whole list (Match.is_listed)."""
+        return self.match.is_listed(action)
+
     def apply_action(self, action: Move) -> None:
         self.match.apply_action(action)  # IllegalActionError (a ValueError) when not legal
         self.played += 1

@@ -274,6 +274,34 @@ class Match:
             actions += [claim_of(k) or _new_claim(k) for k in keys]
         return actions
 
+    def is_listed(self, action: Action) -> bool:
+        """Whether ``action`` is one of ``legal_actions()`` now (an action made as that
+        list makes them: Place, Draw and Claim of ints), without listing them all."""
+        if self._outcome is not None:
+            return False
+        p = self.current
+        kind = type(action)
+        if kind is Place:
+            place = cast(Place, action)
+            return place.tile in self.hands[p] and self._listed_placement(place) is not None
+        if kind is Draw:
+            tile = cast(Draw, action).tile
+            if len(self.hands[p]) >= HAND_LIMIT:
+                return False
+            return bool(self.face_down[p]) if tile is None else tile in self.revealed[p]
+        if kind is Claim and self.stones_left[p]:
+            x, y, quadrant = cast(Claim, action)
+            if not (type(x) is int and type(y) is int and -COORD_LIMIT < x < COORD_LIMIT
+                    and -COORD_LIMIT < y < COORD_LIMIT and type(quadrant) is int
+                    and 0 <= quadrant < 4):
+                return False
+            board = self.board
+            number = board.cells.get((x + _OFFSET) * STRIDE + (y + _OFFSET))
+            if number is None or not self.tiles.colour[board._oids[number]][quadrant]:
+                return False
+            return board._find(4 * number + quadrant) in board.unclaimed
+        return False
+
     def why_illegal(self, action: Action) -> str | None:
         """None when ``action`` is legal now, else the reason."""
         if self._outcome is not None:
