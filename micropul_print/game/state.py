@@ -50,6 +50,9 @@ class GameState(Protocol):
     returns (None otherwise), exactly what applying it, reading :meth:`scores` and
     :meth:`returns`, and taking it back would give, but cheaper (the bots rank every
     move of every position they search by it; without it, they play and undo each).
+    And ``is_legal(action) -> bool``: whether ``action`` (made as :meth:`legal_actions`
+    makes them) is in :meth:`legal_actions` now, without listing them all (the
+    lookahead looks at a searched node's best moves one by one).
     """
 
     @property

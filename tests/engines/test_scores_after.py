@@ -128,3 +128,35 @@ def test_scores_after_of_no_actions_is_empty_and_a_finished_game_has_none(
     assert game.scores_after([]) == []
     with pytest.raises(ValueError, match="the game is over"):
         game.scores_after([Draw()])
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_is_listed_says_whether_an_action_is_in_legal_actions(
+        catalogue: Catalogue, players: int) -> None:
+    """Match.is_listed (the lookahead's look at a ranked move) agrees with
+    legal_actions at every position, for the legal actions and for others: those of
+    the positions before (other hands, cells since filled, groups since claimed), a
+    claim of every micropul, draws of every kind, odd rotations and coordinates."""
+    looked = 0
+    for seed in range(GAMES):
+        game = Match(catalogue, players, 500 + seed)
+        rng = random.Random(seed)
+        seen: set[Action] = set()
+        while not game.is_terminal():
+            legal = game.legal_actions()
+            seen.update(legal)
+            board = game.board
+            others: set[Action] = {Claim(x, y, q) for _, x, y, _ in board.placed()
+                                   for q in range(4)}
+            others |= {Draw(), Draw(7)} | {Draw(t) for t in game.hands[game.current]}
+            others |= {Place(a.tile, a.x, a.y, (a.rotation + 90) % 360) for a in legal
+                       if type(a) is Place}
+            others |= {Place(3, 9000, 0, 0), Claim(0, 0, 4), Claim(0, 0, -1)}
+            listed = set(legal)
+            for action in seen | others:
+                assert game.is_listed(action) == (action in listed), (seed, action)
+                looked += 1
+            game.apply_action(_greedy(game, legal, rng) if seed % 2 else legal[
+                int(rng.random() * len(legal))])
+        assert not game.is_listed(Draw()) and not any(map(game.is_listed, seen))
+    assert looked > 10_000 * players, looked

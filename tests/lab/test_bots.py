@@ -273,3 +273,33 @@ def test_claims_of_one_group_are_one_class_valued_once(monkeypatch: pytest.Monke
         monkeypatch.undo()
         assert len(played) == len(by_class)
     assert classes_met >= 5
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_the_state_s_shortcuts_change_no_game(players: int,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Micropul's ``scores_after`` (moves valued without playing them) and ``is_legal``
+    (a ranked move looked at alone) are shortcuts: without them, greedy and the guided
+    lookahead play the same games, move for move."""
+    specs = ["greedy", "lookahead:12:w1"]
+
+    def games() -> list[list[Any]]:
+        played = []
+        for seed in range(3):
+            state = _state("micropul", seed, players=players)
+            bots = [make_bot(specs[(seed + seat) % 2]) for seat in range(state.players)]
+            rngs = [random.Random(bot_seed(seed, seat)) for seat in range(state.players)]
+            moves = []
+            while not state.is_terminal():
+                seat = state.current_player()
+                move = bots[seat].choose(state, rngs[seat])
+                moves.append(move)
+                state.apply_action(move)
+            played.append(moves)
+        return played
+
+    fast = games()
+    kind = type(_state("micropul", 0))
+    monkeypatch.delattr(kind, "scores_after")
+    monkeypatch.delattr(kind, "is_legal")
+    assert games() == fast
