@@ -164,6 +164,10 @@ class PlacementView(NamedTuple):
     # there joins or closes a side of, and those open now (they face the cell), so
     # without a stone among them the scores from groups cannot change.
     claimed: bool
+    # Whether one of those has no open side but at this cell: the only groups a
+    # placement can close (joining adds open sides, never removes any), so without
+    # one the scores from groups cannot change either.
+    closable: bool
 
 
 # Reading x and y back from a quadrant key (cell key << 2 | quadrant): y in bits 2.., x
@@ -627,19 +631,28 @@ class Board:
             number = cells.get(cell + STEP[side])
             if number is not None:
                 worth_rows.append((side, 4 * (4 * oids[number] + OPPOSITE[side])))
-        claimed = False
+        claimed = closable = False
         stones = self._stones
         if stones:
             parent = self._parent
             pairs = _FACING.get(around)
+            facing: dict[int, int] = {}  # the root of each group facing the cell -> its sides
             for step, q in _facing(around) if pairs is None else pairs:
                 root = 4 * cells[cell + step] + q
                 while parent[root] != root:
                     root = parent[root]
+                facing[root] = facing.get(root, 0) + 1
+            opened = self._open
+            for root, sides in facing.items():
                 if root in stones:
                     claimed = True
-                    break
-        return PlacementView(cell, facing_micropul(around), tuple(worth_rows), claimed)
+                    if opened is None:
+                        opened = self._open_counts()
+                    if opened[root] == sides:
+                        closable = True
+                        break
+        return PlacementView(cell, facing_micropul(around), tuple(worth_rows), claimed,
+                             closable)
 
     def groups_after(self, view: PlacementView, oid: int) -> tuple[dict[int, int], int]:
         """What putting orientation ``oid`` on the view's cell would do to the groups, as

@@ -503,11 +503,13 @@ class Match:
             moved = draws if draws < core_left else core_left
             score = mine + 2 * moved
             other = theirs
-            if view.claimed:
+            if view.closable:
                 gains, unclaimed = board.groups_after(view, oid)
                 score += gains.get(p + 1, 0)
                 if two:
                     other += gains.get(o + 1, 0)
+            elif view.claimed:  # no score changes; the unclaimed groups when needed
+                unclaimed = -1
             else:  # the groups it meets stay unclaimed; its own are new unclaimed ones
                 unclaimed = unclaimed_now or len(inner_roots[oid])
             scores = ((score, other) if p == 0 else (other, score)) if two else (score,)
@@ -523,14 +525,17 @@ class Match:
                     found.append((scores, _returns(scores, o + 1)))
                     continue
                 if ((their_hand < HAND_LIMIT and their_supply)
-                        or (their_stones and unclaimed)
+                        or (their_stones and (board.groups_after(view, oid)[1]
+                                              if unclaimed < 0 else unclaimed))
                         or board.can_place_after(view, oid, self.hand_masks[o])):
                     found.append((scores, None))
                 else:
                     found.append((scores, _returns(scores, None)))
                 continue
             # The same player moves again (a plus in a two-player game, or solitaire).
-            if ((supply or moved) or (my_stones and unclaimed)
+            if ((supply or moved)
+                    or (my_stones and (board.groups_after(view, oid)[1] if unclaimed < 0
+                                       else unclaimed))
                     or board.can_place_after(view, oid, hand_mask & ~mask_of_tile[tile])):
                 found.append((scores, None))
             else:
