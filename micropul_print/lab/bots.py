@@ -125,6 +125,13 @@ def move_values(state: GameState, moves: Sequence[Any]) -> list[tuple[float, flo
                                                            Sequence[float] | None]]] | None
     scores_after = getattr(state, "scores_after", None)
     if scores_after is not None:
+        if state.players == 2:  # outcome_value of two seats, inline: one call a move
+            other = 1 - player
+            return [(0.0 if returns is None
+                     else 1.0 if returns[player] > returns[other]
+                     else -1.0 if returns[player] < returns[other] else 0.0,
+                     scores[player] - scores[other])
+                    for scores, returns in scores_after(moves)]
         return [outcome_value(scores, returns, player)
                 for scores, returns in scores_after(moves)]
     undo = state.undo
@@ -241,6 +248,9 @@ def evaluate(state: GameState, bounds: _Bounds) -> tuple[float, ...]:
         return (0.0 if lost else bounds.score(scores[0]),)
     if state.is_terminal():
         return state.returns()
+    if len(scores) == 2:  # the margins below, without the lists
+        lead = scores[0] - scores[1]
+        return bounds.margin(lead), bounds.margin(-lead)
     margins = [score - max(s for other, s in enumerate(scores) if other != seat)
                for seat, score in enumerate(scores)]
     return tuple(bounds.margin(margin) for margin in margins)

@@ -436,79 +436,80 @@ class Match:
             return known
 
         for action in actions:
-            if type(action) is Claim:
-                # A stone on an unclaimed group: its points if it is closed; the table
-                # is otherwise as it was, one unclaimed group fewer.
-                root = board.group_root(action.x, action.y, action.quadrant)
-                known = claims.get(root)
-                if known is None:
-                    opened = board._open
-                    if opened is None:
-                        opened = board._open_counts()
-                    score = now[p] + (0 if opened[root] else board._points[root])
-                    scores: tuple[int, ...] = (
-                        ((score, theirs) if p == 0 else (theirs, score)) if two else (score,))
-                    if not hand and not supply:
-                        known = (scores, _returns(scores, p + 1 if two else None))
-                    elif two and not their_hand and not their_supply:
-                        known = (scores, _returns(scores, o + 1))
-                    elif (goes_on(their_hand, their_supply, their_stones, unclaimed_now - 1,
-                                  self.hand_masks[o]) if two
-                          else goes_on(len(hand), supply, my_stones - 1, unclaimed_now - 1,
-                                       hand_mask)):
-                        known = (scores, None)
-                    else:
-                        known = (scores, _returns(scores, None))
-                    claims[root] = known
-                found.append(known)
-                continue
-            if type(action) is Draw:
-                # A tile from the supply to the hand: one point less (2 a supply tile,
-                # 1 a hand tile); the table as it was.
-                score = now[p] - 1
-                scores = ((score, theirs) if p == 0 else (theirs, score)) if two else (score,)
-                if two:
-                    if not their_hand and not their_supply:
-                        found.append((scores, _returns(scores, o + 1)))
-                    elif goes_on(their_hand, their_supply, their_stones, unclaimed_now,
-                                 self.hand_masks[o]):
+            if type(action) is not Place:
+                if type(action) is Claim:
+                    # A stone on an unclaimed group: its points if it is closed; the table
+                    # is otherwise as it was, one unclaimed group fewer.
+                    root = board.group_root(action.x, action.y, action.quadrant)
+                    known = claims.get(root)
+                    if known is None:
+                        opened = board._open
+                        if opened is None:
+                            opened = board._open_counts()
+                        score = now[p] + (0 if opened[root] else board._points[root])
+                        scores: tuple[int, ...] = (
+                            ((score, theirs) if p == 0 else (theirs, score)) if two else (score,))
+                        if not hand and not supply:
+                            known = (scores, _returns(scores, p + 1 if two else None))
+                        elif two and not their_hand and not their_supply:
+                            known = (scores, _returns(scores, o + 1))
+                        elif (goes_on(their_hand, their_supply, their_stones, unclaimed_now - 1,
+                                      self.hand_masks[o]) if two
+                              else goes_on(len(hand), supply, my_stones - 1, unclaimed_now - 1,
+                                           hand_mask)):
+                            known = (scores, None)
+                        else:
+                            known = (scores, _returns(scores, None))
+                        claims[root] = known
+                    found.append(known)
+                    continue
+                else:  # a draw
+                    # A tile from the supply to the hand: one point less (2 a supply tile,
+                    # 1 a hand tile); the table as it was.
+                    score = now[p] - 1
+                    scores = ((score, theirs) if p == 0 else (theirs, score)) if two else (score,)
+                    if two:
+                        if not their_hand and not their_supply:
+                            found.append((scores, _returns(scores, o + 1)))
+                        elif goes_on(their_hand, their_supply, their_stones, unclaimed_now,
+                                     self.hand_masks[o]):
+                            found.append((scores, None))
+                        else:
+                            found.append((scores, _returns(scores, None)))
+                    elif goes_on(len(hand) + 1, supply - 1, my_stones, unclaimed_now, hand_mask):
                         found.append((scores, None))
-                    else:
-                        found.append((scores, _returns(scores, None)))
-                elif goes_on(len(hand) + 1, supply - 1, my_stones, unclaimed_now, hand_mask):
-                    found.append((scores, None))
-                elif action.tile is not None:
-                    found.append((scores, None if goes_on(
-                        HAND_LIMIT, 0, 0, 0, hand_mask | mask_of_tile[action.tile])
-                        else _returns(scores, None)))
-                else:  # solitaire: whether the face-down tile drawn can be placed
-                    found.append(self._tried(action))
-                continue
-            tile, x, y, rotation = cast(Place, action)
+                    elif (drawn := cast(Draw, action).tile) is not None:
+                        found.append((scores, None if goes_on(
+                            HAND_LIMIT, 0, 0, 0, hand_mask | mask_of_tile[drawn])
+                            else _returns(scores, None)))
+                    else:  # solitaire: whether the face-down tile drawn can be placed
+                        found.append(self._tried(action))
+                    continue
+            tile, x, y, rotation = action
             cell = (x + _OFFSET) * STRIDE + (y + _OFFSET)
             oid = 4 * index[tile] + rotation // 90
             view = views.get(cell)
             if view is None:
                 view = views[cell] = board.placement_view(cell)
+            _, facing, worth_rows, claimed, closable = view
             # The activated catalysts' worth, as Board._put counts it.
             worth = 0
-            facing = view.facing
             for bits, value in own_worth[oid]:
                 if facing & bits:
                     worth += value
             at = 4 * oid
-            for side, row in view.worth_rows:
+            for side, row in worth_rows:
                 worth += side_worth[row + micropul_on[at + side]]
             draws = worth & 255
             moved = draws if draws < core_left else core_left
             score = mine + 2 * moved
             other = theirs
-            if view.closable:
+            if closable:
                 gains, unclaimed = board.groups_after(view, oid)
                 score += gains.get(p + 1, 0)
                 if two:
                     other += gains.get(o + 1, 0)
-            elif view.claimed:  # no score changes; the unclaimed groups when needed
+            elif claimed:  # no score changes; the unclaimed groups when needed
                 unclaimed = -1
             else:  # the groups it meets stay unclaimed; its own are new unclaimed ones
                 unclaimed = unclaimed_now or len(inner_roots[oid])
