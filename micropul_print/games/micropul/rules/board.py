@@ -170,6 +170,10 @@ class PlacementView(NamedTuple):
     closable: bool
 
 
+# (side, cell key step towards it, the side of the neighbour there facing back).
+_SIDE_STEPS: Final = tuple((side, STEP[side], OPPOSITE[side]) for side in range(4))
+
+
 # Reading x and y back from a quadrant key (cell key << 2 | quadrant): y in bits 2.., x
 # above it.
 _COORD: Final = STRIDE - 1
@@ -627,32 +631,34 @@ class Board:
         cells = self.cells
         oids = self._oids
         worth_rows = []
-        for side in range(4):
-            number = cells.get(cell + STEP[side])
+        for side, step, back in _SIDE_STEPS:
+            number = cells.get(cell + step)
             if number is not None:
-                worth_rows.append((side, 4 * (4 * oids[number] + OPPOSITE[side])))
+                worth_rows.append((side, 4 * (4 * oids[number] + back)))
         claimed = closable = False
         stones = self._stones
         if stones:
             parent = self._parent
             pairs = _FACING.get(around)
-            facing: dict[int, int] = {}  # the root of each group facing the cell -> its sides
+            facing: dict[int, int] = {}  # each claimed group facing the cell -> its sides
             for step, q in _facing(around) if pairs is None else pairs:
                 root = 4 * cells[cell + step] + q
                 while parent[root] != root:
                     root = parent[root]
-                facing[root] = facing.get(root, 0) + 1
-            opened = self._open
-            for root, sides in facing.items():
                 if root in stones:
-                    claimed = True
-                    if opened is None:
-                        opened = self._open_counts()
+                    facing[root] = facing.get(root, 0) + 1
+            if facing:
+                claimed = True
+                opened = self._open
+                if opened is None:
+                    opened = self._open_counts()
+                for root, sides in facing.items():
                     if opened[root] == sides:
                         closable = True
                         break
-        return PlacementView(cell, facing_micropul(around), tuple(worth_rows), claimed,
-                             closable)
+        # tuple.__new__: without the NamedTuple's __new__, written in Python.
+        return tuple.__new__(PlacementView, (cell, facing_micropul(around), tuple(worth_rows),
+                                             claimed, closable))
 
     def groups_after(self, view: PlacementView, oid: int) -> tuple[dict[int, int], int]:
         """What putting orientation ``oid`` on the view's cell would do to the groups, as

@@ -420,6 +420,7 @@ class Match:
         inner_roots = tiles.inner_roots
         mask_of_tile = tiles.mask_of_tile
         views: dict[int, Any] = {}
+        parent = board._parent
         claims: dict[int, tuple[tuple[int, ...], tuple[float, ...] | None]] = {}
         found: list[tuple[tuple[int, ...], tuple[float, ...] | None]] = []
         can_place: dict[int, bool] = {}  # hand mask -> a placement on the table as it is
@@ -440,7 +441,10 @@ class Match:
                 if type(action) is Claim:
                     # A stone on an unclaimed group: its points if it is closed; the table
                     # is otherwise as it was, one unclaimed group fewer.
-                    root = board.group_root(action.x, action.y, action.quadrant)
+                    x, y, quadrant = action  # a legal claim: a micropul on the table
+                    root = 4 * board.cells[(x + _OFFSET) * STRIDE + (y + _OFFSET)] + quadrant
+                    while parent[root] != root:
+                        root = parent[root]
                     known = claims.get(root)
                     if known is None:
                         opened = board._open
