@@ -53,6 +53,10 @@ class GameState(Protocol):
     And ``is_legal(action) -> bool``: whether ``action`` (made as :meth:`legal_actions`
     makes them) is in :meth:`legal_actions` now, without listing them all (the
     lookahead looks at a searched node's best moves one by one).
+    And ``scratch_determinized(seed)``: what :meth:`determinized` gives, for a search
+    that only plays forward from it and throws it away: :meth:`undo` may be refused
+    (IndexError) on it and on its clones, which lets the state skip its undo records
+    (the lookahead's determinisations, when the state also has ``scores_after``).
     """
 
     @property

@@ -306,10 +306,10 @@ class LookaheadBot:
         bounds = _Bounds()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
+        redraw = _search_copies(state)
         while (done < nodes if deadline is None
                else done == 0 or time.perf_counter() < deadline):
-            self._iterate(root, state.determinized(rng.getrandbits(64)), rng, bounds, width,
-                          moves)
+            self._iterate(root, redraw(rng.getrandbits(64)), rng, bounds, width, moves)
             root.visits += 1
             done += 1
         # The most visited move; among equals (with more moves than nodes, most were
@@ -379,6 +379,17 @@ class LookaheadBot:
             visited.visits += 1
             visited.reward += values[visited.mover]
 
+
+
+def _search_copies(state: GameState) -> Callable[[int], GameState]:
+    """What makes the search's determinisations of ``state`` for a seed: its
+    ``scratch_determinized`` (GameState: the same copy, without undo records) when it
+    also has ``scores_after`` (so that nothing in the search takes a move back), else
+    its ``determinized``."""
+    scratch: Callable[[int], GameState] | None = getattr(state, "scratch_determinized", None)
+    if scratch is not None and getattr(state, "scores_after", None) is not None:
+        return scratch
+    return state.determinized
 
 
 def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float) -> list[Any]:

@@ -278,9 +278,10 @@ def test_claims_of_one_group_are_one_class_valued_once(monkeypatch: pytest.Monke
 @pytest.mark.parametrize("players", [1, 2])
 def test_the_state_s_shortcuts_change_no_game(players: int,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """Micropul's ``scores_after`` (moves valued without playing them) and ``is_legal``
-    (a ranked move looked at alone) are shortcuts: without them, greedy and the guided
-    lookahead play the same games, move for move."""
+    """Micropul's ``scores_after`` (moves valued without playing them), ``is_legal``
+    (a ranked move looked at alone) and ``scratch_determinized`` (determinisations
+    without undo records) are shortcuts: without them, greedy and the guided lookahead
+    play the same games, move for move."""
     specs = ["greedy", "lookahead:12:w1"]
 
     def games() -> list[list[Any]]:
@@ -300,6 +301,8 @@ def test_the_state_s_shortcuts_change_no_game(players: int,
 
     fast = games()
     kind = type(_state("micropul", 0))
+    monkeypatch.delattr(kind, "scratch_determinized")
+    assert games() == fast
     monkeypatch.delattr(kind, "scores_after")
     monkeypatch.delattr(kind, "is_legal")
     assert games() == fast

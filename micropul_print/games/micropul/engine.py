@@ -94,8 +94,20 @@ class MicropulState:
         return MicropulState(self.match.clone(), self.played)  # the tile tables are shared
 
     def determinized(self, seed: int) -> MicropulState:
+        return self._redrawn(seed, scratch=False)
+
+    def scratch_determinized(self, seed: int) -> MicropulState:
+        """:meth:`determinized` for a search that only plays forward from it and throws
+        it away (GameState's optional ``scratch_determinized``): the same game, without
+        undo records (``undo()`` raises IndexError; Match.scratch_copy), cheaper to play
+        on."""
+        return self._redrawn(seed, scratch=True)
+
+    def _redrawn(self, seed: int, *, scratch: bool) -> MicropulState:
         rng = random.Random(seed)  # the draws to come are unknown too
-        state = MicropulState(self.match.clone(rng), self.played)
+        match = self.match
+        state = MicropulState(match.scratch_copy(rng) if scratch else match.clone(rng),
+                              self.played)
         game = state.match
         hidden = list(game.core)
         for pile in game.face_down:

@@ -215,10 +215,16 @@ class Board:
         # A placement: (_PUT, cell, unions, roots whose open count it lowered, the
         # frontier before it); a stone: (_STONE, quadrant id, root, unclaimed before).
         self._history: list[_Put | _Stone] = []
+        # False on a search's scratch copy (Match.scratch_copy): no records are kept,
+        # which spares each placement a copy of the frontier.
+        self._journal = True
 
-    def clone(self) -> Board:
-        """An independent table in the same state (the tile tables are shared)."""
-        board = Board(self.tiles)
+    def clone(self, *, journal: bool = True) -> Board:
+        """An independent table in the same state (the tile tables are shared). Without
+        ``journal`` (or from a table without it), one that keeps no undo records."""
+        # Board.__new__: __init__'s empty tables would all be replaced.
+        board = Board.__new__(Board)
+        board.tiles = self.tiles
         board.cells = self.cells.copy()
         board._oids = self._oids.copy()
         board._keys = self._keys.copy()
@@ -229,7 +235,8 @@ class Board:
         board._stones = {root: players.copy() for root, players in self._stones.items()}
         board.unclaimed = self.unclaimed.copy()
         board.stones = self.stones.copy()
-        board._history = self._history.copy()
+        board._journal = journal and self._journal
+        board._history = self._history.copy() if board._journal else []
         return board
 
     # -- reading the table -------------------------------------------------------------
@@ -385,7 +392,9 @@ class Board:
             opened = self._open_counts()
         number = len(oids)
         was = frontier.get(cell, -1)  # -1: a first tile, placed unchecked
-        frontier_before = frontier.copy()  # undo puts it back, its order included
+        journal = self._journal
+        # Undo puts it back, its order included.
+        frontier_before = frontier.copy() if journal else None
         if was >= 0:
             del frontier[cell]
         cells[cell] = number
@@ -456,7 +465,10 @@ class Board:
                 unclaimed.discard(rb)
                 opened[ra] += opened[rb]
                 unions += (ra, rb, before, 0 if moved is None else len(moved))
-        self._history.append((_PUT, cell, tuple(unions), tuple(closed), frontier_before))
+        if journal:
+            assert frontier_before is not None
+            self._history.append((_PUT, cell, tuple(unions), tuple(closed),
+                                  frontier_before))
         return worth
 
     def playout(self) -> Playout:
@@ -803,7 +815,8 @@ class Board:
         was_unclaimed = root in self.unclaimed
         self._stones.setdefault(root, []).append(player)
         self.unclaimed.discard(root)
-        self._history.append((_STONE, qid, root, int(was_unclaimed)))
+        if self._journal:
+            self._history.append((_STONE, qid, root, int(was_unclaimed)))
 
     def open_roots(self, wanted: set[int] | None = None) -> set[int]:
         """Roots of the open groups: a micropul on a side of its tile faces an empty cell

@@ -153,8 +153,10 @@ class Match:
         self.tiles = catalogue if isinstance(catalogue, TileSet) else tileset(catalogue)
         self.players = players
         self._history: list[_Record] = []
+        # True on a search's scratch copy (scratch_copy): no undo records.
+        self._scratch = False
         if _original is not None:  # clone(): every other attribute comes from the original
-            self._copy_from(_original, _rng)
+            self._copy_from(_original, _rng, _original._scratch)
             return
         self.rng = random.Random(seed)
         start, core = _start(self.tiles)
@@ -549,12 +551,19 @@ class Match:
 
     def _tried(self, action: Action) -> tuple[tuple[int, ...], tuple[float, ...] | None]:
         """The scores after ``action`` and its returns if the game is then over: the
-        action played and taken back."""
-        self.apply_action(action)
-        outcome = self._outcome
-        result = ((outcome.scores, self.returns()) if outcome is not None
-                  else (self.scores(), None))
-        self.undo()
+        action played and taken back (records kept for it on a scratch copy too)."""
+        scratch = self._scratch
+        self._scratch = False
+        self.board._journal = True
+        try:
+            self.apply_action(action)
+            outcome = self._outcome
+            result = ((outcome.scores, self.returns()) if outcome is not None
+                      else (self.scores(), None))
+            self.undo()
+        finally:
+            self._scratch = scratch
+            self.board._journal = not scratch
         return result
 
     def apply_action(self, action: Action) -> None:
@@ -613,7 +622,9 @@ class Match:
         tid = self.tiles.tile_of[oid]
         hand = self.hands[p]
         position = hand.index(tid)
-        if plus and self.players == 1 and not ends and (self.face_down[0] or moved):
+        if self._scratch:  # no undo records (scratch_copy)
+            pass
+        elif plus and self.players == 1 and not ends and (self.face_down[0] or moved):
             # Pluses will reveal supply tiles at random: undo restores all that.
             self._record(action, position=position, moved=moved,
                          rng_state=self.rng.getstate(),
@@ -648,14 +659,18 @@ class Match:
         p = self.current
         if tile is None:
             hidden = self.face_down[p]
-            rng_state = self.rng.getstate()
-            i = int(self.rng.random() * len(hidden))
-            self._record(action, position=i, rng_state=rng_state)
+            if self._scratch:
+                i = int(self.rng.random() * len(hidden))
+            else:
+                rng_state = self.rng.getstate()
+                i = int(self.rng.random() * len(hidden))
+                self._record(action, position=i, rng_state=rng_state)
             hidden[i], hidden[-1] = hidden[-1], hidden[i]
             tile = hidden.pop()
         else:
             position = self.revealed[p].index(tile)
-            self._record(action, position=position)
+            if not self._scratch:
+                self._record(action, position=position)
             del self.revealed[p][position]
         self.hands[p].append(tile)
         self.hand_masks[p] |= self.tiles.mask_of_tile[tile]
@@ -663,7 +678,8 @@ class Match:
 
     def _claim(self, qid: int, action: Action) -> None:
         p = self.current
-        self._record(action)
+        if not self._scratch:
+            self._record(action)
         self.board._claim(p + 1, qid)
         self.stones_left[p] -= 1
         self._end_turn(False)
@@ -674,6 +690,9 @@ class Match:
         then would be). IndexError when there is none: after set-up, or since
         play_random(), which keeps no record."""
         if not self._history:
+            if self._scratch:
+                raise IndexError("no action to take back: a scratch copy (scratch_copy) "
+                                 "keeps no undo records")
             raise IndexError("no action to take back")
         record = self._history.pop()
         action = record.action
@@ -986,14 +1005,29 @@ class Match:
         game: copying the generator's state costs more than the rest of a clone)."""
         return Match(self.tiles, self.players, _original=self, _rng=rng)
 
-    def _copy_from(self, original: Match, rng: random.Random | None) -> None:
+    def scratch_copy(self, rng: random.Random) -> Match:
+        """``clone(rng)`` for a search that only plays forward from it and throws it
+        away: it keeps no undo records (``undo()`` raises IndexError), which spares each
+        action its record, a placement its copy of the frontier and a face-down draw
+        its copy of the generator's state. The game played is the same."""
+        # Match.__new__: the set-up's checks were made for the original.
+        match = Match.__new__(Match)
+        match.tiles = self.tiles
+        match.players = self.players
+        match._history = []
+        match._copy_from(self, rng, True)
+        return match
+
+    def _copy_from(self, original: Match, rng: random.Random | None, scratch: bool) -> None:
         if rng is None:
             # Random.__new__, not Random(): that would seed itself from os.urandom, at
             # once overwritten (the generator's state is all setstate needs).
             rng = random.Random.__new__(random.Random)
             rng.setstate(original.rng.getstate())
         self.rng = rng
-        self.board = original.board.clone()
+        # A copy of a scratch copy is one too.
+        self.board = original.board.clone(journal=not scratch)
+        self._scratch = scratch
         self.core = original.core.copy()
         self.hands = [hand.copy() for hand in original.hands]
         self.hand_masks = original.hand_masks.copy()
@@ -1005,7 +1039,8 @@ class Match:
         self._outcome = original._outcome
         kinds = original._turn_kinds
         self._turn_kinds = None if kinds is None else kinds.copy()
-        self._history = original._history.copy()
+        if not scratch:
+            self._history = original._history.copy()
 
 
 def _returns(scores: tuple[int, ...], loser: int | None) -> tuple[float, ...]:
