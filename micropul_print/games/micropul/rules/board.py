@@ -429,21 +429,22 @@ class Board:
         for root in t.inner_roots[oid]:
             unclaimed.add(base + root)
         unions: list[int] = []  # (root kept, root joined, unclaimed before, stones moved)
-        at = 4 * oid
-        edge_to = t.edge_to
-        for side in range(4):
-            neighbour_cell = cell + STEP[side]
+        side_worth = t.side_worth
+        edge_of = t.edge_of
+        # Each side's step, frontier code mask and nibble, micropul bits and joins, in
+        # one row (TileSet.side_rows), as Board.playout reads them.
+        for step, clear, nibble, mine, joined, back in t.side_rows[oid]:
+            neighbour_cell = cell + step
             neighbour = cells.get(neighbour_cell)
             if neighbour is None:
-                code = (frontier.get(neighbour_cell, ALL_EMPTY) & CLEAR[side]
-                        | edge_to[at + side])
+                code = frontier.get(neighbour_cell, ALL_EMPTY) & clear | nibble
                 frontier[neighbour_cell] = code
                 if masks[code] < 0:
                     t.mask_for(code)
                 continue
-            theirs = 4 * oids[neighbour] + OPPOSITE[side]
-            worth += t.side_worth[4 * theirs + t.micropul_on[at + side]]
-            for q, their in t.joins[at + side][t.edge_of[theirs]]:
+            theirs = 4 * oids[neighbour] + back
+            worth += side_worth[4 * theirs + mine]
+            for q, their in joined[edge_of[theirs]]:
                 # Union by points; on a tie the new tile's group keeps its root.
                 ra = base + q
                 while parent[ra] != ra:
