@@ -222,9 +222,7 @@ class Board:
     def clone(self, *, journal: bool = True) -> Board:
         """An independent table in the same state (the tile tables are shared). Without
         ``journal`` (or from a table without it), one that keeps no undo records."""
-        # Board.__new__: __init__'s empty tables would all be replaced.
-        board = Board.__new__(Board)
-        board.tiles = self.tiles
+        board = Board(self.tiles)
         board.cells = self.cells.copy()
         board._oids = self._oids.copy()
         board._keys = self._keys.copy()

@@ -147,6 +147,7 @@ class Match:
         *,
         _original: Match | None = None,
         _rng: random.Random | None = None,
+        _scratch: bool = False,
     ) -> None:
         if players not in (1, 2):
             raise ValueError(f"players must be 1 or 2, not {players!r}")
@@ -156,7 +157,7 @@ class Match:
         # True on a search's scratch copy (scratch_copy): no undo records.
         self._scratch = False
         if _original is not None:  # clone(): every other attribute comes from the original
-            self._copy_from(_original, _rng, _original._scratch)
+            self._copy_from(_original, _rng, _scratch or _original._scratch)
             return
         self.rng = random.Random(seed)
         start, core = _start(self.tiles)
@@ -1010,13 +1011,7 @@ class Match:
         away: it keeps no undo records (``undo()`` raises IndexError), which spares each
         action its record, a placement its copy of the frontier and a face-down draw
         its copy of the generator's state. The game played is the same."""
-        # Match.__new__: the set-up's checks were made for the original.
-        match = Match.__new__(Match)
-        match.tiles = self.tiles
-        match.players = self.players
-        match._history = []
-        match._copy_from(self, rng, True)
-        return match
+        return Match(self.tiles, self.players, _original=self, _rng=rng, _scratch=True)
 
     def _copy_from(self, original: Match, rng: random.Random | None, scratch: bool) -> None:
         if rng is None:
