@@ -45,6 +45,18 @@ class GameState(Protocol):
     ever see whole), so the bots value one action per class; None: an action of its
     own. And ``score_range``, a pair (lowest, highest; ``inf`` for no ceiling): what
     :meth:`scores` can be, which the analysis cuts the intervals of mean scores to.
+    And ``scores_after(actions) -> Sequence[tuple[scores, returns | None]]``: for
+    each of ``actions`` (legal now), the scores after it and, if it ends the game, the
+    returns (None otherwise), exactly what applying it, reading :meth:`scores` and
+    :meth:`returns`, and taking it back would give, but cheaper (the bots rank every
+    move of every position they search by it; without it, they play and undo each).
+    And ``is_legal(action) -> bool``: whether ``action`` (made as :meth:`legal_actions`
+    makes them) is in :meth:`legal_actions` now, without listing them all (the
+    lookahead looks at a searched node's best moves one by one).
+    And ``scratch_determinized(seed)``: what :meth:`determinized` gives, for a search
+    that only plays forward from it and throws it away: :meth:`undo` may be refused
+    (IndexError) on it and on its clones, which lets the state skip its undo records
+    (the lookahead's determinisations, when the state also has ``scores_after``).
     """
 
     @property

@@ -89,17 +89,24 @@ def move_value(state: GameState, player: int) -> tuple[float, float]:
     player's score minus the best other score (the score alone in solitaire). A draw
     is thus judged through the scores. Alone, only a lost game (a puzzle stuck) counts
     as an outcome: ending a solitaire game is no better than playing on."""
-    scores = state.scores()
+    return outcome_value(state.scores(),
+                         state.returns() if state.is_terminal() else None, player)
+
+
+def outcome_value(scores: Sequence[float], returns: Sequence[float] | None,
+                  player: int) -> tuple[float, float]:
+    """:func:`move_value` of a position with these ``scores`` and, if it is over, these
+    ``returns`` (None: not over)."""
     if len(scores) == 2:  # the common case, without building the list of the others
         margin = scores[player] - scores[1 - player]
     else:
         others = [s for seat, s in enumerate(scores) if seat != player]
         margin = scores[player] - (max(others) if others else 0.0)
     outcome = 0.0
-    if state.is_terminal():
-        mine = state.returns()[player]
+    if returns is not None:
+        mine = returns[player]
         if len(scores) > 1:
-            rest = max(r for seat, r in enumerate(state.returns()) if seat != player)
+            rest = max(r for seat, r in enumerate(returns) if seat != player)
             outcome = 1.0 if mine > rest else -1.0 if mine < rest else 0.0
         elif mine == 0.0:
             outcome = -1.0
@@ -107,11 +114,26 @@ def move_value(state: GameState, player: int) -> tuple[float, float]:
 
 
 def move_values(state: GameState, moves: Sequence[Any]) -> list[tuple[float, float]]:
-    """:func:`move_value` of each of ``moves`` for the player to move: each is applied
-    and taken back (``undo()``), without cloning the whole game (its board, hands and
-    random generator) for every move. Moves of one class (the state's
-    ``action_class``, if it has one) are valued once: they have the same value."""
+    """:func:`move_value` of each of ``moves`` for the player to move. From the state's
+    ``scores_after(moves)`` if it has one (GameState: the scores and returns after
+    each move, worked out without playing it); otherwise each move is applied and taken
+    back (``undo()``), without cloning the whole game (its board, hands and random
+    generator) for every move, and moves of one class (the state's ``action_class``,
+    if it has one) are valued once: they have the same value."""
     player = state.current_player()
+    scores_after: Callable[[Sequence[Any]], Sequence[tuple[Sequence[float],
+                                                           Sequence[float] | None]]] | None
+    scores_after = getattr(state, "scores_after", None)
+    if scores_after is not None:
+        if state.players == 2:  # outcome_value of two seats, inline: one call a move
+            other = 1 - player
+            return [(0.0 if returns is None
+                     else 1.0 if returns[player] > returns[other]
+                     else -1.0 if returns[player] < returns[other] else 0.0,
+                     scores[player] - scores[other])
+                    for scores, returns in scores_after(moves)]
+        return [outcome_value(scores, returns, player)
+                for scores, returns in scores_after(moves)]
     undo = state.undo
     apply_action = state.apply_action
     action_class: Callable[[Any], Hashable | None] | None = getattr(state, "action_class",
@@ -226,6 +248,9 @@ def evaluate(state: GameState, bounds: _Bounds) -> tuple[float, ...]:
         return (0.0 if lost else bounds.score(scores[0]),)
     if state.is_terminal():
         return state.returns()
+    if len(scores) == 2:  # the margins below, without the lists
+        lead = scores[0] - scores[1]
+        return bounds.margin(lead), bounds.margin(-lead)
     margins = [score - max(s for other, s in enumerate(scores) if other != seat)
                for seat, score in enumerate(scores)]
     return tuple(bounds.margin(margin) for margin in margins)
@@ -281,10 +306,10 @@ class LookaheadBot:
         bounds = _Bounds()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
+        redraw = _search_copies(state)
         while (done < nodes if deadline is None
                else done == 0 or time.perf_counter() < deadline):
-            self._iterate(root, state.determinized(rng.getrandbits(64)), rng, bounds, width,
-                          moves)
+            self._iterate(root, redraw(rng.getrandbits(64)), rng, bounds, width, moves)
             root.visits += 1
             done += 1
         # The most visited move; among equals (with more moves than nodes, most were
@@ -306,12 +331,20 @@ class LookaheadBot:
         # At the root, the real position's legal actions: what the player to move may
         # do is in sight, so every determinisation has the same (GameState.determinized).
         legal = root_legal
+        is_legal: Callable[[Any], bool] | None = getattr(state, "is_legal", None)
         while not state.is_terminal():
-            if node is not root:
+            if node is root:
+                if width > 0:
+                    legal = _widened(node, state, legal, width)
+            elif width > 0 and node.ranking is not None and is_legal is not None:
+                # A ranked node needs only its best moves that are legal here: each
+                # looked at alone, not the whole list (the same moves either way).
+                legal = _widened_by_look(node, state, width, is_legal)
+            else:
                 legal = state.legal_actions()
+                if width > 0:
+                    legal = _widened(node, state, legal, width)
             children = node.children
-            if width > 0:
-                legal = _widened(node, state, legal, width)
             for move in legal:
                 child = children.get(move)
                 if child is not None:
@@ -348,6 +381,17 @@ class LookaheadBot:
 
 
 
+def _search_copies(state: GameState) -> Callable[[int], GameState]:
+    """What makes the search's determinisations of ``state`` for a seed: its
+    ``scratch_determinized`` (GameState: the same copy, without undo records) when it
+    also has ``scores_after`` (so that nothing in the search takes a move back), else
+    its ``determinized``."""
+    scratch: Callable[[int], GameState] | None = getattr(state, "scratch_determinized", None)
+    if scratch is not None and getattr(state, "scores_after", None) is not None:
+        return scratch
+    return state.determinized
+
+
 def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float) -> list[Any]:
     """The moves of ``legal`` that ``node`` may choose among now: its best by greedy's
     ranking, more as it is visited more."""
@@ -366,6 +410,28 @@ def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float) 
                 return chosen
     ranking = node.ranking
     for move in legal:
+        if move not in ranking:
+            chosen.append(move)
+            if len(chosen) == allowed:
+                break
+    return chosen
+
+
+def _widened_by_look(node: _Node, state: GameState, width: float,
+                     is_legal: Callable[[Any], bool]) -> list[Any]:
+    """:func:`_widened` of the ranked ``node`` with the state's legal actions, from
+    the state's ``is_legal`` (GameState): the ranked moves looked at one by one, the
+    whole list made only if too few of them are legal here."""
+    allowed = max(1, int(width * math.sqrt(node.visits + 1)))
+    chosen = []
+    for move in node.order:
+        if is_legal(move):
+            chosen.append(move)
+            if len(chosen) == allowed:
+                return chosen
+    ranking = node.ranking
+    assert ranking is not None
+    for move in state.legal_actions():
         if move not in ranking:
             chosen.append(move)
             if len(chosen) == allowed:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from micropul_print.games.cellulae import rules as cellulae
 from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.rules import Match
@@ -37,6 +39,37 @@ def test_a_game_copy_plays_on_like_its_original(catalogue: Catalogue) -> None:
             # ...and the original then plays the same game.
             assert game.play_random() == copy_outcome
             assert _state(game) == _state(copy)
+
+
+def test_a_scratch_copy_plays_on_like_a_copy_without_undo(catalogue: Catalogue) -> None:
+    """Match.scratch_copy (a search's throwaway copy): the same game as clone(rng), every
+    action's scores_after included, with no undo records kept; undo refuses plainly."""
+    for players in (1, 2):
+        for seed in range(30):
+            game = Match(catalogue, players, seed)
+            for _ in range(seed % 20):
+                if game.is_terminal():
+                    break
+                game.apply_action(game.random_action())
+            copy = game.clone(random.Random(seed))
+            scratch = game.scratch_copy(random.Random(seed))
+            assert _state(scratch) == _state(copy)
+            choices = random.Random(seed)
+            while not copy.is_terminal():
+                legal = copy.legal_actions()
+                assert scratch.scores_after(legal) == copy.scores_after(legal)
+                move = legal[int(choices.random() * len(legal))]
+                copy.apply_action(move)
+                scratch.apply_action(move)
+                assert _state(scratch) == _state(copy)
+                assert scratch.rng.getstate() == copy.rng.getstate()
+            assert scratch._history == [] and scratch.board._history == []
+            again = scratch.clone()  # a copy of a scratch copy keeps no records either
+            with pytest.raises(IndexError, match="scratch copy"):
+                scratch.undo()
+            with pytest.raises(IndexError, match="scratch copy"):
+                again.undo()
+    assert game.undo() is not None  # the original keeps its records
 
 
 def test_a_game_copy_shares_only_the_tile_tables(catalogue: Catalogue) -> None:

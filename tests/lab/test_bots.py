@@ -171,13 +171,17 @@ def test_lookahead_beats_greedy_significantly(game: str, variant: str | None,
     assert points.low > 0.5, points
 
 
+@pytest.mark.parametrize("hook", [True, False], ids=["scores_after", "undo"])
 @pytest.mark.parametrize("players", [1, 2])
 def test_move_values_take_each_move_back_where_the_state_can(
-        players: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Micropul's state takes each move back (no copy per move), and the values and
-    the state after are what copies give, its random generator included: the next
-    draws are the same."""
+        players: int, hook: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Micropul's state works the values out without playing the moves
+    (``scores_after``); without that hook, it takes each move back (no copy per move).
+    Either way the values and the state after are what copies give, its random
+    generator included: the next draws are the same."""
     state = _state("micropul", 11, players=players)
+    if not hook:
+        monkeypatch.delattr(type(state), "scores_after")
     rng = random.Random(5)
     for _ in range(9):  # into the game: draws and claims among the moves
         state.apply_action(rng.choice(list(state.legal_actions())))
@@ -197,7 +201,7 @@ def test_move_values_take_each_move_back_where_the_state_can(
 
     monkeypatch.setattr(type(state), "clone", counted_copy)
     assert move_values(state, moves) == expected and copies == []
-    monkeypatch.undo()
+    monkeypatch.setattr(type(state), "clone", real_copy)
     assert state.legal_actions() == twin.legal_actions() and state.scores() == twin.scores()
     after, twin_after = state.clone(), twin.clone()
     for _ in range(12):  # the same random draws from here on
@@ -222,8 +226,8 @@ def test_move_values_of_cellulae_are_those_of_clones() -> None:
 def test_claims_of_one_group_are_one_class_valued_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Micropul's claims on one group share a class (the rules never look at which of
     its micropul holds the stone): after any of them the scores and the moves to come
-    are the same, and move_values plays one move per class, with the values that
-    playing each would give."""
+    are the same, and move_values, without the state's ``scores_after``, plays one
+    move per class, with the values that playing each would give; with it, none."""
     classes_met = 0
     played: list[Any] = []
     real_play = type(_state("micropul", 0)).apply_action
@@ -263,6 +267,42 @@ def test_claims_of_one_group_are_one_class_valued_once(monkeypatch: pytest.Monke
         played.clear()
         monkeypatch.setattr(type(state), "apply_action", counted_play)
         assert move_values(state, moves) == expected
+        assert played == []  # scores_after plays nothing
+        monkeypatch.delattr(type(state), "scores_after")
+        assert move_values(state, moves) == expected
         monkeypatch.undo()
         assert len(played) == len(by_class)
     assert classes_met >= 5
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_the_state_s_shortcuts_change_no_game(players: int,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Micropul's ``scores_after`` (moves valued without playing them), ``is_legal``
+    (a ranked move looked at alone) and ``scratch_determinized`` (determinisations
+    without undo records) are shortcuts: without them, greedy and the guided lookahead
+    play the same games, move for move."""
+    specs = ["greedy", "lookahead:12:w1"]
+
+    def games() -> list[list[Any]]:
+        played = []
+        for seed in range(3):
+            state = _state("micropul", seed, players=players)
+            bots = [make_bot(specs[(seed + seat) % 2]) for seat in range(state.players)]
+            rngs = [random.Random(bot_seed(seed, seat)) for seat in range(state.players)]
+            moves = []
+            while not state.is_terminal():
+                seat = state.current_player()
+                move = bots[seat].choose(state, rngs[seat])
+                moves.append(move)
+                state.apply_action(move)
+            played.append(moves)
+        return played
+
+    fast = games()
+    kind = type(_state("micropul", 0))
+    monkeypatch.delattr(kind, "scratch_determinized")
+    assert games() == fast
+    monkeypatch.delattr(kind, "scores_after")
+    monkeypatch.delattr(kind, "is_legal")
+    assert games() == fast

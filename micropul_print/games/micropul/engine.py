@@ -20,6 +20,7 @@ the start tile, which the set-up puts on the table.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from micropul_print.game.state import JSON
@@ -57,6 +58,11 @@ class MicropulState:
     def legal_actions(self) -> list[Move]:
         return self.match.legal_actions()
 
+    def is_legal(self, action: Move) -> bool:
+        """Whether ``action`` is one of :meth:`legal_actions` (GameState's optional
+        ``is_legal``): one look instead of the whole list (Match.is_listed)."""
+        return self.match.is_listed(action)
+
     def apply_action(self, action: Move) -> None:
         self.match.apply_action(action)  # IllegalActionError (a ValueError) when not legal
         self.played += 1
@@ -76,12 +82,32 @@ class MicropulState:
             return self.match.board.group_root(action.x, action.y, action.quadrant)
         return None
 
+    def scores_after(
+        self, actions: Sequence[Move]
+    ) -> Sequence[tuple[tuple[float, ...], tuple[float, ...] | None]]:
+        """The scores after each of ``actions`` and, where it ends the game, the
+        returns: placements worked out without playing them (Match.scores_after), the
+        values the bots rank moves by (GameState's optional ``scores_after``)."""
+        return self.match.scores_after(actions)
+
     def clone(self) -> MicropulState:
         return MicropulState(self.match.clone(), self.played)  # the tile tables are shared
 
     def determinized(self, seed: int) -> MicropulState:
+        return self._redrawn(seed, scratch=False)
+
+    def scratch_determinized(self, seed: int) -> MicropulState:
+        """:meth:`determinized` for a search that only plays forward from it and throws
+        it away (GameState's optional ``scratch_determinized``): the same game, without
+        undo records (``undo()`` raises IndexError; Match.scratch_copy), cheaper to play
+        on."""
+        return self._redrawn(seed, scratch=True)
+
+    def _redrawn(self, seed: int, *, scratch: bool) -> MicropulState:
         rng = random.Random(seed)  # the draws to come are unknown too
-        state = MicropulState(self.match.clone(rng), self.played)
+        match = self.match
+        state = MicropulState(match.scratch_copy(rng) if scratch else match.clone(rng),
+                              self.played)
         game = state.match
         hidden = list(game.core)
         for pile in game.face_down:

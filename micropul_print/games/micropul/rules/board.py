@@ -151,6 +151,29 @@ class Playout(NamedTuple):
     counts: int
 
 
+class PlacementView(NamedTuple):
+    """What a placement on one frontier cell would meet, whatever the tile
+    (Board.placement_view): what Match.scores_after works a placement out from."""
+
+    cell: int
+    facing: int  # facing_micropul of the cell's neighbourhood code
+    # (side, 4 * (4 * the neighbour's orientation + the side facing the cell)) per tile
+    # around: the index of TileSet.side_worth without the new tile's micropul bits.
+    worth_rows: tuple[tuple[int, int], ...]
+    # Whether a group facing the cell carries a stone: the only groups a placement
+    # there joins or closes a side of, and those open now (they face the cell), so
+    # without a stone among them the scores from groups cannot change.
+    claimed: bool
+    # Whether one of those has no open side but at this cell: the only groups a
+    # placement can close (joining adds open sides, never removes any), so without
+    # one the scores from groups cannot change either.
+    closable: bool
+
+
+# (side, cell key step towards it, the side of the neighbour there facing back).
+_SIDE_STEPS: Final = tuple((side, STEP[side], OPPOSITE[side]) for side in range(4))
+
+
 # Reading x and y back from a quadrant key (cell key << 2 | quadrant): y in bits 2.., x
 # above it.
 _COORD: Final = STRIDE - 1
@@ -192,9 +215,13 @@ class Board:
         # A placement: (_PUT, cell, unions, roots whose open count it lowered, the
         # frontier before it); a stone: (_STONE, quadrant id, root, unclaimed before).
         self._history: list[_Put | _Stone] = []
+        # False on a search's scratch copy (Match.scratch_copy): no records are kept,
+        # which spares each placement a copy of the frontier.
+        self._journal = True
 
-    def clone(self) -> Board:
-        """An independent table in the same state (the tile tables are shared)."""
+    def clone(self, *, journal: bool = True) -> Board:
+        """An independent table in the same state (the tile tables are shared). Without
+        ``journal`` (or from a table without it), one that keeps no undo records."""
         board = Board(self.tiles)
         board.cells = self.cells.copy()
         board._oids = self._oids.copy()
@@ -206,7 +233,8 @@ class Board:
         board._stones = {root: players.copy() for root, players in self._stones.items()}
         board.unclaimed = self.unclaimed.copy()
         board.stones = self.stones.copy()
-        board._history = self._history.copy()
+        board._journal = journal and self._journal
+        board._history = self._history.copy() if board._journal else []
         return board
 
     # -- reading the table -------------------------------------------------------------
@@ -362,7 +390,9 @@ class Board:
             opened = self._open_counts()
         number = len(oids)
         was = frontier.get(cell, -1)  # -1: a first tile, placed unchecked
-        frontier_before = frontier.copy()  # undo puts it back, its order included
+        journal = self._journal
+        # Undo puts it back, its order included.
+        frontier_before = frontier.copy() if journal else None
         if was >= 0:
             del frontier[cell]
         cells[cell] = number
@@ -397,28 +427,32 @@ class Board:
         for root in t.inner_roots[oid]:
             unclaimed.add(base + root)
         unions: list[int] = []  # (root kept, root joined, unclaimed before, stones moved)
-        at = 4 * oid
-        edge_to = t.edge_to
-        for side in range(4):
-            neighbour_cell = cell + STEP[side]
+        side_worth = t.side_worth
+        edge_of = t.edge_of
+        # Each side's step, frontier code mask and nibble, micropul bits and joins, in
+        # one row (TileSet.side_rows), as Board.playout reads them.
+        for step, clear, nibble, mine, joined, back in t.side_rows[oid]:
+            neighbour_cell = cell + step
             neighbour = cells.get(neighbour_cell)
             if neighbour is None:
-                code = (frontier.get(neighbour_cell, ALL_EMPTY) & CLEAR[side]
-                        | edge_to[at + side])
+                code = frontier.get(neighbour_cell, ALL_EMPTY) & clear | nibble
                 frontier[neighbour_cell] = code
                 if masks[code] < 0:
                     t.mask_for(code)
                 continue
-            theirs = 4 * oids[neighbour] + OPPOSITE[side]
-            worth += t.side_worth[4 * theirs + t.micropul_on[at + side]]
-            for q, their in t.joins[at + side][t.edge_of[theirs]]:
-                joined = _join(parent, points, stones, unclaimed, base + q,
-                               4 * neighbour + their)
-                if joined is not None:
-                    ra, rb, before, moved = joined
+            theirs = 4 * oids[neighbour] + back
+            worth += side_worth[4 * theirs + mine]
+            for q, their in joined[edge_of[theirs]]:
+                union = _join(parent, points, stones, unclaimed, base + q,
+                              4 * neighbour + their)
+                if union is not None:
+                    ra, rb, before, moved = union
                     opened[ra] += opened[rb]
                     unions += (ra, rb, before, moved)
-        self._history.append((_PUT, cell, tuple(unions), tuple(closed), frontier_before))
+        if journal:
+            assert frontier_before is not None
+            self._history.append((_PUT, cell, tuple(unions), tuple(closed),
+                                  frontier_before))
         return worth
 
     def playout(self) -> Playout:
@@ -571,6 +605,154 @@ class Board:
         # A copy: the kept one may be shared with copies of this board.
         self.frontier = frontier.copy()
 
+    # -- a placement worked out without placing it (Match.scores_after) ------------------
+
+    def placement_view(self, cell: int) -> PlacementView:
+        """What a placement on the frontier cell ``cell`` would meet (see PlacementView)."""
+        around = self.frontier[cell]
+        cells = self.cells
+        oids = self._oids
+        worth_rows = []
+        for side, step, back in _SIDE_STEPS:
+            number = cells.get(cell + step)
+            if number is not None:
+                worth_rows.append((side, 4 * (4 * oids[number] + back)))
+        claimed = closable = False
+        stones = self._stones
+        if stones:
+            parent = self._parent
+            pairs = _FACING.get(around)
+            facing: dict[int, int] = {}  # each claimed group facing the cell -> its sides
+            for step, q in _facing(around) if pairs is None else pairs:
+                root = 4 * cells[cell + step] + q
+                while parent[root] != root:
+                    root = parent[root]
+                if root in stones:
+                    facing[root] = facing.get(root, 0) + 1
+            if facing:
+                claimed = True
+                opened = self._open
+                if opened is None:
+                    opened = self._open_counts()
+                for root, sides in facing.items():
+                    if opened[root] == sides:
+                        closable = True
+                        break
+        # tuple.__new__: without the NamedTuple's __new__, written in Python.
+        return tuple.__new__(PlacementView, (cell, facing_micropul(around), tuple(worth_rows),
+                                             claimed, closable))
+
+    def groups_after(self, view: PlacementView, oid: int) -> tuple[dict[int, int], int]:
+        """What putting orientation ``oid`` on the view's cell would do to the groups, as
+        _put would do it: (points per player of the groups it closes with exactly one
+        stone on them, the number of unclaimed groups after). Only the groups facing the
+        cell change (joined, or a side closed), and they are open now (they face the
+        cell), so they score nothing before it."""
+        t = self.tiles
+        cell = view.cell
+        cells = self.cells
+        parent = self._parent
+        opened = self._open
+        if opened is None:
+            opened = self._open_counts()
+        stones = self._stones
+        unclaimed = self.unclaimed
+        around = self.frontier[cell]
+        # A union-find of a few nodes: the groups facing the cell by root, the new tile's
+        # own groups as -1 - their first quadrant; (points, open pairs, stones) at roots.
+        totals: dict[int, tuple[int, int, list[int]]] = {}
+        after = len(unclaimed)
+        pairs = _FACING.get(around)
+        for step, q in _facing(around) if pairs is None else pairs:
+            root = 4 * cells[cell + step] + q
+            while parent[root] != root:
+                root = parent[root]
+            known = totals.get(root)
+            if known is None:
+                totals[root] = (self._points[root], opened[root] - 1,
+                                list(stones.get(root, ())))
+                if root in unclaimed:
+                    after -= 1
+            else:  # another of its micropul facing the cell
+                totals[root] = (known[0], known[1] - 1, known[2])
+        empties = _EMPTY_SIDES.get(around)
+        if empties is None:
+            empties = _empty_sides(around)
+        counts = t.open_counts.get(16 * oid + empties)
+        if counts is None:
+            counts = t.open_counts_for(oid, empties)
+        points = t.inner_points[oid]
+        for q in t.inner_roots[oid]:
+            totals[-1 - q] = (points[q], counts[q], [])
+        link: dict[int, int] = {}
+        first = t.inner_first[oid]
+        at = 4 * oid
+        oids = self._oids
+        for side in range(4):
+            number = cells.get(cell + STEP[side])
+            if number is None:
+                continue
+            theirs = 4 * oids[number] + OPPOSITE[side]
+            for q, their in t.joins[at + side][t.edge_of[theirs]]:
+                a = -1 - first[q]
+                while a in link:
+                    a = link[a]
+                b = 4 * number + their
+                while parent[b] != b:
+                    b = parent[b]
+                while b in link:
+                    b = link[b]
+                if a != b:
+                    link[b] = a
+                    pa, oa, sa = totals[a]
+                    pb, ob, sb = totals[b]
+                    totals[a] = (pa + pb, oa + ob, sa + sb)
+        gains: dict[int, int] = {}
+        for node, (group_points, open_pairs, on) in totals.items():
+            if node in link:
+                continue
+            if not on:
+                after += 1
+            elif len(on) == 1 and not open_pairs:
+                gains[on[0]] = gains.get(on[0], 0) + group_points
+        return gains, after
+
+    def can_place(self, hand_mask: int) -> bool:
+        """Whether an orientation of ``hand_mask`` has a legal placement now."""
+        t = self.tiles
+        masks = t.masks
+        for code in self.frontier.values():
+            mask = masks[code]
+            if (t.mask_for(code) if mask < 0 else mask) & hand_mask:
+                return True
+        return False
+
+    def can_place_after(self, view: PlacementView, oid: int, hand_mask: int) -> bool:
+        """Whether, once orientation ``oid`` is on the view's cell, an orientation of
+        ``hand_mask`` has a legal placement on the frontier."""
+        t = self.tiles
+        masks = t.masks
+        frontier = self.frontier
+        cell = view.cell
+        changed = {cell}
+        new_codes = []
+        for side in range(4):
+            neighbour_cell = cell + STEP[side]
+            if neighbour_cell not in self.cells:
+                changed.add(neighbour_cell)
+                new_codes.append(frontier.get(neighbour_cell, ALL_EMPTY) & CLEAR[side]
+                                 | t.edge_to[4 * oid + side])
+        for other, code in frontier.items():
+            if other not in changed:
+                mask = masks[code]
+                if (t.mask_for(code) if mask < 0 else mask) & hand_mask:
+                    return True
+        for code in new_codes:
+            mask = masks[code]
+            if (t.mask_for(code) if mask < 0 else mask) & hand_mask:
+                return True
+        return False
+
     # -- groups and stones -----------------------------------------------------------------
 
     def _find(self, qid: int) -> int:
@@ -603,7 +785,8 @@ class Board:
         was_unclaimed = root in self.unclaimed
         self._stones.setdefault(root, []).append(player)
         self.unclaimed.discard(root)
-        self._history.append((_STONE, qid, root, int(was_unclaimed)))
+        if self._journal:
+            self._history.append((_STONE, qid, root, int(was_unclaimed)))
 
     def open_roots(self, wanted: set[int] | None = None) -> set[int]:
         """Roots of the open groups: a micropul on a side of its tile faces an empty cell

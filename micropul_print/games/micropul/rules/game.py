@@ -15,9 +15,10 @@ random policy draw from one ``random.Random(seed)`` that ``clone()`` carries and
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, cast
 
 from micropul_print.games.micropul.model import Catalogue
 from micropul_print.games.micropul.rules.board import Board, Placement, catalysts
@@ -146,14 +147,17 @@ class Match:
         *,
         _original: Match | None = None,
         _rng: random.Random | None = None,
+        _scratch: bool = False,
     ) -> None:
         if players not in (1, 2):
             raise ValueError(f"players must be 1 or 2, not {players!r}")
         self.tiles = catalogue if isinstance(catalogue, TileSet) else tileset(catalogue)
         self.players = players
         self._history: list[_Record] = []
+        # True on a search's scratch copy (scratch_copy): no undo records.
+        self._scratch = False
         if _original is not None:  # clone(): every other attribute comes from the original
-            self._copy_from(_original, _rng)
+            self._copy_from(_original, _rng, _scratch or _original._scratch)
             return
         self.rng = random.Random(seed)
         start, core = _start(self.tiles)
@@ -273,6 +277,34 @@ class Match:
             actions += [claim_of(k) or _new_claim(k) for k in keys]
         return actions
 
+    def is_listed(self, action: Action) -> bool:
+        """Whether ``action`` is one of ``legal_actions()`` now (an action made as that
+        list makes them: Place, Draw and Claim of ints), without listing them all."""
+        if self._outcome is not None:
+            return False
+        p = self.current
+        kind = type(action)
+        if kind is Place:
+            place = cast(Place, action)
+            return place.tile in self.hands[p] and self._listed_placement(place) is not None
+        if kind is Draw:
+            tile = cast(Draw, action).tile
+            if len(self.hands[p]) >= HAND_LIMIT:
+                return False
+            return bool(self.face_down[p]) if tile is None else tile in self.revealed[p]
+        if kind is Claim and self.stones_left[p]:
+            x, y, quadrant = cast(Claim, action)
+            if not (type(x) is int and type(y) is int and -COORD_LIMIT < x < COORD_LIMIT
+                    and -COORD_LIMIT < y < COORD_LIMIT and type(quadrant) is int
+                    and 0 <= quadrant < 4):
+                return False
+            board = self.board
+            number = board.cells.get((x + _OFFSET) * STRIDE + (y + _OFFSET))
+            if number is None or not self.tiles.colour[board._oids[number]][quadrant]:
+                return False
+            return board._find(4 * number + quadrant) in board.unclaimed
+        return False
+
     def why_illegal(self, action: Action) -> str | None:
         """None when ``action`` is legal now, else the reason."""
         if self._outcome is not None:
@@ -345,6 +377,196 @@ class Match:
             plus=sum(KIND_PLUS[k] for k in activated.values()),
         )
 
+    def scores_after(
+        self, actions: Sequence[Action]
+    ) -> list[tuple[tuple[int, ...], tuple[float, ...] | None]]:
+        """For each of ``actions`` (legal now), what playing it would lead to: the scores
+        then, and the returns if the game would then be over (else None), exactly as
+        ``apply_action``, ``scores()``, ``returns()`` and ``undo()`` would tell, for
+        every player. A placement is worked out without being played: the catalysts it
+        activates and the tiles they owe, the groups it closes or joins (only those
+        facing its cell change, Board.groups_after) and whether the game ends there
+        (the core emptied, a player out of tiles, the next player without a legal
+        action). Draws and claims, a few a turn, are played and taken back, claims once
+        per group (the stone's micropul within it changes nothing). What the bots rank
+        moves by (lab.bots.move_values): an order of magnitude cheaper than playing
+        each placement and taking it back."""
+        if self._outcome is not None:
+            if actions:
+                raise IllegalActionError(actions[0], "the game is over")
+            return []
+        p = self.current
+        players = self.players
+        two = players == 2
+        o = 1 - p if two else p
+        board = self.board
+        tiles = self.tiles
+        now = self.scores()
+        mine = now[p] - 1  # the tile leaves the hand
+        theirs = now[o]
+        core_left = len(self.core)
+        hand = self.hands[p]
+        supply = len(self.face_down[p]) + len(self.revealed[p])
+        last_tile = len(hand) == 1 and not supply
+        unclaimed_now = len(board.unclaimed)
+        hand_mask = self.hand_masks[p]
+        # The other player, who moves next unless a plus gives an extra turn: whether
+        # they are out of tiles, or have a draw, whatever is placed.
+        their_hand = len(self.hands[o])
+        their_supply = len(self.face_down[o]) + len(self.revealed[o])
+        their_stones = self.stones_left[o]
+        my_stones = self.stones_left[p]
+        index = tiles.index
+        own_worth = tiles.own_worth
+        side_worth = tiles.side_worth
+        micropul_on = tiles.micropul_on
+        inner_roots = tiles.inner_roots
+        mask_of_tile = tiles.mask_of_tile
+        views: dict[int, Any] = {}
+        parent = board._parent
+        claims: dict[int, tuple[tuple[int, ...], tuple[float, ...] | None]] = {}
+        found: list[tuple[tuple[int, ...], tuple[float, ...] | None]] = []
+        can_place: dict[int, bool] = {}  # hand mask -> a placement on the table as it is
+
+        def goes_on(hand: int, supply: int, stones: int, unclaimed: int, mask: int) -> bool:
+            """Whether a player with this many tiles in hand and supply, stones and
+            unclaimed groups, and these orientations in hand, has an action on the
+            table as it is (_start_turn)."""
+            if (hand < HAND_LIMIT and supply) or (stones and unclaimed):
+                return True
+            known = can_place.get(mask)
+            if known is None:
+                known = can_place[mask] = board.can_place(mask)
+            return known
+
+        for action in actions:
+            if type(action) is not Place:
+                if type(action) is Claim:
+                    # A stone on an unclaimed group: its points if it is closed; the table
+                    # is otherwise as it was, one unclaimed group fewer.
+                    x, y, quadrant = action  # a legal claim: a micropul on the table
+                    root = 4 * board.cells[(x + _OFFSET) * STRIDE + (y + _OFFSET)] + quadrant
+                    while parent[root] != root:
+                        root = parent[root]
+                    known = claims.get(root)
+                    if known is None:
+                        opened = board._open
+                        if opened is None:
+                            opened = board._open_counts()
+                        score = now[p] + (0 if opened[root] else board._points[root])
+                        scores: tuple[int, ...] = (
+                            ((score, theirs) if p == 0 else (theirs, score)) if two else (score,))
+                        if not hand and not supply:
+                            known = (scores, _returns(scores, p + 1 if two else None))
+                        elif two and not their_hand and not their_supply:
+                            known = (scores, _returns(scores, o + 1))
+                        elif (goes_on(their_hand, their_supply, their_stones, unclaimed_now - 1,
+                                      self.hand_masks[o]) if two
+                              else goes_on(len(hand), supply, my_stones - 1, unclaimed_now - 1,
+                                           hand_mask)):
+                            known = (scores, None)
+                        else:
+                            known = (scores, _returns(scores, None))
+                        claims[root] = known
+                    found.append(known)
+                    continue
+                else:  # a draw
+                    # A tile from the supply to the hand: one point less (2 a supply tile,
+                    # 1 a hand tile); the table as it was.
+                    score = now[p] - 1
+                    scores = ((score, theirs) if p == 0 else (theirs, score)) if two else (score,)
+                    if two:
+                        if not their_hand and not their_supply:
+                            found.append((scores, _returns(scores, o + 1)))
+                        elif goes_on(their_hand, their_supply, their_stones, unclaimed_now,
+                                     self.hand_masks[o]):
+                            found.append((scores, None))
+                        else:
+                            found.append((scores, _returns(scores, None)))
+                    elif goes_on(len(hand) + 1, supply - 1, my_stones, unclaimed_now, hand_mask):
+                        found.append((scores, None))
+                    elif (drawn := cast(Draw, action).tile) is not None:
+                        found.append((scores, None if goes_on(
+                            HAND_LIMIT, 0, 0, 0, hand_mask | mask_of_tile[drawn])
+                            else _returns(scores, None)))
+                    else:  # solitaire: whether the face-down tile drawn can be placed
+                        found.append(self._tried(action))
+                    continue
+            tile, x, y, rotation = action
+            cell = (x + _OFFSET) * STRIDE + (y + _OFFSET)
+            oid = 4 * index[tile] + rotation // 90
+            view = views.get(cell)
+            if view is None:
+                view = views[cell] = board.placement_view(cell)
+            _, facing, worth_rows, claimed, closable = view
+            # The activated catalysts' worth, as Board._put counts it.
+            worth = 0
+            for bits, value in own_worth[oid]:
+                if facing & bits:
+                    worth += value
+            at = 4 * oid
+            for side, row in worth_rows:
+                worth += side_worth[row + micropul_on[at + side]]
+            draws = worth & 255
+            moved = draws if draws < core_left else core_left
+            score = mine + 2 * moved
+            other = theirs
+            if closable:
+                gains, unclaimed = board.groups_after(view, oid)
+                score += gains.get(p + 1, 0)
+                if two:
+                    other += gains.get(o + 1, 0)
+            elif claimed:  # no score changes; the unclaimed groups when needed
+                unclaimed = -1
+            else:  # the groups it meets stay unclaimed; its own are new unclaimed ones
+                unclaimed = unclaimed_now or len(inner_roots[oid])
+            scores = ((score, other) if p == 0 else (other, score)) if two else (score,)
+            # Whether the game ends, as _place, _end_turn and _start_turn tell it.
+            if moved and moved == core_left:
+                found.append((scores, _returns(scores, None)))
+                continue
+            if last_tile and not moved:
+                found.append((scores, _returns(scores, p + 1 if two else None)))
+                continue
+            if two and not worth >> 8:  # the other player moves next
+                if not their_hand and not their_supply:
+                    found.append((scores, _returns(scores, o + 1)))
+                    continue
+                if ((their_hand < HAND_LIMIT and their_supply)
+                        or (their_stones and (board.groups_after(view, oid)[1]
+                                              if unclaimed < 0 else unclaimed))
+                        or board.can_place_after(view, oid, self.hand_masks[o])):
+                    found.append((scores, None))
+                else:
+                    found.append((scores, _returns(scores, None)))
+                continue
+            # The same player moves again (a plus in a two-player game, or solitaire).
+            if ((supply or moved)
+                    or (my_stones and (board.groups_after(view, oid)[1] if unclaimed < 0
+                                       else unclaimed))
+                    or board.can_place_after(view, oid, hand_mask & ~mask_of_tile[tile])):
+                found.append((scores, None))
+            else:
+                found.append((scores, _returns(scores, None)))
+        return found
+
+    def _tried(self, action: Action) -> tuple[tuple[int, ...], tuple[float, ...] | None]:
+        """The scores after ``action`` and its returns if the game is then over: the
+        action played and taken back (records kept for it on a scratch copy too)."""
+        scratch = self._scratch
+        self._scratch = False
+        self.board._journal = True
+        try:
+            self.apply_action(action)
+            outcome = self._outcome
+            result = ((outcome.scores, self.returns()) if outcome is not None
+                      else (self.scores(), None))
+            self.undo()
+        finally:
+            self._scratch = scratch
+            self.board._journal = not scratch
+        return result
+
     def apply_action(self, action: Action) -> None:
         """Play ``action`` for the player to move (IllegalActionError, a ValueError,
         naming the reason when it is not legal; nothing changes then). ``undo()`` takes
@@ -401,7 +623,9 @@ class Match:
         tid = self.tiles.tile_of[oid]
         hand = self.hands[p]
         position = hand.index(tid)
-        if plus and self.players == 1 and not ends and (self.face_down[0] or moved):
+        if self._scratch:  # no undo records (scratch_copy)
+            pass
+        elif plus and self.players == 1 and not ends and (self.face_down[0] or moved):
             # Pluses will reveal supply tiles at random: undo restores all that.
             self._record(action, position=position, moved=moved,
                          rng_state=self.rng.getstate(),
@@ -436,14 +660,18 @@ class Match:
         p = self.current
         if tile is None:
             hidden = self.face_down[p]
-            rng_state = self.rng.getstate()
-            i = int(self.rng.random() * len(hidden))
-            self._record(action, position=i, rng_state=rng_state)
+            if self._scratch:
+                i = int(self.rng.random() * len(hidden))
+            else:
+                rng_state = self.rng.getstate()
+                i = int(self.rng.random() * len(hidden))
+                self._record(action, position=i, rng_state=rng_state)
             hidden[i], hidden[-1] = hidden[-1], hidden[i]
             tile = hidden.pop()
         else:
             position = self.revealed[p].index(tile)
-            self._record(action, position=position)
+            if not self._scratch:
+                self._record(action, position=position)
             del self.revealed[p][position]
         self.hands[p].append(tile)
         self.hand_masks[p] |= self.tiles.mask_of_tile[tile]
@@ -451,7 +679,8 @@ class Match:
 
     def _claim(self, qid: int, action: Action) -> None:
         p = self.current
-        self._record(action)
+        if not self._scratch:
+            self._record(action)
         self.board._claim(p + 1, qid)
         self.stones_left[p] -= 1
         self._end_turn(False)
@@ -462,6 +691,9 @@ class Match:
         then would be). IndexError when there is none: after set-up, or since
         play_random(), which keeps no record."""
         if not self._history:
+            if self._scratch:
+                raise IndexError("no action to take back: a scratch copy (scratch_copy) "
+                                 "keeps no undo records")
             raise IndexError("no action to take back")
         record = self._history.pop()
         action = record.action
@@ -774,14 +1006,23 @@ class Match:
         game: copying the generator's state costs more than the rest of a clone)."""
         return Match(self.tiles, self.players, _original=self, _rng=rng)
 
-    def _copy_from(self, original: Match, rng: random.Random | None) -> None:
+    def scratch_copy(self, rng: random.Random) -> Match:
+        """``clone(rng)`` for a search that only plays forward from it and throws it
+        away: it keeps no undo records (``undo()`` raises IndexError), which spares each
+        action its record, a placement its copy of the frontier and a face-down draw
+        its copy of the generator's state. The game played is the same."""
+        return Match(self.tiles, self.players, _original=self, _rng=rng, _scratch=True)
+
+    def _copy_from(self, original: Match, rng: random.Random | None, scratch: bool) -> None:
         if rng is None:
             # Random.__new__, not Random(): that would seed itself from os.urandom, at
             # once overwritten (the generator's state is all setstate needs).
             rng = random.Random.__new__(random.Random)
             rng.setstate(original.rng.getstate())
         self.rng = rng
-        self.board = original.board.clone()
+        # A copy of a scratch copy is one too.
+        self.board = original.board.clone(journal=not scratch)
+        self._scratch = scratch
         self.core = original.core.copy()
         self.hands = [hand.copy() for hand in original.hands]
         self.hand_masks = original.hand_masks.copy()
@@ -793,7 +1034,21 @@ class Match:
         self._outcome = original._outcome
         kinds = original._turn_kinds
         self._turn_kinds = None if kinds is None else kinds.copy()
-        self._history = original._history.copy()
+        if not scratch:
+            self._history = original._history.copy()
+
+
+def _returns(scores: tuple[int, ...], loser: int | None) -> tuple[float, ...]:
+    """Match.returns() of a game ended with ``scores`` (and ``loser``), as _finish
+    and returns() would make them."""
+    players = len(scores)
+    if loser is not None:
+        winners = [q for q in range(1, players + 1) if q != loser]
+    else:
+        best = max(scores)
+        winners = [q + 1 for q, s in enumerate(scores) if s == best]
+    share = 1.0 if len(winners) == 1 else 0.5
+    return tuple(share if q + 1 in winners else 0.0 for q in range(players))
 
 
 _STARTS: dict[int, tuple[TileSet, Board, tuple[int, ...]]] = {}
