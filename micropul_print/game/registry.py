@@ -121,9 +121,11 @@ def _own_entry_points(group: str) -> list[EntryPoint] | None:
             declaring[os.path.realpath(path)] = text
     # This checkout's own metadata (an egg-info beside the package) may be on the path
     # too: alike, they are one registration, as importlib.metadata would find them.
-    read = {tuple(found) for found in map(functools.partial(_section, group=group),
-                                          declaring.values()) if found is not None}
-    if len(read) != 1:  # none (not installed), an unreadable line, or installs that differ
+    sections = [_section(text, group) for text in declaring.values()]
+    read = {tuple(found) for found in sections if found is not None}
+    # None declaring it (not installed), a line importlib.metadata would judge, or
+    # installs that differ: importlib.metadata's answer.
+    if len(read) != 1 or None in sections:
         return None
     (found,) = read
     return [_OwnEntryPoint(name, value) for name, value in found]
