@@ -369,8 +369,9 @@ def grid_marks(layout: SheetLayout, grid: Grid, used: Collection[tuple[int, int]
     # Each mark as (its line, where the pieces along its cut line end, how far it may
     # run that way): the second mark is the fallback of a mark a keep-out zone blocks.
     wanted: list[tuple[Line, float, float]] = []
+    boxes = [slot_box(grid, column, row) for column, row in used]  # once, not per line
     for x in xs:
-        first, last = _span(x, used, grid, vertical=True)
+        first, last = _span(x, boxes, vertical=True)
         end = frame.y1
         if avoid is not None and avoid.x0 <= x <= avoid.x1:
             end = min(end, stop_above)
@@ -379,7 +380,7 @@ def grid_marks(layout: SheetLayout, grid: Grid, used: Collection[tuple[int, int]
         wanted.append((Line(x, bottom + gap, x, end, MARK_COLOUR, marks.width),
                        last + gap, end))
     for y in ys:
-        first, last = _span(y, used, grid, vertical=False)
+        first, last = _span(y, boxes, vertical=False)
         wanted.append((Line(frame.x0, y, left - gap, y, MARK_COLOUR, marks.width),
                        first - gap, frame.x0))
         wanted.append((Line(right + gap, y, frame.x1, y, MARK_COLOUR, marks.width),
@@ -403,13 +404,12 @@ def _blocked(line: Line, zones: Sequence[Box]) -> bool:
     return any(reach.overlaps(zone) for zone in zones)
 
 
-def _span(at: float, used: Collection[tuple[int, int]], grid: Grid, *,
-          vertical: bool) -> tuple[float, float]:
-    """Where the pieces lying along the cut line at ``at`` (an x for a ``vertical``
-    line, else a y) begin and end along it: their first and last cut edge."""
+def _span(at: float, boxes: Sequence[Box], *, vertical: bool) -> tuple[float, float]:
+    """Where the pieces (their cut squares ``boxes``) lying along the cut line at ``at``
+    (an x for a ``vertical`` line, else a y) begin and end along it: their first and
+    last cut edge."""
     starts, ends = [], []
-    for column, row in used:
-        box = slot_box(grid, column, row)
+    for box in boxes:
         edges = (box.x0, box.x1) if vertical else (box.y0, box.y1)
         if any(_close(edge, at) for edge in edges):
             starts.append(box.y0 if vertical else box.x0)
