@@ -18,6 +18,8 @@ NOT_IMPORTED = (
     "micropul_print.sheets.cutfile",
     "micropul_print.sheets.gutterfold",
     "micropul_print.sheets.board",
+    "micropul_print.sheets.calibration",  # --no-calibration: its art is not drawn
+    "micropul_print.sheets.vernier",
     "micropul_print.backends.png",  # no PNG asked for
     "PIL.ImageDraw",
     "PIL.ImageFont",

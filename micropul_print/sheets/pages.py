@@ -25,7 +25,6 @@ from micropul_print.backends.fonts import fit_line, text_width
 from micropul_print.draw.bounds import Box, drawing_bounds, union
 from micropul_print.draw.primitives import Drawing, Line, Primitive, Text
 from micropul_print.sheets import registration
-from micropul_print.sheets.calibration import calibration_back, calibration_front, pieces_zone
 from micropul_print.sheets.duplex import Flip, back_slot
 from micropul_print.sheets.layout import Grid, SheetLayout, plan_grid
 
@@ -156,16 +155,13 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
                                                        strict=False)]
         for start in range(0, len(cards), len(usable))
     ]
-    front_art = with_footer(calibration_front(layout, options.flip, options.back_offset,
-                                              options.scale), layout,
-                             f"{title} — calibration page, front")
-    back_art = with_footer(calibration_back(layout, options.flip, options.back_offset),
-                            layout, f"{title} — calibration page, back")
+    # The calibration page's art, drawn (and its module imported) only when it prints.
+    art = _calibration_art(layout, options, title) if options.calibration else None
     on_calibration: list[_Laid] = []
     if tokens:
         free = usable[len(sheets[-1]):] if sheets else []
-        clear = (_clear_slots(grid, layout, front_art, back_art, tokens, options, keep_out)
-                 if options.calibration else [])
+        clear = (_clear_slots(grid, layout, *art, tokens, options, keep_out)
+                 if art is not None else [])
         if len(free) >= len(tokens):
             sheets[-1] += [_Laid(slot, token, True) for slot, token in zip(free, tokens,
                                                                            strict=False)]
@@ -179,7 +175,8 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
                        for start in range(0, len(tokens), len(usable))]
 
     pages: list[Page] = []
-    if options.calibration:
+    if art is not None:
+        front_art, back_art = art
         fronts, backs = _placements(grid, on_calibration, options)
         if on_calibration and options.registration:
             front_art = _with_registration(front_art)
@@ -203,6 +200,19 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
                           with_footer(Drawing(width, height), layout, back_label),
                           _trim(grid, content, options, back=True)))
     return SheetPlan(layout, grid, options, tuple(pages))
+
+
+def _calibration_art(layout: SheetLayout, options: SheetOptions,
+                     title: str) -> tuple[Drawing, Drawing]:
+    """The calibration page's front and back art, each with its footer."""
+    from micropul_print.sheets.calibration import calibration_back, calibration_front
+
+    front_art = with_footer(calibration_front(layout, options.flip, options.back_offset,
+                                              options.scale), layout,
+                            f"{title} — calibration page, front")
+    back_art = with_footer(calibration_back(layout, options.flip, options.back_offset),
+                           layout, f"{title} — calibration page, back")
+    return front_art, back_art
 
 
 def _placements(grid: Grid, content: Sequence[_Laid], options: SheetOptions,
@@ -282,6 +292,8 @@ def _clear_slots(grid: Grid, layout: SheetLayout, front_art: Drawing, back_art: 
                  if face is not None)
     size_h = max(face.height for token in tokens for face in (token.front, token.back)
                  if face is not None)
+    from micropul_print.sheets.calibration import pieces_zone
+
     zone = pieces_zone(layout)
     front_boxes = [*drawing_bounds(front_art), *keep_out]
     back_boxes = drawing_bounds(back_art)
