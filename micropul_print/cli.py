@@ -29,7 +29,6 @@ import importlib
 import os
 import re
 import sys
-import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, NoReturn, TextIO
@@ -361,6 +360,8 @@ def _silence_stdout() -> None:
 
 def _internal_error(exc: BaseException) -> int:
     if os.environ.get("MICROPUL_PRINT_TRACEBACK") == "1":
+        import traceback  # a bug's path only
+
         traceback.print_exception(exc)
     # A bug met in a game plugin's code is that plugin's to mend: the line says which one.
     print(registry.internal_error_line(exc), file=sys.stderr)

@@ -34,6 +34,7 @@ NOT_IMPORTED = (
     "fontTools",  # the glyph table has every character of the tile numbers
     "tomllib",  # no configuration file
     "difflib",  # no mistake to suggest a fix for
+    "traceback",  # no bug to report
     "threading",  # no thread: signals are held without asking which thread runs
 )
 

@@ -16,7 +16,6 @@ import importlib
 import os
 import re
 import sys
-import traceback
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
@@ -362,6 +361,8 @@ def plugin_blamed(exc: BaseException) -> str | None:
     noted = getattr(exc, _BLAMED, None)
     if isinstance(noted, str):
         return noted
+    import traceback  # a bug's path only
+
     names = [plugin_of(frame.f_globals.get("__name__", ""))
              for frame, _line in traceback.walk_tb(exc.__traceback__)]
     return next((name for name in reversed(names) if name is not None), None)
