@@ -30,8 +30,7 @@ import io
 import os
 import re
 import sys
-import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, NoReturn, TextIO
 
@@ -168,6 +167,32 @@ def configurable_commands(running: str | None = None) -> dict[str, config.Comman
     return found
 
 
+class _Commands(Mapping[str, config.CommandOptions]):
+    """configurable_commands(running), made only when something beyond the running
+    command's own options is asked for: a run without a configuration file (or whose
+    file the command line overrides whole) needs no other command's module or parser."""
+
+    def __init__(self, running: str) -> None:
+        self._running = running
+        self._every: dict[str, config.CommandOptions] | None = None
+
+    def _all(self) -> dict[str, config.CommandOptions]:
+        if self._every is None:
+            self._every = configurable_commands(self._running)
+        return self._every
+
+    def __getitem__(self, name: str) -> config.CommandOptions:
+        if name == self._running and name in _CONFIGURED and self._every is None:
+            return _CONFIGURED[name]
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
 def _command_parser(parser: argparse.ArgumentParser,
                     command: str) -> argparse.ArgumentParser:
     """The parser of ``command`` among those of ``parser`` (made by build_parser)."""
@@ -208,7 +233,7 @@ def _resolved(args: argparse.Namespace) -> tuple[list[config.Setting], argparse.
     ``build --watch`` with a configuration file that has problems prints them and
     waits for the file to be mended, as it does for a problem met while watching,
     instead of ending."""
-    commands = configurable_commands(args.command)
+    commands = _Commands(args.command)
     try:
         return config.resolve(args, args.command, commands), args
     except UserError as problem:
@@ -346,6 +371,8 @@ def _silence_stdout() -> None:
 
 def _internal_error(exc: BaseException) -> int:
     if os.environ.get("MICROPUL_PRINT_TRACEBACK") == "1":
+        import traceback  # a bug's path only
+
         traceback.print_exception(exc)
     # A bug met in a game plugin's code is that plugin's to mend: the line says which one.
     print(registry.internal_error_line(exc), file=sys.stderr)

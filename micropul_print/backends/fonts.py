@@ -15,30 +15,20 @@ tile numbers and labels need no font parsing; other characters are read from the
 
 from __future__ import annotations
 
-import atexit
-from contextlib import ExitStack
 from functools import lru_cache
-from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any, Literal
 
+from micropul_print.base.resources import package_file
+
 FAMILY = "Lato"
 
-# reportlab, Pillow and fontTools open fonts by path. An installed package is files on
-# disk, where as_file gives the file itself; from a zip it would extract a copy, kept
-# until the process exits.
-_EXTRACTED = ExitStack()
-atexit.register(_EXTRACTED.close)
-
-
-def _font_file(name: str) -> Path:
-    return _EXTRACTED.enter_context(as_file(files("micropul_print") / "lato" / name))
-
-
-REGULAR: Path = _font_file("Lato-Regular.ttf")
-BOLD: Path = _font_file("Lato-Bold.ttf")
-ITALIC: Path = _font_file("Lato-Italic.ttf")
-BOLD_ITALIC: Path = _font_file("Lato-BoldItalic.ttf")
+# reportlab, Pillow and fontTools open fonts by path: the package is files on disk
+# (micropul_print.base.resources).
+REGULAR: Path = package_file("micropul_print", "lato", "Lato-Regular.ttf")
+BOLD: Path = package_file("micropul_print", "lato", "Lato-Bold.ttf")
+ITALIC: Path = package_file("micropul_print", "lato", "Lato-Italic.ttf")
+BOLD_ITALIC: Path = package_file("micropul_print", "lato", "Lato-BoldItalic.ttf")
 
 Weight = Literal["regular", "bold"]
 

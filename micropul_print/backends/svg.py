@@ -9,16 +9,16 @@ printable ASCII come from the generated glyph table (no font parsing), written a
 fontTools' SVGPathPen writes them; any other text's are read from the font, and the
 pen writes them.
 
-The document is built with the standard library's ElementTree, in the form svgwrite
-wrote it (the same root attributes, an empty ``defs``, attributes in name order, empty
-ones left out): five element kinds need no SVG library, and importing svgwrite (with
-its validators and parser) took longer than writing all 49 tile files.
+The document is written as text, in the form svgwrite wrote it (the same root
+attributes, an empty ``defs``, attributes in name order, empty ones left out) and as
+the standard library's ElementTree serialises it (``<defs />``, its escapes): five
+element kinds need no SVG library. Importing svgwrite (with its validators and parser)
+took longer than writing all 49 tile files, and building ElementTree elements only to
+serialise them a fifth of the time of writing them.
 """
 
 from __future__ import annotations
 
-import itertools
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from typing import Any, assert_never
 
@@ -33,7 +33,7 @@ from micropul_print.draw.primitives import (
     Rect,
     Text,
 )
-from micropul_print.draw.recording import mm_text as num
+from micropul_print.draw.recording import mm_text
 
 _ROOT_ATTRIBUTES = {
     "baseProfile": "full",
@@ -51,21 +51,47 @@ def to_svg(drawing: Drawing) -> bytes:
         "width": f"{num(drawing.width)}mm",
         "height": f"{num(drawing.height)}mm",
         "viewBox": f"0 0 {num(drawing.width)} {num(drawing.height)}",
-    })
-    root.append(ET.Element("defs"))
-    for item in drawing.items:
-        root.append(_element(item))
-    document: bytes = ET.tostring(root, encoding="utf-8")
-    return document + b"\n"
+    }, ["<defs />", *map(_element, drawing.items)])
+    return root.encode("utf-8", "xmlcharrefreplace") + b"\n"
 
 
-def _node(tag: str, attributes: dict[str, str]) -> ET.Element:
-    """An element with its non-empty attributes set in name order."""
-    element = ET.Element(tag)
-    for name in sorted(attributes):
-        if attributes[name]:
-            element.set(name, attributes[name])
-    return element
+# Each number's text, once: a tile's shapes sit at the same places on every tile (some
+# 1,600 different numbers among the 12,600 of the 49 tile files). Cleared when large.
+_NUMBERS: dict[float, str] = {}
+_NUMBERS_KEPT = 100_000
+
+
+def num(value: float) -> str:
+    """mm_text, remembered."""
+    text = _NUMBERS.get(value)
+    if text is None:
+        if len(_NUMBERS) >= _NUMBERS_KEPT:
+            _NUMBERS.clear()
+        text = _NUMBERS[value] = mm_text(value)
+    return text
+
+
+def _escape(value: str) -> str:
+    """An attribute's value as ElementTree escapes it."""
+    if "&" in value:
+        value = value.replace("&", "&amp;")
+    for plain, escaped in _ESCAPES:
+        if plain in value:
+            value = value.replace(plain, escaped)
+    return value
+
+
+_ESCAPES = (("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"), ("\r", "&#13;"), ("\n", "&#10;"),
+            ("\t", "&#09;"))
+
+
+def _node(tag: str, attributes: dict[str, str], children: list[str] | None = None) -> str:
+    """An element with its non-empty attributes in name order, and its children."""
+    attrs = "".join([f' {name}="{_escape(attributes[name])}"' for name in sorted(attributes)
+                     if attributes[name]])
+    if children:
+        return f"<{tag}{attrs}>{''.join(children)}</{tag}>"
+    return f"<{tag}{attrs} />"
 
 
 def _paint(fill: str | None, stroke: str | None, stroke_width: float) -> dict[str, str]:
@@ -76,7 +102,7 @@ def _paint(fill: str | None, stroke: str | None, stroke_width: float) -> dict[st
     return paint
 
 
-def _element(item: Primitive) -> ET.Element:
+def _element(item: Primitive) -> str:
     match item:
         case Rect():
             extra = {}
@@ -106,10 +132,8 @@ def _element(item: Primitive) -> ET.Element:
             if item.rotate % 360:
                 transforms.append(f"rotate({item.rotate % 360} {num(item.rotate_cx)} "
                                   f"{num(item.rotate_cy)})")
-            group = _node("g", {"transform": " ".join(transforms)})
-            for child in item.items:
-                group.append(_element(child))
-            return group
+            return _node("g", {"transform": " ".join(transforms)},
+                         [_element(child) for child in item.items])
         case _:
             # mypy proves every primitive type has its case above.
             assert_never(item)
@@ -202,9 +226,17 @@ class _PathData:
         if len(points) == 1:
             self.line(points[0])
             return
-        for (x0, y0), (x1, y1) in itertools.pairwise(points[:-1]):
-            self._segment((x0, y0), (0.5 * (x0 + x1), 0.5 * (y0 + y1)))
-        self._segment(points[-2], points[-1])
+        # _segment's work inlined, each number's text looked up first: a tile's SVG
+        # writes some 50 of these segments per tile number.
+        known = _NUMBERS.get
+        parts = self.parts
+        x0, y0 = points[0]
+        for x1, y1 in points[1:-1]:
+            mid_x, mid_y = 0.5 * (x0 + x1), 0.5 * (y0 + y1)
+            parts.append(f"Q{known(x0) or num(x0)} {known(y0) or num(y0)} "
+                         f"{known(mid_x) or num(mid_x)} {known(mid_y) or num(mid_y)}")
+            x0, y0 = x1, y1
+        self._segment((x0, y0), points[-1])
 
     def _segment(self, control: tuple[float, float], end: tuple[float, float]) -> None:
         self.parts.append(f"Q{num(control[0])} {num(control[1])} {num(end[0])} {num(end[1])}")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import threading
 from collections.abc import Iterator
 from types import FrameType
 from typing import Any
@@ -79,16 +78,20 @@ def held() -> Iterator[None]:
     left half done), then act on the first that came, as its handler would have.
     Outside the main thread (a library's caller) signals cannot be caught here, and
     the block runs as it is."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     arrived: list[int] = []
 
     def note(signum: int, _frame: FrameType | None) -> None:
         arrived.append(signum)
 
-    previous = {signum: signal.signal(signum, note) for signum in (signal.SIGINT,
-                                                                    signal.SIGTERM)}
+    previous: dict[int, Any] | None
+    try:
+        previous = {signum: signal.signal(signum, note) for signum in (signal.SIGINT,
+                                                                        signal.SIGTERM)}
+    except ValueError:  # not the main thread: signal.signal refuses (no threading import)
+        previous = None
+    if previous is None:
+        yield
+        return
     try:
         yield
     finally:

@@ -77,8 +77,10 @@ _DECIMAL_FRACTION = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+
 _INFINITY = re.compile(r"[-+]?\.(?:inf|Inf|INF)")
 _NAN = re.compile(r"\.(?:nan|NaN|NAN)")
 # Numbers of YAML 1.1 only, to explain why they are text (linear: no nested choices).
-_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?")
-_YAML11_NUMBER = re.compile(
+# Patterns, compiled (by re's cache) only when a text needs explaining: compiling
+# _YAML11_NUMBER took ~2 ms of every command that reads a file.
+_SEXAGESIMAL = r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?"
+_YAML11_NUMBER = (
     r"[-+]?(?:0b[01_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][-+][0-9]+)?"
     r"|\.[0-9_]+(?:[eE][-+][0-9]+)?)"
 )
@@ -93,7 +95,7 @@ class Number:
     note: str = ""  # why not, or how other YAML readers read it differently
 
 
-def read_number(text: str) -> Number:
+def read_number(text: str, *, explain: bool = True) -> Number:
     """The number ``text`` is written as, by the YAML 1.2 core schema: whole numbers in
     decimal (``-12``), octal (``0o17``) or hexadecimal (``0x1f``); decimals with an
     optional exponent (``2.5``, ``.5``, ``1e3``); ``.inf``, ``-.inf`` and ``.nan``. Only
@@ -101,7 +103,8 @@ def read_number(text: str) -> Number:
     before anything is converted) or larger than MAX_NUMBER is refused, with a note.
 
     The one reader of numbers: YAML resolution and every reader that takes a number
-    from a file's text go through it."""
+    from a file's text go through it. ``explain=False``: no note on a text that is not a
+    number (resolving a plain scalar needs only the value)."""
     if _DECIMAL.fullmatch(text):
         body, base = text.lstrip("+-"), 10
         digits = len(body)
@@ -116,7 +119,7 @@ def read_number(text: str) -> Number:
     elif _NAN.fullmatch(text):
         return Number(math.nan)
     else:
-        return Number(None, _why_text(text))
+        return Number(None, _why_text(text) if explain else "")
     if digits > MAX_NUMBER_DIGITS:
         return Number(None, f"a number of {digits} digits; at most {MAX_NUMBER_DIGITS} "
                             "are allowed")
@@ -138,9 +141,9 @@ def read_number(text: str) -> Number:
 
 def _why_text(text: str) -> str:
     """Why a text that looks like a number is not one, or ""."""
-    if _SEXAGESIMAL.fullmatch(text):
+    if re.fullmatch(_SEXAGESIMAL, text):
         return f"YAML 1.1 read it as a base-60 number; {_FOLLOWS_12}"
-    if _YAML11_NUMBER.fullmatch(text):
+    if re.fullmatch(_YAML11_NUMBER, text):
         if "0b" in text:
             kind = "a binary number"
         elif "_" in text:
@@ -166,7 +169,7 @@ def _resolve(text: str) -> tuple[str, ScalarValue]:
         return "bool", boolean
     if text[0] not in _NUMBER_STARTS:  # most text: no need to look further
         return "str", text
-    number = read_number(text).value
+    number = read_number(text, explain=False).value
     if number is None:
         return "str", text
     return ("int" if isinstance(number, int) else "float"), number

@@ -195,16 +195,17 @@ class GameKit:
         return f"{self.info.output_dir}/{relative}" if self.info.output_dir else relative
 
     def subject(self, kind: str, *, paper: str = "", count: int | None = None) -> str:
-        from micropul_print.sheets.printshop import SHOP_BLEED
-
         template = self.pieces.subjects.get(kind, SUBJECTS[kind])
+        bleed = 0.0
+        if "{bleed" in template:  # the print shop's module only for its own subject
+            from micropul_print.sheets.printshop import SHOP_BLEED as bleed
         # The set's cards counted only when the words need them (it draws them).
         total = len(self.pieces.cards(0.0)) if count is None or "{total}" in template else 0
         count = total if count is None else count
         return template.format(name=self.pieces.name, count=count, total=total,
                                tiles="tile" if count == 1 else "tiles",
                                size=f"{self.pieces.card_size[0]:g}", paper=paper,
-                               bleed=f"{SHOP_BLEED:g}")
+                               bleed=f"{bleed:g}")
 
 
 def game_kit(game: Game, catalogue: Any, theme: Theme, output: OutputDir, *,

@@ -48,13 +48,13 @@ def workers_for(asked: int | None, costs: Sequence[int]) -> int:
     none (1: run in this process) where processes cannot be forked or when, by default,
     everything but the longest job is too little to repay starting processes (the 48
     SVG files and a sheet take under a tenth of a second)."""
-    import multiprocessing
+    if not costs or (asked is None and sum(costs) - max(costs) < PARALLEL_MIN_COST):
+        return 1
+    import multiprocessing  # only for a pool: its import is a twentieth of the tile unit
 
-    if "fork" not in multiprocessing.get_all_start_methods() or not costs:
+    if "fork" not in multiprocessing.get_all_start_methods():
         return 1
     if asked is None:
-        if sum(costs) - max(costs) < PARALLEL_MIN_COST:
-            return 1
         cpus = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
                 else os.cpu_count())
         asked = cpus or 1

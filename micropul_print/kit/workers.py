@@ -7,7 +7,6 @@ import contextlib
 import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -97,6 +96,8 @@ def _start_watchdog() -> None:
     """Route the C-level handler's wake-ups to a watchdog thread (_watch_for_sigterm).
     The fd inherited from the parent, if any, is the parent's: a worker must not write
     its signals there."""
+    import threading  # only in a forked worker: the tile unit imports no threading
+
     wakeups, wakeup_writer = os.pipe()
     os.set_blocking(wakeup_writer, False)
     signal.set_wakeup_fd(wakeup_writer, warn_on_full_buffer=False)

@@ -25,7 +25,6 @@ from micropul_print.backends.fonts import fit_line, text_width
 from micropul_print.draw.bounds import Box, drawing_bounds, union
 from micropul_print.draw.primitives import Drawing, Line, Primitive, Text
 from micropul_print.sheets import registration
-from micropul_print.sheets.calibration import calibration_back, calibration_front, pieces_zone
 from micropul_print.sheets.duplex import Flip, back_slot
 from micropul_print.sheets.layout import Grid, SheetLayout, plan_grid
 
@@ -156,16 +155,13 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
                                                        strict=False)]
         for start in range(0, len(cards), len(usable))
     ]
-    front_art = with_footer(calibration_front(layout, options.flip, options.back_offset,
-                                              options.scale), layout,
-                             f"{title} — calibration page, front")
-    back_art = with_footer(calibration_back(layout, options.flip, options.back_offset),
-                            layout, f"{title} — calibration page, back")
+    # The calibration page's art, drawn (and its module imported) only when it prints.
+    art = _calibration_art(layout, options, title) if options.calibration else None
     on_calibration: list[_Laid] = []
     if tokens:
         free = usable[len(sheets[-1]):] if sheets else []
-        clear = (_clear_slots(grid, layout, front_art, back_art, tokens, options, keep_out)
-                 if options.calibration else [])
+        clear = (_clear_slots(grid, layout, *art, tokens, options, keep_out)
+                 if art is not None else [])
         if len(free) >= len(tokens):
             sheets[-1] += [_Laid(slot, token, True) for slot, token in zip(free, tokens,
                                                                            strict=False)]
@@ -179,7 +175,8 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
                        for start in range(0, len(tokens), len(usable))]
 
     pages: list[Page] = []
-    if options.calibration:
+    if art is not None:
+        front_art, back_art = art
         fronts, backs = _placements(grid, on_calibration, options)
         if on_calibration and options.registration:
             front_art = _with_registration(front_art)
@@ -203,6 +200,19 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
                           with_footer(Drawing(width, height), layout, back_label),
                           _trim(grid, content, options, back=True)))
     return SheetPlan(layout, grid, options, tuple(pages))
+
+
+def _calibration_art(layout: SheetLayout, options: SheetOptions,
+                     title: str) -> tuple[Drawing, Drawing]:
+    """The calibration page's front and back art, each with its footer."""
+    from micropul_print.sheets.calibration import calibration_back, calibration_front
+
+    front_art = with_footer(calibration_front(layout, options.flip, options.back_offset,
+                                              options.scale), layout,
+                            f"{title} — calibration page, front")
+    back_art = with_footer(calibration_back(layout, options.flip, options.back_offset),
+                           layout, f"{title} — calibration page, back")
+    return front_art, back_art
 
 
 def _placements(grid: Grid, content: Sequence[_Laid], options: SheetOptions,
@@ -282,6 +292,8 @@ def _clear_slots(grid: Grid, layout: SheetLayout, front_art: Drawing, back_art: 
                  if face is not None)
     size_h = max(face.height for token in tokens for face in (token.front, token.back)
                  if face is not None)
+    from micropul_print.sheets.calibration import pieces_zone
+
     zone = pieces_zone(layout)
     front_boxes = [*drawing_bounds(front_art), *keep_out]
     back_boxes = drawing_bounds(back_art)
@@ -369,8 +381,9 @@ def grid_marks(layout: SheetLayout, grid: Grid, used: Collection[tuple[int, int]
     # Each mark as (its line, where the pieces along its cut line end, how far it may
     # run that way): the second mark is the fallback of a mark a keep-out zone blocks.
     wanted: list[tuple[Line, float, float]] = []
+    boxes = [slot_box(grid, column, row) for column, row in used]  # once, not per line
     for x in xs:
-        first, last = _span(x, used, grid, vertical=True)
+        first, last = _span(x, boxes, vertical=True)
         end = frame.y1
         if avoid is not None and avoid.x0 <= x <= avoid.x1:
             end = min(end, stop_above)
@@ -379,7 +392,7 @@ def grid_marks(layout: SheetLayout, grid: Grid, used: Collection[tuple[int, int]
         wanted.append((Line(x, bottom + gap, x, end, MARK_COLOUR, marks.width),
                        last + gap, end))
     for y in ys:
-        first, last = _span(y, used, grid, vertical=False)
+        first, last = _span(y, boxes, vertical=False)
         wanted.append((Line(frame.x0, y, left - gap, y, MARK_COLOUR, marks.width),
                        first - gap, frame.x0))
         wanted.append((Line(right + gap, y, frame.x1, y, MARK_COLOUR, marks.width),
@@ -403,13 +416,12 @@ def _blocked(line: Line, zones: Sequence[Box]) -> bool:
     return any(reach.overlaps(zone) for zone in zones)
 
 
-def _span(at: float, used: Collection[tuple[int, int]], grid: Grid, *,
-          vertical: bool) -> tuple[float, float]:
-    """Where the pieces lying along the cut line at ``at`` (an x for a ``vertical``
-    line, else a y) begin and end along it: their first and last cut edge."""
+def _span(at: float, boxes: Sequence[Box], *, vertical: bool) -> tuple[float, float]:
+    """Where the pieces (their cut squares ``boxes``) lying along the cut line at ``at``
+    (an x for a ``vertical`` line, else a y) begin and end along it: their first and
+    last cut edge."""
     starts, ends = [], []
-    for column, row in used:
-        box = slot_box(grid, column, row)
+    for box in boxes:
         edges = (box.x0, box.x1) if vertical else (box.y0, box.y1)
         if any(_close(edge, at) for edge in edges):
             starts.append(box.y0 if vertical else box.x0)

@@ -216,3 +216,12 @@ def test_svg_bytes_are_what_svgwrite_wrote(theme: str) -> None:
                  stone_drawing(1, look), stone_drawing(2, look), ODD_DRAWING]
     for drawing in drawings:
         assert to_svg(drawing) == svgwrite_svg(drawing)
+
+
+def test_attribute_values_are_escaped_as_elementtree_escaped_them() -> None:
+    import xml.etree.ElementTree as ET
+
+    from micropul_print.backends import svg
+
+    for value in ['a&b<c>d"e\rf\ng\th', "&amp;", "plain 12", "é ü"]:
+        assert svg._escape(value) == ET._escape_attrib(value)  # type: ignore[attr-defined]

@@ -51,6 +51,27 @@ def test_signals_held_during_a_block_are_acted_on_after_it() -> None:
         interrupts.restore(previous)
 
 
+def test_a_block_outside_the_main_thread_runs_as_it_is_and_its_errors_pass_unchanged(
+        ) -> None:
+    import threading
+
+    outcome: list[object] = []
+
+    def block() -> None:
+        with interrupts.held():
+            outcome.append("ran")
+        try:
+            with interrupts.held():
+                raise OSError("disk full")
+        except OSError as error:
+            outcome.append((str(error), error.__context__))
+
+    worker = threading.Thread(target=block)
+    worker.start()
+    worker.join()
+    assert outcome == ["ran", ("disk full", None)]
+
+
 def _children(pid: int) -> set[int]:
     found = set()
     for entry in Path("/proc").iterdir():

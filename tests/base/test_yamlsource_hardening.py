@@ -663,3 +663,11 @@ def test_too_many_tiles(tmp_path: Path) -> None:
     assert [str(d) for d in read_catalogue(path)[1]] == [
         f"{path}:4:1: error: {MAX_MICROPUL_TILES + 1:,} tiles are listed (expected at most "
         f"{MAX_MICROPUL_TILES:,})"]
+
+
+def test_a_plain_scalar_is_resolved_without_explaining_why_it_is_text() -> None:
+    # Resolving ". 1" (a tile's face) needs only "not a number"; the note's YAML 1.1
+    # patterns are compiled only for a message that shows it.
+    assert read_number("1:30").note.startswith("YAML 1.1 read it as a base-60 number")
+    assert read_number("1:30", explain=False) == yamlsource.Number(None, "")
+    assert read_number("0x1f", explain=False) == yamlsource.Number(31, "")

@@ -8,6 +8,7 @@ import types
 from collections.abc import Iterator
 from dataclasses import replace
 from importlib.metadata import EntryPoint
+from pathlib import Path
 
 import pytest
 
@@ -160,3 +161,24 @@ def test_a_shipped_game_failing_after_it_loaded_is_a_bug_of_the_tool(
     with pytest.raises(RuntimeError) as caught:
         registry.leave_out(registry.get("cellulae"), "rulebook", problem)
     assert caught.value is problem and registry.game_names() == ["micropul", "cellulae"]
+
+
+def test_the_shipped_entry_points_are_read_as_importlib_metadata_reads_them() -> None:
+    from importlib.metadata import entry_points
+
+    own = registry._own_entry_points(registry.GROUP)
+    assert own is not None  # no plugin installed: read without importlib.metadata
+    assert ([(e.name, e.value, e.module) for e in own]
+            == [(e.name, e.value, e.module) for e in entry_points(group=registry.GROUP)])
+    assert [type(e.load()).__name__ for e in own] == ["CellulaeGame", "MicropulGame"]
+
+
+def test_another_distribution_declaring_the_group_is_read_by_importlib_metadata(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    info = tmp_path / "dominoes-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: dominoes\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[{registry.GROUP}]\ndominoes = dominoes:GAME\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert registry._own_entry_points(registry.GROUP) is None
+    assert "dominoes" in [e.name for e in registry.entry_points(registry.GROUP)]

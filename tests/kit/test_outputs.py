@@ -88,6 +88,24 @@ def test_a_link_out_of_the_output_directory_is_refused(tmp_path: Path) -> None:
         OutputDir(out).write_bytes("../escape.svg", b"x")
 
 
+def test_each_path_of_a_folder_resolved_once_is_still_checked(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    out = tmp_path / "out"
+    (out / "tiles").mkdir(parents=True)
+    (out / "tiles" / "b.svg").symlink_to(outside / "b.svg")  # a file leading out
+    (out / "tiles" / "c.svg").symlink_to(out / "c.svg")  # one leading back in
+    output = OutputDir(out)
+    assert output.path("tiles/a.svg") == out.resolve() / "tiles" / "a.svg"
+    with pytest.raises(UserError) as problem:
+        output.path("tiles/b.svg")
+    assert f"the path leads to {(outside / 'b.svg').resolve()}" in str(problem.value)
+    assert output.path("tiles/c.svg") == out.resolve() / "c.svg"
+    assert output.path("tiles/../d.svg") == out.resolve() / "d.svg"
+    with pytest.raises(UserError):
+        output.path("tiles/../../escape.svg")
+
+
 def test_a_staging_folder_left_by_a_killed_build_is_cleared(tmp_path: Path) -> None:
     leftover = tmp_path / f"{STAGING_PREFIX}dead"
     (leftover / "tiles").mkdir(parents=True)
