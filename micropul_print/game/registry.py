@@ -93,7 +93,12 @@ def _own_entry_points(group: str) -> list[EntryPoint] | None:
     to answer. importlib.metadata costs some 30 ms of every command: its import alone
     is a tenth of the tile unit's time."""
     finders = [finder for finder in sys.meta_path if hasattr(finder, "find_distributions")]
-    if len(finders) != 1 or getattr(finders[0], "__name__", "") != "PathFinder":
+    # Python's own PathFinder, or the importlib_metadata backport's finder, which takes
+    # its place once imported (dask imports it): both read the dist-infos of sys.path.
+    if len(finders) != 1 or not (
+            getattr(finders[0], "__name__", "") == "PathFinder"
+            or (type(finders[0]).__name__ == "MetadataPathFinder"
+                and type(finders[0]).__module__ == "importlib_metadata")):
         return None
     declaring: dict[str, str] = {}  # real path of each entry_points.txt -> its text
     for entry in sys.path:
