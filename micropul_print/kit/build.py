@@ -13,6 +13,7 @@ them, so that a build of a few parts starts fast (bench/kit.py measures it).
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import time
 from collections.abc import Sequence
@@ -359,8 +360,9 @@ def _pattern(names: Sequence[str]) -> str:
     if len(names) == 1:
         return names[0]
     split = [_SEGMENTS.split(name) for name in names]  # separators kept, at odd places
-    head = _common_length(split)
-    tail = _common_length([parts[head:][::-1] for parts in split])
+    # os.path.commonprefix compares any sequences item by item: here whole segments.
+    head = len(os.path.commonprefix(split))  # noqa: RUF071
+    tail = len(os.path.commonprefix([parts[head:][::-1] for parts in split]))  # noqa: RUF071
     middles = ["".join(parts[head:len(parts) - tail]) for parts in split]
     if not all(middles):
         return f"{{{','.join(sorted(names))}}}"
@@ -369,16 +371,6 @@ def _pattern(names: Sequence[str]) -> str:
 
 
 _SEGMENTS = re.compile(r"([-._])")
-
-
-def _common_length(lists: Sequence[Sequence[str]]) -> int:
-    """How many first items every list of ``lists`` shares."""
-    length = 0
-    for items in zip(*lists, strict=False):
-        if any(item != items[0] for item in items):
-            break
-        length += 1
-    return length
 
 
 def _counted(count: int, plural: str) -> str:
