@@ -147,7 +147,8 @@ def plan_sheets(layout: SheetLayout, cards: Sequence[Card], card_width: float,
     width, height = layout.paper_width, layout.paper_height
     keep_out = registration.keep_out(width, height) if options.registration else []
     usable = [slot for slot in range(grid.capacity)
-              if not any(_art_box(grid, *grid.slot(slot)).overlaps(box) for box in keep_out)]
+              if not any(_art_box(grid, *grid.slot(slot)).overlaps(box) for box in keep_out)
+              and _marks_have_room(layout, grid, *grid.slot(slot), keep_out)]
     if not usable:
         raise ValueError("the registration marks leave no slot free")
     sheets: list[list[_Laid]] = [
@@ -260,6 +261,25 @@ def slot_box(grid: Grid, column: int, row: int) -> Box:
 def _art_box(grid: Grid, column: int, row: int) -> Box:
     """A slot's cut square and its bleed: where its art may print."""
     return slot_box(grid, column, row).grown(grid.bleed)
+
+
+def _marks_have_room(layout: SheetLayout, grid: Grid, column: int, row: int,
+                     zones: Sequence[Box]) -> bool:
+    """Whether each of the slot's four cut lines has room, both ways, for a crop mark of
+    the minimum length just outside its art, clear of the registration marks' ``zones``.
+    A slot without that room stays empty: with a large bleed, a piece beside a zone left
+    its cut line no mark on the zone's side (Letter from --bleed 6.5, A4 at 8); a piece
+    further from the zone then ends that cut line, with room for its mark."""
+    if not zones:
+        return True
+    marks = layout.crop_marks
+    cut, art = slot_box(grid, column, row), _art_box(grid, column, row)
+    near, far = marks.offset, marks.offset + marks.min_length
+    segments = [Line(x, y0, x, y1, MARK_COLOUR, marks.width) for x in (cut.x0, cut.x1)
+                for y0, y1 in ((art.y0 - far, art.y0 - near), (art.y1 + near, art.y1 + far))]
+    segments += [Line(x0, y, x1, y, MARK_COLOUR, marks.width) for y in (cut.y0, cut.y1)
+                 for x0, x1 in ((art.x0 - far, art.x0 - near), (art.x1 + near, art.x1 + far))]
+    return not any(_blocked(segment, zones) for segment in segments)
 
 
 def place(grid: Grid, drawing: Drawing, column: int, row: int, *, centred: bool = False,
