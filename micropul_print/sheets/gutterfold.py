@@ -137,6 +137,9 @@ def plan_gutterfold(layout: SheetLayout, cards: Sequence[Card], card_width: floa
         row_cut = union(p.cut for p in tokens_row if p.cut is not None)
         row_art = union(Box(p.x, p.y, p.x + p.drawing.width, p.y + p.drawing.height)
                         for p in tokens_row)
+        if tokens_row and not _beside_marks(layout, front_grid,
+                                            [p.drawing for p in tokens_row]):
+            row_cut = row_art  # the marks stop above the tokens' art, not only their cut
         marks = _page_marks(layout, front_grid, back_grid, used, back_used, label, fold,
                             row_cut, row_art)
         trim = union([*(cut for cut in cuts if cut is not None),
@@ -170,10 +173,21 @@ def _token_row(layout: SheetLayout, grid: Grid, area: Box, tokens: Sequence[Card
     # (so A4 with --bleed 1 keeps its stones under the tiles, not on a sheet of their own).
     marks_end = (raised.top + raised.height + raised.bleed + marks.offset + marks.min_length
                  + marks.width / 2)
-    low, high = marks_end - grid.bleed, area.y1
+    # A token whose art reaches its column's cut lines (a bleed of 8 mm and more round a
+    # 14 mm stone in a 30 mm column) would have the marks run along its art: it starts
+    # below their ends.
+    low = marks_end - (grid.bleed if _beside_marks(layout, grid, faces) else 0.0)
+    high = area.y1
     if high - low < size:
         return None
     return raised, (low + high) / 2
+
+
+def _beside_marks(layout: SheetLayout, grid: Grid, faces: Sequence[Drawing]) -> bool:
+    """Whether tokens of these faces, centred under the grid's columns, keep their art
+    (bleed included) clear of the columns' cut lines, where the crop marks run: then
+    their bleed may lie beside a mark's end."""
+    return max(face.width for face in faces) < grid.card_width - layout.crop_marks.width
 
 
 def _in_row(grid: Grid, drawing: Drawing, column: int, centre_y: float,

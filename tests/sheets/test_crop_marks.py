@@ -103,7 +103,9 @@ def test_every_cut_line_has_its_pair_of_marks(game: str, paper: str, bleed: floa
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("bleed", [0.0, 1.0, 3.0])
+# 8 mm: a stone's art (14 mm and its bleed) reaches its column's cut lines, where the
+# gutter-fold marks used to run on along it.
+@pytest.mark.parametrize("bleed", [0.0, 1.0, 3.0, 8.0, 10.0])
 def test_no_mark_crosses_a_piece(game: str, paper: str, bleed: float) -> None:
     for what, pages, _fold in _plans(game, paper, bleed):
         for number, page in enumerate(pages, 1):
@@ -128,7 +130,7 @@ def _level_with_round_pieces(page: Page) -> list[str]:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("bleed", [0.0, 1.0, 3.0])
+@pytest.mark.parametrize("bleed", [0.0, 1.0, 3.0, 8.0, 10.0])
 def test_no_mark_lies_beside_a_stone_on_gutter_fold_pages(game: str, paper: str,
                                                           bleed: float) -> None:
     """Gutter-fold Letter's stones lie in a row under the grid: the grid's crop marks ran
