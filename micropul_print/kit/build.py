@@ -303,10 +303,15 @@ def more_available(options: KitOptions, built: set[str]) -> str:
     if "rulebooks" in options.parts and not options.booklets:
         more.append("the rulebooks as booklets (--booklet)")
     if "sheets" in options.parts:
+        duplex = "duplex" in options.sheet_layouts
         if "gutter-fold" not in options.sheet_layouts:
             more.append("gutter-fold sheets (--layout gutter-fold or all)")
+        if not duplex:
+            more.append("duplex sheets (--layout duplex or all)")
         if not options.cut_files:
-            more.append("cut files (--cut-files)")
+            # Cut files go with the duplex sheets: --cut-files alone would be refused.
+            more.append("cut files (--cut-files)" if duplex
+                        else "cut files (--layout all --cut-files)")
         if not options.print_shop:
             more.append("a print shop's file (--print-shop)")
     return "; ".join(more)

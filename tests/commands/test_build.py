@@ -82,6 +82,18 @@ def test_everything_asked_for_leaves_nothing_more_to_offer(
     assert "also available" not in capsys.readouterr().out
 
 
+def test_gutter_fold_alone_offers_the_duplex_sheets_and_cut_files_with_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--cut-files alone would be refused without the duplex sheets: the summary names
+    the option that goes with it."""
+    assert main(["build", "--layout", "gutter-fold", "--only", "sheets", "--no-config",
+                 "--out", str(tmp_path / "k")]) == 0
+    more = capsys.readouterr().out.splitlines()[-1]
+    assert "duplex sheets (--layout duplex or all)" in more
+    assert "cut files (--layout all --cut-files)" in more
+    assert "(--cut-files)" not in more
+
+
 def test_only_svg_and_sheets_on_one_paper(tmp_path: Path) -> None:
     assert main(["build", "--out", str(tmp_path), "--only", "svg,sheets", "--paper", "a4",
                  "--quiet"]) == 0
