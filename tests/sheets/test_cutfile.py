@@ -214,3 +214,60 @@ def test_registration_marks_measure_as_silhouette_studio_draws_them(paper: str) 
     # outer edge.
     assert inked(width - 25, 5, width - 15, 15) == (round(width - 25, 1), 9.8,
                                                     round(width - 15, 1), 10.2)
+
+
+def _pdf_missing_pairs(pdf: bytes, page: int, bleed: float) -> list[str]:
+    """Read back from the PDF page: the cut lines of its square pieces (the placed tiles
+    less their bleed) without a crop mark (a 0.2 mm line on that line, outside every
+    piece) beyond either end of the pieces along it, in mm."""
+    reader = PdfReader(io.BytesIO(pdf))
+    drawn = replay(reader, page)
+    size = (30.0 + 2 * bleed) * PT_PER_MM  # a tile and its bleed (not a stone)
+    art = [(x0, y0, x1, y1) for _n, x0, y0, x1, y1 in drawn.forms
+           if abs(x1 - x0 - size) < 0.01 * PT_PER_MM]
+    cuts = [tuple(round(v / PT_PER_MM + d, 3) for v, d in
+                  zip(box, (bleed, bleed, -bleed, -bleed), strict=True)) for box in art]
+    marks = [tuple(v / PT_PER_MM for v in line[:4]) for line in drawn.lines
+             if line[4] == pytest.approx(0.2 * PT_PER_MM, abs=1e-3)]
+    missing = []
+    for axis in (0, 1):  # 0: vertical cut lines (an x), 1: horizontal ones (a y)
+        along = 1 - axis
+        for at in sorted({box[axis] for box in cuts} | {box[axis + 2] for box in cuts}):
+            pieces = [box for box in cuts if min(abs(box[axis] - at),
+                                                 abs(box[axis + 2] - at)) < 0.01]
+            first = min(box[along] for box in pieces)
+            last = max(box[along + 2] for box in pieces)
+            on = [(min(m[along], m[along + 2]), max(m[along], m[along + 2])) for m in marks
+                  if abs(m[axis] - at) < 0.01 and abs(m[axis + 2] - at) < 0.01]
+            if not any(high <= first + 0.01 for _low, high in on):
+                missing.append(f"{'xy'[axis]} = {at}: none before {first}")
+            if not any(low >= last - 0.01 for low, _high in on):
+                missing.append(f"{'xy'[axis]} = {at}: none after {last}")
+    return missing
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("bleed", [0.0, 3.0, 6.5, 8.0, 10.0])
+@pytest.mark.parametrize("reprint", [False, True])
+def test_every_cut_line_has_its_pair_of_marks_in_the_pdf(game: str, paper: str, bleed: float,
+                                                          reprint: bool) -> None:
+    """Measured in the PDF of the sheets cut files go with (registration marks in the
+    corners), on every front page, and on a reprint of two tiles: the first column's
+    left cut and the first row's top cut used to have no mark (the registration marks
+    took their place), and with a bleed from 6.5 mm a piece beside a mark left no room
+    for one."""
+    pieces = GAMES[game](bleed)
+    cards = [pieces.cards[6], pieces.cards[11]] if reprint else pieces.cards
+    plan = plan_sheets(load_layout(paper), cards, pieces.size, pieces.size, pieces.name,
+                       tokens=() if reprint else pieces.tokens,
+                       options=SheetOptions(bleed=bleed, registration=True,
+                                            calibration=not reprint))
+    pdf = render_pdf(plan, INFO)
+    checked = 0
+    for number, page in enumerate(plan.pages):
+        if page.side == "front" and any(not p.round for p in page.placements) \
+                and not page.label.endswith("calibration page, front"):
+            assert _pdf_missing_pairs(pdf, number, bleed) == [], (page.label, number)
+            checked += 1
+    assert checked
