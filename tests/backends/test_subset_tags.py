@@ -16,14 +16,19 @@ from micropul_print.backends.pdf import subset_tag
 
 def _subsets(pdf: Path) -> dict[str, set[str]]:
     """Each embedded font's name ("ABCDEF+Lato-Bold") with the digests of its font
-    files (a name used for two different subsets has two)."""
+    files (a name used for two different subsets has two): every font descriptor of
+    the file, those of the pages' forms too (a booklet's pages are forms)."""
     found: dict[str, set[str]] = {}
-    for page in PdfReader(pdf).pages:
-        resources: Any = page["/Resources"].get_object()
-        for reference in resources.get("/Font", {}).values():
-            font = reference.get_object()
-            name = str(font["/BaseFont"])[1:]
-            data = font["/FontDescriptor"]["/FontFile2"].get_object().get_data()
+    reader = PdfReader(pdf)
+    size: Any = reader.trailer["/Size"]
+    for number in range(1, int(size)):
+        try:
+            item: Any = reader.get_object(number)
+        except Exception:  # a free entry of the cross-reference table
+            continue
+        if isinstance(item, dict) and item.get("/Type") == "/FontDescriptor":
+            name = str(item["/FontName"])[1:]
+            data = item["/FontFile2"].get_object().get_data()
             found.setdefault(name, set()).add(hashlib.sha256(data).hexdigest())
     return found
 
@@ -34,13 +39,20 @@ def kit_pdfs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
     out = tmp_path_factory.mktemp("kit")
     assert main(["build", "--game", "all", "--paper", "a4", "--layout", "all", "--print-shop",
-                 "--cut-files", "--lang", "en,de", "--only", "sheets,rulebooks", "--no-config",
-                 "--out", str(out), "--quiet"]) == 0
+                 "--cut-files", "--booklet", "--lang", "en,de", "--only", "sheets,rulebooks",
+                 "--no-config", "--out", str(out), "--quiet"]) == 0
+    # A replay's PDF too: every kind of PDF the tool writes.
+    record = out / "game.json"
+    assert main(["play", "--bots", "random,random", "--record", str(record),
+                 "--no-config"]) == 0
+    assert main(["replay", str(record), "--out", str(out / "replay"), "--no-config"]) == 0
     return sorted(out.rglob("*.pdf"))
 
 
 def test_subset_tags_differ_where_subsets_differ(kit_pdfs: list[Path]) -> None:
     assert len(kit_pdfs) > 10
+    assert any("booklet" in pdf.name for pdf in kit_pdfs)
+    assert any(pdf.name == "replay.pdf" for pdf in kit_pdfs)
     fonts: dict[str, set[str]] = {}
     for pdf in kit_pdfs:
         for name, digests in _subsets(pdf).items():
