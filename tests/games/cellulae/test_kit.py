@@ -141,13 +141,16 @@ def test_overview_shows_both_faces_and_the_set_up(kit: tuple[Path, list[Path]]) 
     assert overview.getextrema() == (0, 255)
 
 
-def test_overview_outlines_the_start_tiles(cellulae_catalogue: CellulaeCatalogue) -> None:
+@pytest.mark.parametrize("theme", ["classic", "ink-saver", "colour-safe"])
+def test_overview_outlines_the_start_tiles(cellulae_catalogue: CellulaeCatalogue,
+                                           theme: str) -> None:
     """The white start tile on its white square showed only by a faint shadow: each
-    start tile is ringed by a line at least 0.5 mm wide round its face."""
+    start tile is ringed by a line at least 0.5 mm wide round its face, in every
+    theme."""
     from micropul_print.games.cellulae.faces import FRAME, TILE_INSET, start_squares
     from micropul_print.games.cellulae.pieces import OVERVIEW_GAP, overview_drawing
 
-    drawing = overview_drawing(cellulae_catalogue, load_theme("classic"))
+    drawing = overview_drawing(cellulae_catalogue, load_theme(theme))
     size = cellulae_catalogue.tile_size_mm
     rings = [item for item in drawing.items
              if isinstance(item, Rect) and item.stroke is not None and item.fill is None
