@@ -172,9 +172,13 @@ def test_no_line_ends_with_a_numeral_or_a_word_of_the_languages_no_break_list(
         _numerals, words = rules.get(lang, rules["default"])
         end = re.compile(r"(^|\s)(\d+(?:[.,]\d+)*" + "".join(
             f"|{re.escape(word)}" for word in words) + r")$", re.IGNORECASE)
+        # The text of the body, the story, the captions and the legend (not the
+        # figures' own labels: a board's coordinates, a stone's number).
+        sizes = {styles.styles(lang)[style].fontSize
+                 for style in ("body", "lead", "caption", "legend")}
         for lines in book.pages:
             for line in lines:
-                if line.size == styles.styles(lang)["body"].fontSize:
+                if line.size in sizes:
                     ends += 1
                     assert not end.search(line.text), (lang, line.text)
     assert ends > 1000
