@@ -140,10 +140,10 @@ def test_two_runs_write_identical_bytes(catalogue: Catalogue, tmp_path: Path) ->
         assert a.read_bytes() == b.read_bytes(), a.name
 
 
-def test_png_files_decode_as_opaque_rgb(kit: tuple[Path, list[Path]]) -> None:
+def test_png_files_decode_opaque_and_grey_in_a_grey_theme(kit: tuple[Path, list[Path]]) -> None:
     root, _written = kit
     data = (root / "tiles/png/tile-41.png").read_bytes()
-    assert Image.open(io.BytesIO(data)).mode == "RGB"
+    assert Image.open(io.BytesIO(data)).mode == "L"  # no alpha, one byte a pixel
 
 
 def test_svg_only_writing_loads_no_raster_library(tmp_path: Path) -> None:
