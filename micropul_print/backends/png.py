@@ -24,6 +24,7 @@ from typing import assert_never
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from micropul_print.backends import fonts
+from micropul_print.draw.bounds import item_bounds
 from micropul_print.draw.primitives import (
     Circle,
     Drawing,
@@ -146,17 +147,143 @@ def _paint_band(items: tuple[Primitive, ...], scale: _Affine, size: tuple[int, i
                 background: str | tuple[int, int, int, int]) -> Image.Image:
     """``size`` pixels of the picture, painted ``factor`` times finer through ``scale``
     (millimetres -> supersampled pixels of this band) and scaled down."""
-    big = Image.new(mode, (size[0] * factor, size[1] * factor),
-                    background)
-    painter = _Painter(big)
-    for item in items:
+    if mode == "RGBA":
+        big = Image.new(mode, (size[0] * factor, size[1] * factor), background)
+        painter = _Painter(big)
+        for item in items:
+            painter.paint(item, scale)
+        # Averaging each factor x factor block is exact area coverage: the ideal
+        # anti-aliasing filter for supersampling. Premultiplied alpha keeps the
+        # transparent white around round tokens from greying their edges.
+        return big.convert("RGBa").reduce(factor).convert("RGBA")
+    # An opaque picture is its background but where items put ink: only those patches
+    # are painted finely and averaged (a tile face is two thirds background).
+    patches = _patches(items, scale, size, factor)
+    if len(patches) == 1 and patches[0][0] == (0, 0, size[0] * factor, size[1] * factor):
+        return _patch(patches[0][1], scale, patches[0][0], factor, mode, background,
+                      keep=False)
+    image = Image.new(mode, size, background)
+    for box, members in patches:
+        image.paste(_patch(members, scale, box, factor, mode, background),
+                    (box[0] // factor, box[1] // factor))
+    return image
+
+
+# Patches painted lately, averaged, by what they show and where: tile faces repeat the
+# same symbols in the same places (a white circle at the top left on a third of them),
+# and a watch paints the same faces again. At most PATCH_CACHE_PIXELS pixels are kept
+# (8 MB in RGB); the cache is emptied when full.
+PATCH_CACHE_PIXELS = 1 << 21
+_PATCH_CACHE: dict[tuple[object, ...], Image.Image] = {}
+_patch_cache_pixels = 0
+
+
+def _patch(members: tuple[Primitive, ...], scale: _Affine, box: _Box, factor: int, mode: str,
+           background: str | tuple[int, int, int, int], *, keep: bool = True) -> Image.Image:
+    """The ``box`` (supersampled pixels) of the picture of ``members``, painted and
+    averaged; kept for the next picture with the same patch when ``keep``."""
+    global _patch_cache_pixels
+    key = (members, scale, box, factor, mode, background) if keep else ()
+    known = _PATCH_CACHE.get(key) if keep else None
+    if known is not None:
+        return known
+    x0, y0, x1, y1 = box
+    patch = Image.new(mode, (x1 - x0, y1 - y0), background)
+    painter = _Painter(patch, (x0, y0))
+    for item in members:
         painter.paint(item, scale)
-    # Averaging each factor x factor block is exact area coverage: the ideal
-    # anti-aliasing filter for supersampling. Premultiplied alpha keeps the
-    # transparent white around round tokens from greying their edges.
-    if mode != "RGBA":
-        return big.reduce(factor)
-    return big.convert("RGBa").reduce(factor).convert("RGBA")
+    small = patch.reduce(factor)
+    pixels = small.width * small.height
+    if not keep:
+        return small
+    if _patch_cache_pixels + pixels > PATCH_CACHE_PIXELS:
+        _PATCH_CACHE.clear()
+        _patch_cache_pixels = 0
+    if pixels <= PATCH_CACHE_PIXELS:
+        _PATCH_CACHE[key] = small
+        _patch_cache_pixels += pixels
+    return small
+
+
+# Around an item's bounds (draw/bounds.py), supersampled pixels that Pillow's rounding
+# may still reach, and for text (bounded by its advance width) ems its glyphs may.
+_PATCH_MARGIN_PX = 2
+_TEXT_MARGIN_EM = 0.3
+_Box = tuple[int, int, int, int]
+
+
+def _patches(items: tuple[Primitive, ...], scale: _Affine, size: tuple[int, int],
+             factor: int) -> list[tuple[_Box, tuple[Primitive, ...]]]:
+    """The items grouped into patches of whole pixels (blocks of ``factor`` x ``factor``
+    supersampled pixels) that hold all their ink, in supersampled pixels of the band;
+    items whose patches share a pixel share a patch, painted in their order. An item
+    Pillow might paint otherwise when moved (see _moves_exactly) takes the whole band."""
+    whole: _Box = (0, 0, size[0] * factor, size[1] * factor)
+    patches: list[tuple[_Box, list[int]]] = []
+    for index, item in enumerate(items):
+        box = _patch_box(item, scale, factor, whole)
+        if box is None:
+            continue
+        members = [index]
+        merged = True
+        while merged:  # a grown patch may reach others
+            merged = False
+            for other in list(patches):
+                (ax0, ay0, ax1, ay1), others = other
+                if ax0 < box[2] and box[0] < ax1 and ay0 < box[3] and box[1] < ay1:
+                    patches.remove(other)
+                    box = (min(ax0, box[0]), min(ay0, box[1]), max(ax1, box[2]),
+                           max(ay1, box[3]))
+                    members += others
+                    merged = True
+        patches.append((box, members))
+    return [(box, tuple(items[i] for i in sorted(members))) for box, members in patches]
+
+
+def _patch_box(item: Primitive, scale: _Affine, factor: int, whole: _Box) -> _Box | None:
+    """The whole pixels (in supersampled pixels) that hold the item's ink, within
+    ``whole``; None when that is nothing."""
+    if not _moves_exactly(item):
+        return whole
+    bounds = item_bounds(item)
+    grow = _text_size(item) * _TEXT_MARGIN_EM
+    (x0, y0), (x1, y1) = (scale(bounds.x0 - grow, bounds.y0 - grow),
+                          scale(bounds.x1 + grow, bounds.y1 + grow))
+    x0, x1 = sorted((x0, x1))
+    y0, y1 = sorted((y0, y1))
+    box = (max(whole[0], (math.floor(x0) - _PATCH_MARGIN_PX) // factor * factor),
+           max(whole[1], (math.floor(y0) - _PATCH_MARGIN_PX) // factor * factor),
+           min(whole[2], -(-(math.ceil(x1) + _PATCH_MARGIN_PX) // factor) * factor),
+           min(whole[3], -(-(math.ceil(y1) + _PATCH_MARGIN_PX) // factor) * factor))
+    return box if box[0] < box[2] and box[1] < box[3] else None
+
+
+def _moves_exactly(item: Primitive) -> bool:
+    """Whether Pillow paints the item the same, moved by whole pixels, when painted on a
+    patch. Rectangles, circles and text are placed by whole pixels and a fraction that
+    a move leaves alone. Polygons (lines are painted as polygons) are filled by edges
+    worked out in floating point: exact for edges along the axes, but a slanted edge's
+    crossings round differently at another distance from the origin (one pixel of the
+    ink-saver hatching), and so do the joints of stroked outlines."""
+    match item:
+        case Group():
+            return all(_moves_exactly(child) for child in item.items)
+        case Line():
+            return item.x1 == item.x2 or item.y1 == item.y2
+        case Polygon():
+            points = item.points
+            return ((item.stroke is None or item.stroke_width <= 0)
+                    and all(a[0] == b[0] or a[1] == b[1]
+                            for a, b in zip(points, points[1:] + points[:1], strict=True)))
+        case _:
+            return True
+
+
+def _text_size(item: Primitive) -> float:
+    """The largest text size in the item (mm), 0 without text."""
+    if isinstance(item, Group):
+        return max((_text_size(child) for child in item.items), default=0.0)
+    return item.size if isinstance(item, Text) else 0.0
 
 
 # zlib level of colour PNG files: 3 encodes in half the time of zlib's default 6; the
@@ -293,9 +420,18 @@ def _font(weight: str, pixels: int) -> ImageFont.FreeTypeFont:
 
 
 class _Painter:
-    def __init__(self, image: Image.Image) -> None:
+    """Paints primitives on ``image``, whose top-left pixel is ``origin`` of the
+    picture (a patch of it: see _patches). Coordinates are worked out on the whole
+    picture as ever, and moved by the origin (whole pixels) only as they go to Pillow,
+    after our own rounding: a move by whole pixels is exact in floating point for
+    coordinates inside the patch, and Pillow's own conversions to whole pixels
+    (truncation, rounding half up) move with it, so a patch holds the very pixels the
+    whole picture would."""
+
+    def __init__(self, image: Image.Image, origin: tuple[int, int] = (0, 0)) -> None:
         self.image = image
         self.draw = ImageDraw.Draw(image)
+        self.ox, self.oy = origin
 
     def paint(self, item: Primitive, t: _Affine) -> None:
         match item:
@@ -335,7 +471,8 @@ class _Painter:
     def _box(self, x0: float, y0: float, x1: float, y1: float, radius: float,
              fill: str | None = None, outline: str | None = None, width: int = 0) -> None:
         # Pixel p covers [p, p+1): a box [x0, x1) spans pixels round(x0)..round(x1)-1.
-        box = (round(x0), round(y0), max(round(x0), round(x1) - 1), max(round(y0), round(y1) - 1))
+        box = (round(x0) - self.ox, round(y0) - self.oy, max(round(x0), round(x1) - 1) - self.ox,
+               max(round(y0), round(y1) - 1) - self.oy)
         if radius >= 1:
             self.draw.rounded_rectangle(box, radius=round(radius), fill=fill, outline=outline,
                                         width=width)
@@ -345,11 +482,13 @@ class _Painter:
     def _circle(self, item: Circle, t: _Affine) -> None:
         cx, cy = t(item.cx, item.cy)
         r = item.r * t.scale
+        ox, oy = self.ox, self.oy
         if item.fill is not None:
-            self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=item.fill)
+            self.draw.ellipse((cx - r - ox, cy - r - oy, cx + r - ox, cy + r - oy), fill=item.fill)
         if item.stroke is not None and item.stroke_width > 0:
             half = item.stroke_width * t.scale / 2
-            self.draw.ellipse((cx - r - half, cy - r - half, cx + r + half, cy + r + half),
+            self.draw.ellipse((cx - r - half - ox, cy - r - half - oy,
+                               cx + r + half - ox, cy + r + half - oy),
                               outline=item.stroke, width=_px(2 * half))
 
     def _line(self, item: Line, t: _Affine) -> None:
@@ -362,11 +501,15 @@ class _Painter:
         # Pillow fills a polygon's boundary pixels too: take half a pixel off each side.
         half = max(item.stroke_width * t.scale / 2 - 0.5, 0.25)
         nx, ny = -(y2 - y1) / length * half, (x2 - x1) / length * half
-        self.draw.polygon([(x1 + nx, y1 + ny), (x2 + nx, y2 + ny), (x2 - nx, y2 - ny),
-                           (x1 - nx, y1 - ny)], fill=item.stroke)
+        self.draw.polygon(self._moved([(x1 + nx, y1 + ny), (x2 + nx, y2 + ny),
+                                       (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)]),
+                          fill=item.stroke)
+
+    def _moved(self, points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        return [(x - self.ox, y - self.oy) for x, y in points]
 
     def _polygon(self, item: Polygon, t: _Affine) -> None:
-        points = [t(x, y) for x, y in item.points]
+        points = self._moved([t(x, y) for x, y in item.points])
         if len(points) < 2:
             return
         if item.fill is not None:
@@ -383,7 +526,8 @@ class _Painter:
         anchor = _ANCHORS[item.anchor]
         turns = t.quarter_turns
         if turns == 0:
-            self.draw.text((x, y), item.text, fill=item.fill, font=font, anchor=anchor)
+            self.draw.text((x - self.ox, y - self.oy), item.text, fill=item.fill, font=font,
+                           anchor=anchor)
             return
         # Pillow sets text upright only: set it on its own mask, turn the mask, and
         # stamp the colour through it so the anchor lands on (x, y).
@@ -399,7 +543,7 @@ class _Painter:
             ax, ay = h - ay, ax
             w, h = h, w
         colour = Image.new(self.image.mode, mask.size, item.fill)
-        self.image.paste(colour, (round(x - ax), round(y - ay)), mask)
+        self.image.paste(colour, (round(x - ax) - self.ox, round(y - ay) - self.oy), mask)
 
 
 def _px(width: float) -> int:

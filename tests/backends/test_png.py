@@ -295,3 +295,54 @@ def test_greyscale_painting_gives_the_pixels_of_rgb_painting(
             colour = png.to_raster(drawing, dpi)
         assert (grey.mode, colour.mode) == ("L", "RGB")
         assert grey.convert("RGB").tobytes() == colour.tobytes()
+
+
+def test_an_opaque_picture_is_painted_in_patches_where_its_items_put_ink() -> None:
+    """Patches are whole pixels (3 x 3 supersampled at 254 dpi: 10 px a mm) around
+    each item's bounds and a margin; items whose patches meet share one, in order; a
+    slanted line takes the whole picture."""
+    from micropul_print.backends.png import _Affine, _patches
+
+    factor = 3
+    scale = _Affine(30.0, 0.0, 0.0, 0.0, 30.0, 0.0)  # 10 px a mm, painted 3 x finer
+    dot = Circle(2.0, 2.0, 1.0, fill="#000000")  # 1..3 mm: 30..90 supersampled px
+    far = Rect(6.0, 6.0, 2.0, 1.0, fill="#000000")  # 180..240 x 180..210
+    near = Circle(3.5, 2.0, 1.0, fill="#555555")  # meets the dot's patch
+    assert _patches((dot, far), scale, (100, 100), factor) == [
+        ((27, 27, 93, 93), (dot,)), ((177, 177, 243, 213), (far,))]
+    (_far, merged) = _patches((dot, far, near), scale, (100, 100), factor)
+    assert merged == ((27, 27, 138, 93), (dot, near))
+    slanted = Line(0.5, 0.5, 1.5, 1.0, stroke="#000000", stroke_width=0.2)
+    assert _patches((dot, slanted), scale, (100, 100), factor) == [
+        ((0, 0, 300, 300), (dot, slanted))]
+    assert _patches((Circle(-5.0, 2.0, 1.0, fill="#000000"),), scale, (100, 100), factor) == []
+
+
+@pytest.mark.parametrize("theme", ["classic", "ink-saver", "colour-safe"])
+@pytest.mark.parametrize("dpi", [100, 300])
+def test_patches_hold_the_pixels_of_the_whole_picture(monkeypatch: pytest.MonkeyPatch,
+                                                      theme: str, dpi: int) -> None:
+    """Painted in patches, kept and reused from the patch cache (however small), or all
+    at once: the same pixels, on faces with every kind of item (START turned)."""
+    from micropul_print.backends import png
+
+    style = load_theme(theme)
+    faces = [tile_drawing(START, style, bleed=3.0),
+             tile_drawing(Tile(38, (BLACK, BLACK, BLACK, BLACK), big=BigMicropul(BLACK, PLUS)),
+                          style),
+             tile_drawing(Tile(31, (WHITE, DOUBLE, DOT, EMPTY)), style, bleed=3.0),
+             tile_drawing(Tile(20, (BLACK, DOT, EMPTY, PLUS)), style),
+             # slanted lines that Pillow fills a supersampled pixel apart when moved
+             Drawing(30.0, 30.0, (Rect(0.0, 0.0, 30.0, 30.0, fill="#ffffff"),
+                                  Line(12.0, 17.9, 15.2, 20.5, stroke="#000000"),
+                                  Line(5.1, 10.2, 9.1, 11.9, stroke="#000000"),
+                                  Circle(25.0, 5.0, 2.0, fill="#000000")))]
+    monkeypatch.setattr(png, "_PATCH_CACHE", {})
+    patched = [png.to_raster(face, dpi).tobytes() for face in faces]
+    again = [png.to_raster(face, dpi).tobytes() for face in faces]  # from the cache
+    monkeypatch.setattr(png, "PATCH_CACHE_PIXELS", 5_000)
+    crowded = [png.to_raster(face, dpi).tobytes() for face in faces]
+    monkeypatch.setattr(png, "_patches", lambda items, _scale, size, factor: [
+        ((0, 0, size[0] * factor, size[1] * factor), items)])
+    whole = [png.to_raster(face, dpi).tobytes() for face in faces]
+    assert patched == again == crowded == whole
