@@ -346,13 +346,10 @@ def encode_png(image: Image.Image, pixels_per_metre: tuple[int, int]) -> bytes:
     faces, under half the size); colour pixels at COMPRESS_LEVEL."""
     width, height = image.size
     stride = width * len(image.getbands())
-    # Each row's bytes after a 0 (no filter): the image's bytes as a one-byte-a-pixel
-    # image, pasted one column in from a column of zeros.
-    rows = image if image.mode == "L" else Image.frombytes("L", (stride, height),
-                                                             image.tobytes())
-    framed = Image.new("L", (stride + 1, height), 0)
-    framed.paste(rows, (1, 0))
-    scanlines = framed.tobytes()
+    raw = memoryview(image.tobytes())
+    # Each row's bytes after a 0: no filter.
+    scanlines = b"\x00" + b"\x00".join([raw[top:top + stride]
+                                        for top in range(0, len(raw), stride)])
     if image.mode == "L":
         packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, 15, 9, zlib.Z_RLE)
     else:
@@ -417,6 +414,11 @@ def _group_transform(group: Group) -> _Affine:
 def _font(weight: str, pixels: int) -> ImageFont.FreeTypeFont:
     path = fonts.BOLD if weight == "bold" else fonts.REGULAR
     return ImageFont.truetype(str(path), pixels, layout_engine=ImageFont.Layout.BASIC)
+
+
+def overview_font(pixels: int) -> ImageFont.FreeTypeFont:
+    """Lato Regular at ``pixels``, loaded once in a process (the overview's captions)."""
+    return _font("regular", pixels)
 
 
 class _Painter:
