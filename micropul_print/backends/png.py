@@ -14,16 +14,17 @@ same bytes.
 
 from __future__ import annotations
 
-import io
 import math
 import struct
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import assert_never
 
-from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from micropul_print.backends import fonts
+from micropul_print.draw.bounds import item_bounds
 from micropul_print.draw.primitives import (
     Circle,
     Drawing,
@@ -70,14 +71,14 @@ def to_image(drawing: Drawing, dpi: int = 300) -> Image.Image:
 
 
 def to_png(drawing: Drawing, dpi: int = 300) -> bytes:
-    """PNG bytes of the drawing; RGB when fully opaque (tile faces), else RGBA. It
-    prints at the drawing's size (see pixels_per_metre)."""
+    """PNG bytes of the drawing; without alpha when fully opaque (tile faces), else
+    with; greyscale when grey. It prints at the drawing's size (see pixels_per_metre)."""
     return png_bytes(_render(drawing, dpi), dpi)
 
 
 def to_raster(drawing: Drawing, dpi: int = 300) -> Image.Image:
-    """The image to_png encodes: RGB when the drawing is opaque, else RGBA; it
-    remembers the drawing's size for png_bytes."""
+    """The image to_png encodes: RGB when the drawing is opaque (L when every colour in
+    it is a grey), else RGBA; it remembers the drawing's size for png_bytes."""
     return _render(drawing, dpi)
 
 
@@ -95,7 +96,10 @@ def pixels_per_metre(pixels: int, mm: float) -> int:
 
 def _render(drawing: Drawing, dpi: int) -> Image.Image:
     """RGB when the first item paints the whole drawing (a face with its background):
-    a quarter less memory and no alpha to premultiply; RGBA otherwise.
+    a quarter less memory and no alpha to premultiply; L when besides every colour is a
+    grey (the classic and ink-saver themes): a quarter of RGB's memory, to fill, average
+    and encode, and the same pixels, as Pillow paints and averages each channel alike;
+    RGBA otherwise.
 
     A large picture (a board, an overview) is painted in horizontal bands of at most
     MAX_PAINT_PIXELS supersampled pixels each, so memory stays bounded whatever its size."""
@@ -111,6 +115,7 @@ def _render_pixels(drawing: Drawing, dpi: int, width: int, height: int) -> Image
     factor = supersample(dpi)
     first = drawing.background
     opaque = first is not None
+    mode = ("L" if _grey_paint(drawing.items) else "RGB") if opaque else "RGBA"
     items = drawing.items
     background: str | tuple[int, int, int, int] = (255, 255, 255, 0)
     if first is not None:
@@ -126,62 +131,240 @@ def _render_pixels(drawing: Drawing, dpi: int, width: int, height: int) -> Image
                     0.0, height * factor / drawing.height, 0.0)
     band_rows = max(1, MAX_PAINT_PIXELS // (width * factor * factor))
     if band_rows >= height:
-        return _paint_band(items, scale, (width, height), factor, opaque, background)
-    image = Image.new("RGB" if opaque else "RGBA", (width, height))
+        return _paint_band(items, scale, (width, height), factor, mode, background)
+    image = Image.new(mode, (width, height))
     for top in range(0, height, band_rows):
         rows = min(band_rows, height - top)
         # The same transform moved up by the band's top: whole supersampled pixels.
         shifted = _Affine(scale.a, 0.0, 0.0, 0.0, scale.e, -float(top * factor))
-        image.paste(_paint_band(items, shifted, (width, rows), factor, opaque, background),
+        image.paste(_paint_band(items, shifted, (width, rows), factor, mode, background),
                     (0, top))
     return image
 
 
 def _paint_band(items: tuple[Primitive, ...], scale: _Affine, size: tuple[int, int],
-                factor: int, opaque: bool,
+                factor: int, mode: str,
                 background: str | tuple[int, int, int, int]) -> Image.Image:
     """``size`` pixels of the picture, painted ``factor`` times finer through ``scale``
     (millimetres -> supersampled pixels of this band) and scaled down."""
-    big = Image.new("RGB" if opaque else "RGBA", (size[0] * factor, size[1] * factor),
-                    background)
-    painter = _Painter(big)
-    for item in items:
+    if mode == "RGBA":
+        big = Image.new(mode, (size[0] * factor, size[1] * factor), background)
+        painter = _Painter(big)
+        for item in items:
+            painter.paint(item, scale)
+        # Averaging each factor x factor block is exact area coverage: the ideal
+        # anti-aliasing filter for supersampling. Premultiplied alpha keeps the
+        # transparent white around round tokens from greying their edges.
+        return big.convert("RGBa").reduce(factor).convert("RGBA")
+    # An opaque picture is its background but where items put ink: only those patches
+    # are painted finely and averaged (a tile face is two thirds background).
+    patches = _patches(items, scale, size, factor)
+    if len(patches) == 1 and patches[0][0] == (0, 0, size[0] * factor, size[1] * factor):
+        return _patch(patches[0][1], scale, patches[0][0], factor, mode, background,
+                      keep=False)
+    image = Image.new(mode, size, background)
+    for box, members in patches:
+        image.paste(_patch(members, scale, box, factor, mode, background),
+                    (box[0] // factor, box[1] // factor))
+    return image
+
+
+# Patches painted lately, averaged, by what they show and where: tile faces repeat the
+# same symbols in the same places (a white circle at the top left on a third of them),
+# and a watch paints the same faces again. At most PATCH_CACHE_PIXELS pixels are kept
+# (8 MB in RGB); the cache is emptied when full.
+PATCH_CACHE_PIXELS = 1 << 21
+_PATCH_CACHE: dict[tuple[object, ...], Image.Image] = {}
+_patch_cache_pixels = 0
+
+
+def _patch(members: tuple[Primitive, ...], scale: _Affine, box: _Box, factor: int, mode: str,
+           background: str | tuple[int, int, int, int], *, keep: bool = True) -> Image.Image:
+    """The ``box`` (supersampled pixels) of the picture of ``members``, painted and
+    averaged; kept for the next picture with the same patch when ``keep``."""
+    global _patch_cache_pixels
+    key = (members, scale, box, factor, mode, background) if keep else ()
+    known = _PATCH_CACHE.get(key) if keep else None
+    if known is not None:
+        return known
+    x0, y0, x1, y1 = box
+    patch = Image.new(mode, (x1 - x0, y1 - y0), background)
+    painter = _Painter(patch, (x0, y0))
+    for item in members:
         painter.paint(item, scale)
-    # Averaging each factor x factor block is exact area coverage: the ideal
-    # anti-aliasing filter for supersampling. Premultiplied alpha keeps the
-    # transparent white around round tokens from greying their edges.
-    if opaque:
-        return big.reduce(factor)
-    return big.convert("RGBa").reduce(factor).convert("RGBA")
+    small = patch.reduce(factor)
+    pixels = small.width * small.height
+    if not keep:
+        return small
+    if _patch_cache_pixels + pixels > PATCH_CACHE_PIXELS:
+        _PATCH_CACHE.clear()
+        _patch_cache_pixels = 0
+    if pixels <= PATCH_CACHE_PIXELS:
+        _PATCH_CACHE[key] = small
+        _patch_cache_pixels += pixels
+    return small
 
 
-# zlib level of the PNG files: 3 encodes in half the time of zlib's default 6 (which
-# was half the time of the tile files job), for files some 25 % larger; the pixels are
-# the same at any level.
+# Around an item's bounds (draw/bounds.py), supersampled pixels that Pillow's rounding
+# may still reach, and for text (bounded by its advance width) ems its glyphs may.
+_PATCH_MARGIN_PX = 2
+_TEXT_MARGIN_EM = 0.3
+_Box = tuple[int, int, int, int]
+
+
+def _patches(items: tuple[Primitive, ...], scale: _Affine, size: tuple[int, int],
+             factor: int) -> list[tuple[_Box, tuple[Primitive, ...]]]:
+    """The items grouped into patches of whole pixels (blocks of ``factor`` x ``factor``
+    supersampled pixels) that hold all their ink, in supersampled pixels of the band;
+    items whose patches share a pixel share a patch, painted in their order. An item
+    Pillow might paint otherwise when moved (see _moves_exactly) takes the whole band."""
+    whole: _Box = (0, 0, size[0] * factor, size[1] * factor)
+    patches: list[tuple[_Box, list[int]]] = []
+    for index, item in enumerate(items):
+        box = _patch_box(item, scale, factor, whole)
+        if box is None:
+            continue
+        members = [index]
+        merged = True
+        while merged:  # a grown patch may reach others
+            merged = False
+            for other in list(patches):
+                (ax0, ay0, ax1, ay1), others = other
+                if ax0 < box[2] and box[0] < ax1 and ay0 < box[3] and box[1] < ay1:
+                    patches.remove(other)
+                    box = (min(ax0, box[0]), min(ay0, box[1]), max(ax1, box[2]),
+                           max(ay1, box[3]))
+                    members += others
+                    merged = True
+        patches.append((box, members))
+    return [(box, tuple(items[i] for i in sorted(members))) for box, members in patches]
+
+
+def _patch_box(item: Primitive, scale: _Affine, factor: int, whole: _Box) -> _Box | None:
+    """The whole pixels (in supersampled pixels) that hold the item's ink, within
+    ``whole``; None when that is nothing."""
+    if not _moves_exactly(item):
+        return whole
+    bounds = item_bounds(item)
+    grow = _text_size(item) * _TEXT_MARGIN_EM
+    (x0, y0), (x1, y1) = (scale(bounds.x0 - grow, bounds.y0 - grow),
+                          scale(bounds.x1 + grow, bounds.y1 + grow))
+    x0, x1 = sorted((x0, x1))
+    y0, y1 = sorted((y0, y1))
+    box = (max(whole[0], (math.floor(x0) - _PATCH_MARGIN_PX) // factor * factor),
+           max(whole[1], (math.floor(y0) - _PATCH_MARGIN_PX) // factor * factor),
+           min(whole[2], -(-(math.ceil(x1) + _PATCH_MARGIN_PX) // factor) * factor),
+           min(whole[3], -(-(math.ceil(y1) + _PATCH_MARGIN_PX) // factor) * factor))
+    return box if box[0] < box[2] and box[1] < box[3] else None
+
+
+def _moves_exactly(item: Primitive) -> bool:
+    """Whether Pillow paints the item the same, moved by whole pixels, when painted on a
+    patch. Rectangles, circles and text are placed by whole pixels and a fraction that
+    a move leaves alone. Polygons (lines are painted as polygons) are filled by edges
+    worked out in floating point: exact for edges along the axes, but a slanted edge's
+    crossings round differently at another distance from the origin (one pixel of the
+    ink-saver hatching), and so do the joints of stroked outlines."""
+    match item:
+        case Group():
+            return all(_moves_exactly(child) for child in item.items)
+        case Line():
+            return item.x1 == item.x2 or item.y1 == item.y2
+        case Polygon():
+            points = item.points
+            return ((item.stroke is None or item.stroke_width <= 0)
+                    and all(a[0] == b[0] or a[1] == b[1]
+                            for a, b in zip(points, points[1:] + points[:1], strict=True)))
+        case _:
+            return True
+
+
+def _text_size(item: Primitive) -> float:
+    """The largest text size in the item (mm), 0 without text."""
+    if isinstance(item, Group):
+        return max((_text_size(child) for child in item.items), default=0.0)
+    return item.size if isinstance(item, Text) else 0.0
+
+
+# zlib level of colour PNG files: 3 encodes in half the time of zlib's default 6; the
+# pixels are the same at any level.
 COMPRESS_LEVEL = 3
+# PNG colour types by Pillow mode (PNG specification, 11.2.2).
+_COLOUR_TYPES = {"L": 0, "RGB": 2, "LA": 4, "RGBA": 6}
 
 
 def png_bytes(image: Image.Image, dpi: int) -> bytes:
-    """Encode ``image`` reproducibly, as sRGB; drops alpha when opaque. Its pHYs
-    chunk makes it print at the size of the drawing it was rendered from (to_raster),
-    or at ``dpi`` for any other image."""
+    """Encode ``image`` reproducibly, as sRGB; drops alpha when opaque, and writes
+    grey images (every pixel with red = green = blue) as greyscale: the same pixels in a
+    third of the bytes. Its pHYs chunk makes it print at the size of the drawing it was
+    rendered from (to_raster), or at ``dpi`` for any other image."""
     size = image.info.get(SIZE_INFO)
     if size is not None:
         ppm = (pixels_per_metre(image.width, size[0]), pixels_per_metre(image.height, size[1]))
     else:
         ppm = (round(dpi / 0.0254),) * 2
-    if image.mode == "RGBA" and image.getchannel("A").getextrema() == (255, 255):
-        image = image.convert("RGB")
-    chunks = PngImagePlugin.PngInfo()
-    for name, data in _SRGB_CHUNKS:
-        chunks.add(name, data)
-    # Pillow writes pHYs from a resolution in dpi, as int(dpi / 0.0254 + 0.5) pixels
-    # per metre: this dpi gives back exactly ``ppm``.
-    dpi_written = (ppm[0] * 0.0254, ppm[1] * 0.0254)
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", pnginfo=chunks, dpi=dpi_written, optimize=False,
-               compress_level=COMPRESS_LEVEL)
-    return buffer.getvalue()
+    if image.mode not in _COLOUR_TYPES:
+        image = image.convert("RGBA" if "A" in image.getbands() else "RGB")
+    if image.mode in ("RGBA", "LA") and image.getchannel("A").getextrema() == (255, 255):
+        image = image.convert(image.mode[:-1])
+    if image.mode in ("RGB", "RGBA") and _grey(image):
+        image = image.convert("L" if image.mode == "RGB" else "LA")
+    return encode_png(image, ppm)
+
+
+def _grey_paint(items: tuple[Primitive, ...]) -> bool:
+    """Whether every colour the items paint is a grey (#rrggbb with rr = gg = bb)."""
+    for item in items:
+        if isinstance(item, Group):
+            if not _grey_paint(item.items):
+                return False
+            continue
+        for colour in (getattr(item, "fill", None), item.stroke if not isinstance(item, Text)
+                       else None):
+            if colour is not None:
+                colour = colour.lower()
+                if not colour[1:3] == colour[3:5] == colour[5:7]:
+                    return False
+    return True
+
+
+def _grey(image: Image.Image) -> bool:
+    red, green, blue = image.getchannel("R"), image.getchannel("G"), image.getchannel("B")
+    return (ImageChops.difference(red, green).getbbox() is None
+            and ImageChops.difference(green, blue).getbbox() is None)
+
+
+def encode_png(image: Image.Image, pixels_per_metre: tuple[int, int]) -> bytes:
+    """The PNG file of an L, LA, RGB or RGBA image: the sRGB chunks, pHYs at
+    ``pixels_per_metre``, one IDAT chunk and nothing that varies between runs.
+
+    Written here rather than by Pillow, whose encoder tries four filters on every row
+    and keeps the one of least sum: on tile faces, large areas of one colour, filtering
+    costs half the encoding time and makes the file larger, not smaller. Every row is
+    left unfiltered (filter type 0). Greyscale pixels, one byte each, compress best as
+    runs of one byte (zlib's Z_RLE strategy: a seventh of Pillow's time on the tile
+    faces, under half the size); colour pixels at COMPRESS_LEVEL."""
+    width, height = image.size
+    stride = width * len(image.getbands())
+    raw = memoryview(image.tobytes())
+    # Each row's bytes after a 0: no filter.
+    scanlines = b"\x00" + b"\x00".join([raw[top:top + stride]
+                                        for top in range(0, len(raw), stride)])
+    if image.mode == "L":
+        packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, 15, 9, zlib.Z_RLE)
+    else:
+        packer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, 15, 9)
+    pixels = packer.compress(scanlines) + packer.flush()
+    header = struct.pack(">IIBBBBB", width, height, 8, _COLOUR_TYPES[image.mode], 0, 0, 0)
+    physical = struct.pack(">IIB", *pixels_per_metre, 1)  # unit 1: the metre
+    return b"".join((b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header),
+                     *(_chunk(name, data) for name, data in _SRGB_CHUNKS),
+                     _chunk(b"pHYs", physical), _chunk(b"IDAT", pixels), _chunk(b"IEND", b"")))
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return b"".join((struct.pack(">I", len(data)), kind, data,
+                     struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))))
 
 
 @dataclass(frozen=True)
@@ -233,10 +416,24 @@ def _font(weight: str, pixels: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(path), pixels, layout_engine=ImageFont.Layout.BASIC)
 
 
+def overview_font(pixels: int) -> ImageFont.FreeTypeFont:
+    """Lato Regular at ``pixels``, loaded once in a process (the overview's captions)."""
+    return _font("regular", pixels)
+
+
 class _Painter:
-    def __init__(self, image: Image.Image) -> None:
+    """Paints primitives on ``image``, whose top-left pixel is ``origin`` of the
+    picture (a patch of it: see _patches). Coordinates are worked out on the whole
+    picture as ever, and moved by the origin (whole pixels) only as they go to Pillow,
+    after our own rounding: a move by whole pixels is exact in floating point for
+    coordinates inside the patch, and Pillow's own conversions to whole pixels
+    (truncation, rounding half up) move with it, so a patch holds the very pixels the
+    whole picture would."""
+
+    def __init__(self, image: Image.Image, origin: tuple[int, int] = (0, 0)) -> None:
         self.image = image
         self.draw = ImageDraw.Draw(image)
+        self.ox, self.oy = origin
 
     def paint(self, item: Primitive, t: _Affine) -> None:
         match item:
@@ -276,7 +473,8 @@ class _Painter:
     def _box(self, x0: float, y0: float, x1: float, y1: float, radius: float,
              fill: str | None = None, outline: str | None = None, width: int = 0) -> None:
         # Pixel p covers [p, p+1): a box [x0, x1) spans pixels round(x0)..round(x1)-1.
-        box = (round(x0), round(y0), max(round(x0), round(x1) - 1), max(round(y0), round(y1) - 1))
+        box = (round(x0) - self.ox, round(y0) - self.oy, max(round(x0), round(x1) - 1) - self.ox,
+               max(round(y0), round(y1) - 1) - self.oy)
         if radius >= 1:
             self.draw.rounded_rectangle(box, radius=round(radius), fill=fill, outline=outline,
                                         width=width)
@@ -286,11 +484,13 @@ class _Painter:
     def _circle(self, item: Circle, t: _Affine) -> None:
         cx, cy = t(item.cx, item.cy)
         r = item.r * t.scale
+        ox, oy = self.ox, self.oy
         if item.fill is not None:
-            self.draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=item.fill)
+            self.draw.ellipse((cx - r - ox, cy - r - oy, cx + r - ox, cy + r - oy), fill=item.fill)
         if item.stroke is not None and item.stroke_width > 0:
             half = item.stroke_width * t.scale / 2
-            self.draw.ellipse((cx - r - half, cy - r - half, cx + r + half, cy + r + half),
+            self.draw.ellipse((cx - r - half - ox, cy - r - half - oy,
+                               cx + r + half - ox, cy + r + half - oy),
                               outline=item.stroke, width=_px(2 * half))
 
     def _line(self, item: Line, t: _Affine) -> None:
@@ -303,11 +503,15 @@ class _Painter:
         # Pillow fills a polygon's boundary pixels too: take half a pixel off each side.
         half = max(item.stroke_width * t.scale / 2 - 0.5, 0.25)
         nx, ny = -(y2 - y1) / length * half, (x2 - x1) / length * half
-        self.draw.polygon([(x1 + nx, y1 + ny), (x2 + nx, y2 + ny), (x2 - nx, y2 - ny),
-                           (x1 - nx, y1 - ny)], fill=item.stroke)
+        self.draw.polygon(self._moved([(x1 + nx, y1 + ny), (x2 + nx, y2 + ny),
+                                       (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)]),
+                          fill=item.stroke)
+
+    def _moved(self, points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        return [(x - self.ox, y - self.oy) for x, y in points]
 
     def _polygon(self, item: Polygon, t: _Affine) -> None:
-        points = [t(x, y) for x, y in item.points]
+        points = self._moved([t(x, y) for x, y in item.points])
         if len(points) < 2:
             return
         if item.fill is not None:
@@ -324,7 +528,8 @@ class _Painter:
         anchor = _ANCHORS[item.anchor]
         turns = t.quarter_turns
         if turns == 0:
-            self.draw.text((x, y), item.text, fill=item.fill, font=font, anchor=anchor)
+            self.draw.text((x - self.ox, y - self.oy), item.text, fill=item.fill, font=font,
+                           anchor=anchor)
             return
         # Pillow sets text upright only: set it on its own mask, turn the mask, and
         # stamp the colour through it so the anchor lands on (x, y).
@@ -339,8 +544,8 @@ class _Painter:
             mask = mask.transpose(Image.Transpose.ROTATE_270)
             ax, ay = h - ay, ax
             w, h = h, w
-        colour = Image.new("RGBA", mask.size, item.fill)
-        self.image.paste(colour, (round(x - ax), round(y - ay)), mask)
+        colour = Image.new(self.image.mode, mask.size, item.fill)
+        self.image.paste(colour, (round(x - ax) - self.ox, round(y - ay) - self.oy), mask)
 
 
 def _px(width: float) -> int:

@@ -442,10 +442,9 @@ def face_grid_png(images: Sequence[Any], *, columns: int, gap: int,
     import math
 
     from PIL import Image as PILImage
-    from PIL import ImageDraw, ImageFont
+    from PIL import ImageDraw
 
-    from micropul_print.backends import fonts
-    from micropul_print.backends.png import png_bytes
+    from micropul_print.backends.png import overview_font, png_bytes
 
     if not images:
         raise ValueError("the catalogue has no tiles")
@@ -454,11 +453,13 @@ def face_grid_png(images: Sequence[Any], *, columns: int, gap: int,
     width, height = images[0].width, images[0].height
     band = OVERVIEW_CAPTION_BAND_PX if captions else 0
     rows = math.ceil(len(images) / columns)
-    sheet = PILImage.new("RGB", (columns * width + (columns + 1) * gap,
-                                 rows * (height + band) + (rows + 1) * gap), OVERVIEW_BACKDROP)
+    # Grey faces (painted in L) on a grey sheet: no colour to convert each face to,
+    # and nothing for png_bytes to find grey; the same pixels.
+    mode = "L" if all(image.mode == "L" for image in images) else "RGB"
+    sheet = PILImage.new(mode, (columns * width + (columns + 1) * gap,
+                                rows * (height + band) + (rows + 1) * gap), OVERVIEW_BACKDROP)
     pen = ImageDraw.Draw(sheet)
-    font = ImageFont.truetype(str(fonts.REGULAR), OVERVIEW_CAPTION_PX,
-                              layout_engine=ImageFont.Layout.BASIC)
+    font = overview_font(OVERVIEW_CAPTION_PX)
     for index, image in enumerate(images):
         row, col = divmod(index, columns)
         where = (gap + col * (width + gap), gap + row * (height + band + gap))

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import io
 import struct
+import zlib
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
@@ -12,11 +13,29 @@ from micropul_print.backends.png import (
     png_bytes,
     to_image,
     to_png,
+    to_raster,
 )
-from micropul_print.draw.primitives import Circle, Drawing, Group, Primitive, Rect, Text
+from micropul_print.draw.primitives import (
+    Circle,
+    Drawing,
+    Group,
+    Line,
+    Primitive,
+    Rect,
+    Text,
+)
 from micropul_print.draw.theme import load_theme
 from micropul_print.games.micropul.faces import stone_drawing, tile_drawing
-from micropul_print.games.micropul.model import BLACK, WHITE, Tile
+from micropul_print.games.micropul.model import (
+    BLACK,
+    DOT,
+    DOUBLE,
+    EMPTY,
+    PLUS,
+    WHITE,
+    BigMicropul,
+    Tile,
+)
 
 START = Tile(41, (WHITE, WHITE, BLACK, BLACK), start=True)
 
@@ -81,18 +100,58 @@ def test_colours_are_declared_srgb_before_the_pixels() -> None:
     assert struct.unpack(">I", chunks[b"gAMA"]) == (45455,)
 
 
-def test_the_faster_compression_keeps_every_pixel() -> None:
-    """COMPRESS_LEVEL is faster than zlib's default (its header says so) and decodes to
-    the very pixels of the default level's file."""
-    image = to_image(tile_drawing(START, load_theme("classic")), 300)
-    data = png_bytes(image, 300)
-    (idat, *_rest) = [d for t, d in png_chunks(data) if t == b"IDAT"]
-    assert idat[1] >> 6 == 1  # zlib FLEVEL: 1 is "fast" (levels 2-5), 2 the default 6
-    default = io.BytesIO()
-    image.save(default, format="PNG", compress_level=6)
-    ours, theirs = Image.open(io.BytesIO(data)), Image.open(io.BytesIO(default.getvalue()))
-    assert ours.size == theirs.size
-    assert ours.tobytes() == theirs.convert(ours.mode).tobytes()
+def scanline_filters(data: bytes) -> set[int]:
+    """The filter type byte of every row of a PNG's pixels."""
+    (header,) = [d for t, d in png_chunks(data) if t == b"IHDR"]
+    width, height, depth, colour_type = struct.unpack(">IIBB", header[:10])
+    channels = {0: 1, 2: 3, 4: 2, 6: 4}[colour_type]
+    pixels = zlib.decompress(b"".join(d for t, d in png_chunks(data) if t == b"IDAT"))
+    stride = 1 + width * channels * depth // 8
+    assert len(pixels) == stride * height
+    return {pixels[row * stride] for row in range(height)}
+
+
+@pytest.mark.parametrize(("theme", "mode", "flevel"), [
+    ("classic", "L", 0),  # Z_RLE: zlib's header says "fastest"
+    ("colour-safe", "RGB", 1),  # COMPRESS_LEVEL 3: "fast"
+])
+def test_faces_are_encoded_unfiltered_with_the_pixels_pillow_writes(
+        theme: str, mode: str, flevel: int) -> None:
+    """Our encoder's file decodes to the very pixels of Pillow's own (at zlib's default
+    level); grey faces come out as greyscale, one byte a pixel; rows are unfiltered."""
+    image = to_raster(tile_drawing(START, load_theme(theme), bleed=3.0), 150)
+    data = png_bytes(image, 150)
+    decoded = Image.open(io.BytesIO(data))
+    assert decoded.mode == mode
+    (idat,) = [d for t, d in png_chunks(data) if t == b"IDAT"]
+    assert idat[1] >> 6 == flevel
+    assert scanline_filters(data) == {0}
+    pillows = io.BytesIO()
+    image.save(pillows, format="PNG", compress_level=6)
+    theirs = Image.open(io.BytesIO(pillows.getvalue()))
+    assert decoded.size == theirs.size
+    assert decoded.convert("RGBA").tobytes() == theirs.convert("RGBA").tobytes()
+
+
+@pytest.mark.parametrize(("colour", "mode"), [("#808080", "LA"), ("#cc0000", "RGBA")])
+def test_transparent_pictures_keep_their_alpha(colour: str, mode: str) -> None:
+    image = to_image(Drawing(10.0, 10.0, (Circle(5.0, 5.0, 4.0, fill=colour),)), 100)
+    decoded = Image.open(io.BytesIO(png_bytes(image, 100)))
+    assert decoded.mode == mode
+    assert decoded.convert("RGBA").tobytes() == image.tobytes()
+
+
+def test_one_pixel_off_grey_stays_colour() -> None:
+    image = Image.new("RGB", (20, 10), "#777777")
+    image.putpixel((19, 9), (119, 119, 120))
+    decoded = Image.open(io.BytesIO(png_bytes(image, 100)))
+    assert decoded.mode == "RGB" and decoded.tobytes() == image.tobytes()
+
+
+def test_an_opaque_rgba_image_is_written_without_alpha() -> None:
+    image = Image.new("RGBA", (10, 10), (10, 20, 30, 255))
+    decoded = Image.open(io.BytesIO(png_bytes(image, 100)))
+    assert decoded.mode == "RGB" and decoded.getpixel((5, 5)) == (10, 20, 30)
 
 
 def test_an_image_not_rendered_from_a_drawing_prints_at_its_dpi() -> None:
@@ -106,12 +165,13 @@ def test_same_drawing_same_bytes() -> None:
     assert to_png(drawing, 150) == to_png(drawing, 150)
 
 
-def test_opaque_faces_are_rgb_round_tokens_keep_transparent_corners() -> None:
-    theme = load_theme("classic")
+def test_opaque_faces_have_no_alpha_round_tokens_keep_transparent_corners() -> None:
+    theme = load_theme("colour-safe")
     face = Image.open(io.BytesIO(to_png(tile_drawing(START, theme), 100)))
     assert face.mode == "RGB"
-    stone = Image.open(io.BytesIO(to_png(stone_drawing(2, theme), 100)))
-    assert stone.mode == "RGBA"
+    decoded = Image.open(io.BytesIO(to_png(stone_drawing(2, theme), 100)))
+    assert decoded.mode in ("LA", "RGBA")  # grey stones in greyscale
+    stone = decoded.convert("RGBA")
     assert stone.getpixel((0, 0))[3] == 0  # type: ignore[index]
     assert stone.getpixel((stone.width // 2, stone.height // 2))[3] == 255  # type: ignore[index]
 
@@ -166,8 +226,6 @@ def test_text_turns_with_its_group(turn: int) -> None:
 
 
 def test_a_covering_background_is_painted_with_its_outline() -> None:
-    from micropul_print.backends.png import to_raster
-
     plain = to_raster(Drawing(10.0, 10.0, (Rect(0.0, 0.0, 10.0, 10.0, fill="#ff0000"),)), 100)
     assert plain.mode == "RGB" and plain.getcolors() == [(plain.width ** 2, (255, 0, 0))]
     outlined = to_raster(Drawing(10.0, 10.0, (
@@ -176,7 +234,7 @@ def test_a_covering_background_is_painted_with_its_outline() -> None:
     assert outlined.getpixel((20, 20)) == (255, 0, 0)
 
 
-@pytest.mark.parametrize("theme", ["classic", "ink-saver"])
+@pytest.mark.parametrize("theme", ["classic", "ink-saver", "colour-safe"])
 @pytest.mark.parametrize("opaque", [True, False])
 def test_a_large_picture_is_painted_in_bands_that_join_without_seams(
         monkeypatch: pytest.MonkeyPatch, theme: str, opaque: bool) -> None:
@@ -195,9 +253,96 @@ def test_a_large_picture_is_painted_in_bands_that_join_without_seams(
     monkeypatch.setattr(png, "MAX_PAINT_PIXELS", 100_000)  # bands of a few rows
     banded = png.to_raster(picture, 100)
     assert (banded.size, banded.mode) == (whole.size, whole.mode)
-    assert banded.mode == ("RGB" if opaque else "RGBA")
+    assert banded.mode == (("RGB" if theme == "colour-safe" else "L") if opaque else "RGBA")
     # Shapes cut by a band's edge are painted from coordinates moved by whole pixels;
     # Pillow may round an edge one supersampled row apart (a ninth of a pixel), no more.
     difference = ImageChops.difference(whole, banded)
     stats = ImageStat.Stat(difference)
     assert max(stats.mean) < 1.0  # diagonal hatching: most of it
+
+
+@pytest.mark.parametrize(("items", "grey"), [
+    ((Rect(0, 0, 10, 10, fill="#ffffff"), Circle(5, 5, 2, stroke="#1C1C1C", stroke_width=1)),
+     True),
+    ((Rect(0, 0, 10, 10, fill="#ffffff"), Text(5, 5, "7", 2.0, fill="#0072b2")), False),
+    ((Rect(0, 0, 10, 10, fill="#ffffff"),
+      Group((Group((Line(0, 0, 5, 5, stroke="#fe0000"),)),))), False),
+    ((Rect(0, 0, 10, 10, fill="#e0e0e0", stroke="#e0e0e1", stroke_width=1),), False),
+])
+def test_a_drawing_of_greys_alone_is_painted_in_greyscale(items: tuple[Primitive, ...],
+                                                          grey: bool) -> None:
+    image = to_raster(Drawing(10.0, 10.0, items), 100)
+    assert image.mode == ("L" if grey else "RGB")
+
+
+@pytest.mark.parametrize("theme", ["classic", "ink-saver"])
+@pytest.mark.parametrize("tile", [
+    START,  # the START label, turned with its group
+    Tile(38, (BLACK, BLACK, BLACK, BLACK), big=BigMicropul(BLACK, PLUS)),
+    Tile(31, (WHITE, DOUBLE, DOT, EMPTY)),
+])
+def test_greyscale_painting_gives_the_pixels_of_rgb_painting(
+        monkeypatch: pytest.MonkeyPatch, theme: str, tile: Tile) -> None:
+    """Pillow fills, stamps text and averages each channel alike: painting a grey
+    picture in one channel changes no pixel, at either resolution's supersampling."""
+    from micropul_print.backends import png
+
+    for dpi in (100, 300):
+        drawing = tile_drawing(tile, load_theme(theme), bleed=3.0)
+        grey = png.to_raster(drawing, dpi)
+        with monkeypatch.context() as patch:
+            patch.setattr(png, "_grey_paint", lambda _items: False)
+            colour = png.to_raster(drawing, dpi)
+        assert (grey.mode, colour.mode) == ("L", "RGB")
+        assert grey.convert("RGB").tobytes() == colour.tobytes()
+
+
+def test_an_opaque_picture_is_painted_in_patches_where_its_items_put_ink() -> None:
+    """Patches are whole pixels (3 x 3 supersampled at 254 dpi: 10 px a mm) around
+    each item's bounds and a margin; items whose patches meet share one, in order; a
+    slanted line takes the whole picture."""
+    from micropul_print.backends.png import _Affine, _patches
+
+    factor = 3
+    scale = _Affine(30.0, 0.0, 0.0, 0.0, 30.0, 0.0)  # 10 px a mm, painted 3 x finer
+    dot = Circle(2.0, 2.0, 1.0, fill="#000000")  # 1..3 mm: 30..90 supersampled px
+    far = Rect(6.0, 6.0, 2.0, 1.0, fill="#000000")  # 180..240 x 180..210
+    near = Circle(3.5, 2.0, 1.0, fill="#555555")  # meets the dot's patch
+    assert _patches((dot, far), scale, (100, 100), factor) == [
+        ((27, 27, 93, 93), (dot,)), ((177, 177, 243, 213), (far,))]
+    (_far, merged) = _patches((dot, far, near), scale, (100, 100), factor)
+    assert merged == ((27, 27, 138, 93), (dot, near))
+    slanted = Line(0.5, 0.5, 1.5, 1.0, stroke="#000000", stroke_width=0.2)
+    assert _patches((dot, slanted), scale, (100, 100), factor) == [
+        ((0, 0, 300, 300), (dot, slanted))]
+    assert _patches((Circle(-5.0, 2.0, 1.0, fill="#000000"),), scale, (100, 100), factor) == []
+
+
+@pytest.mark.parametrize("theme", ["classic", "ink-saver", "colour-safe"])
+@pytest.mark.parametrize("dpi", [100, 300])
+def test_patches_hold_the_pixels_of_the_whole_picture(monkeypatch: pytest.MonkeyPatch,
+                                                      theme: str, dpi: int) -> None:
+    """Painted in patches, kept and reused from the patch cache (however small), or all
+    at once: the same pixels, on faces with every kind of item (START turned)."""
+    from micropul_print.backends import png
+
+    style = load_theme(theme)
+    faces = [tile_drawing(START, style, bleed=3.0),
+             tile_drawing(Tile(38, (BLACK, BLACK, BLACK, BLACK), big=BigMicropul(BLACK, PLUS)),
+                          style),
+             tile_drawing(Tile(31, (WHITE, DOUBLE, DOT, EMPTY)), style, bleed=3.0),
+             tile_drawing(Tile(20, (BLACK, DOT, EMPTY, PLUS)), style),
+             # slanted lines that Pillow fills a supersampled pixel apart when moved
+             Drawing(30.0, 30.0, (Rect(0.0, 0.0, 30.0, 30.0, fill="#ffffff"),
+                                  Line(12.0, 17.9, 15.2, 20.5, stroke="#000000"),
+                                  Line(5.1, 10.2, 9.1, 11.9, stroke="#000000"),
+                                  Circle(25.0, 5.0, 2.0, fill="#000000")))]
+    monkeypatch.setattr(png, "_PATCH_CACHE", {})
+    patched = [png.to_raster(face, dpi).tobytes() for face in faces]
+    again = [png.to_raster(face, dpi).tobytes() for face in faces]  # from the cache
+    monkeypatch.setattr(png, "PATCH_CACHE_PIXELS", 5_000)
+    crowded = [png.to_raster(face, dpi).tobytes() for face in faces]
+    monkeypatch.setattr(png, "_patches", lambda items, _scale, size, factor: [
+        ((0, 0, size[0] * factor, size[1] * factor), items)])
+    whole = [png.to_raster(face, dpi).tobytes() for face in faces]
+    assert patched == again == crowded == whole

@@ -140,10 +140,10 @@ def test_two_runs_write_identical_bytes(catalogue: Catalogue, tmp_path: Path) ->
         assert a.read_bytes() == b.read_bytes(), a.name
 
 
-def test_png_files_decode_as_opaque_rgb(kit: tuple[Path, list[Path]]) -> None:
+def test_png_files_decode_opaque_and_grey_in_a_grey_theme(kit: tuple[Path, list[Path]]) -> None:
     root, _written = kit
     data = (root / "tiles/png/tile-41.png").read_bytes()
-    assert Image.open(io.BytesIO(data)).mode == "RGB"
+    assert Image.open(io.BytesIO(data)).mode == "L"  # no alpha, one byte a pixel
 
 
 def test_svg_only_writing_loads_no_raster_library(tmp_path: Path) -> None:
@@ -191,3 +191,23 @@ def test_overview_cut_from_the_tile_images_matches_a_painted_one(catalogue: Cata
     # Off by a single pixel (a bleed left in, a tile out of place) differs far more.
     shifted = ImageChops.offset(painted, 1, 0)
     assert max(ImageStat.Stat(ImageChops.difference(cut, shifted).convert("L")).mean) > 6.0
+
+
+def test_overview_of_grey_faces_is_laid_out_in_greyscale_with_the_same_pixels(
+        catalogue: Catalogue) -> None:
+    """Grey faces go on a greyscale sheet, captions and all: the pixels of the colour
+    sheet, which png_bytes writes as greyscale too."""
+    from micropul_print.backends.png import to_raster
+    from micropul_print.kit.plan import face_grid_png
+
+    small = Catalogue(catalogue.game, catalogue.name, catalogue.tiles[40:41])  # START
+    faces = [to_raster(face, 100)
+             for face in TileArt(small, load_theme("classic")).overview_faces()] * 3
+    assert {face.mode for face in faces} == {"L"}
+    grey = Image.open(io.BytesIO(face_grid_png(faces, columns=2, gap=12,
+                                               captions=["41", "41", "41"])))
+    colour = Image.open(io.BytesIO(face_grid_png([face.convert("RGB") for face in faces],
+                                                 columns=2, gap=12,
+                                                 captions=["41", "41", "41"])))
+    assert grey.mode == colour.mode == "L"  # grey either way: png_bytes finds it grey
+    assert grey.tobytes() == colour.tobytes()
