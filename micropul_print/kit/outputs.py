@@ -421,16 +421,18 @@ class Staging:
         # Every target first, so that a folder (or a file where a folder must go) in the
         # way of one file moves none: the kit was left half replaced, and the error named
         # the staging folder.
+        # Each file's place, found once for the checks below (output.path asks the system
+        # about the file each time; they asked it three times a file).
+        targets = {relative: output.path(relative) for relative in [*moves, *stale]}
         blocked = [Diagnostic(str(target), 0, 0,
                               f"cannot write this file of the kit here: {problem}")
                    for relative in moves
-                   if (problem := _place_problem(target := output.path(relative))) is not None]
+                   if (problem := _place_problem(target := targets[relative])) is not None]
         # A file the system will not let go of (immutable, append-only, another user's in
         # a sticky folder) stopped the commit half-way: each one is found now.
         blocked += [Diagnostic(str(target), 0, 0, f"cannot replace this file of the kit: "
                                f"{problem}")
-                    for target in [*(output.path(relative) for relative in [*moves, *stale]),
-                                   root / MANIFEST]
+                    for target in [*targets.values(), root / MANIFEST]
                     if (problem := _unreplaceable(target)) is not None]
         if blocked:
             raise UserError(blocked)
@@ -440,7 +442,7 @@ class Staging:
             raise UserError([Diagnostic(str(root / relative), 0, 0, "this file of the kit "
                                         "was never written (a job claimed it)")
                              for relative in missing])
-        self._check_places(root, [output.path(relative) for relative in [*moves, *stale]])
+        self._check_places(root, list(targets.values()))
         # The manifest is written where it will be moved from: a full disk or a file-size
         # limit (RLIMIT_FSIZE) is met now, before any file of the kit has moved.
         text = (json.dumps({"written_by": "micropul-print",
