@@ -154,32 +154,32 @@ def _init(cls: type, init_fields: list[dataclasses.Field[Any]],
         (f.name, f.default_factory) for f in fields.values()
         if not f.init and f.default_factory is not _MISSING)
     qualname = cls.__qualname__
-    put = object.__setattr__  # frozen or not: no record defines its own __setattr__
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         given = len(args)
         if given > count:
             raise TypeError(f"{qualname}.__init__() takes {count + 1} positional arguments "
                             f"but {given + 1} were given")
-        for name, value in zip(names, args, strict=False):  # args: the first few
-            put(self, name, value)
+        # Straight into the instance's dict, as object.__setattr__ would put them (no
+        # record has slots, nor a descriptor named like a field): frozen or not.
+        state = self.__dict__
+        state.update(zip(names, args, strict=False))  # args: the first few
         for name, default, factory in fallbacks[given:]:
             if name in kwargs:
-                value = kwargs.pop(name)
+                state[name] = kwargs.pop(name)
             elif default is not _MISSING:
-                value = default
+                state[name] = default
             elif factory is not _MISSING:
-                value = factory()
+                state[name] = factory()
             else:
                 raise TypeError(f"{qualname}.__init__() missing required argument: {name!r}")
-            put(self, name, value)
         if kwargs:
             name = next(iter(kwargs))
             problem = "got multiple values for argument" if name in names else \
                 "got an unexpected keyword argument"
             raise TypeError(f"{qualname}.__init__() {problem} {name!r}")
         for name, factory in produced:
-            put(self, name, factory())
+            state[name] = factory()
         if post_init:
             self.__post_init__()
 
