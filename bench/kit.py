@@ -30,9 +30,9 @@ all --booklet``), and the floor: a process that only imports the drawing librari
 (reportlab's canvas, svgwrite, Pillow, PyYAML).
 Wall time, CPU time and peak resident memory come from each child itself (``os.wait4``
 returns its rusage; Linux folds in its forked workers, which it reaps: their CPU time
-is added, and the peak is that of the largest process of the build). Medians of ``--runs`` runs, run in
-turns so that load on the machine falls on all of them alike; the ratios are to the
-floor of the same run.
+is added, and the peak is that of the largest process of the build). Medians of
+``--runs`` runs, run in turns so that load on the machine falls on all of them alike;
+the ratios are to the floor of the same run.
 
 Goals (issue 26): (a) within 5x the floor's time, (b) within 1.3x, (c) within 12x;
 every peak under 80 MB.
