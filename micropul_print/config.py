@@ -23,11 +23,12 @@ import copy
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from micropul_print.base.errors import Diagnostic, UserError, printable, quoted
+from micropul_print.base.record import record
 from micropul_print.base.yamlsource import read_input_bytes
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ MAX_CONFIG_DEPTH = 100  # a configuration nests an array or two; tomllib overflo
 MAX_CONFIG_BYTES = 1024 * 1024  # a configuration file is a few lines; refuse a huge one
 
 
-@dataclass(frozen=True)
+@record
 class ConfigSpec:
     """What a command's table may set: every option of its parser but ``exclude``
     (keys, as written in the file). ``paths``: keys whose relative values are paths,

@@ -8,9 +8,10 @@ each as ``file:line:col: severity: message`` and exits non-zero. Raising
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
+
+from micropul_print.base.record import record
 
 T = TypeVar("T")
 
@@ -66,7 +67,7 @@ class Severity(StrEnum):
     NOTICE = "notice"
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class Diagnostic:
     """One problem in one input file. ``line`` and ``col`` are 1-based; 0 means unknown."""
 

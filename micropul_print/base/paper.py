@@ -11,7 +11,7 @@ that a page is the very same number whichever module asks; nothing here imports 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from micropul_print.base.record import record
 
 POINTS_PER_INCH = 72.0
 # reportlab's mm (reportlab.lib.units): the same float, so A4 is A4 to the last bit.
@@ -28,7 +28,7 @@ def inches(width: float, height: float) -> tuple[float, float]:
     return width * POINTS_PER_INCH, height * POINTS_PER_INCH
 
 
-@dataclass(frozen=True)
+@record
 class Paper:
     """A paper size and what each part of the kit does with it."""
 

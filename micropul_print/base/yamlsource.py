@@ -25,13 +25,14 @@ import re
 import stat
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import ClassVar, Protocol, TypeVar
 
 import yaml
 
 from micropul_print.base.errors import Diagnostic, Severity, errors_in, quoted
+from micropul_print.base.record import record
 
 T = TypeVar("T")
 
@@ -87,7 +88,7 @@ _YAML11_NUMBER = (
 _FOLLOWS_12 = "YAML 1.2, which this tool follows, reads it as text"
 
 
-@dataclass(frozen=True)
+@record
 class Number:
     """What :func:`read_number` made of a text."""
 
@@ -235,7 +236,7 @@ def _where_in(file: str, text: str, index: int) -> Where:
     return Where(file, line, index - start + 1)
 
 
-@dataclass(frozen=True)
+@record
 class Where:
     """A place in an input file; ``line`` and ``col`` are 1-based, 0 means unknown."""
 
@@ -247,7 +248,7 @@ class Where:
         return Diagnostic(self.file, self.line, self.col, message, severity)
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class YamlNode:
     """A value read from a YAML file, with where it starts."""
 
@@ -270,7 +271,7 @@ class YamlNode:
         return self.where.diagnostic(message, severity)
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class YamlScalar(YamlNode):
     """A scalar. ``raw`` is its text as written (after unquoting), so ``1`` in
     ``symbol: 1`` can be read as the symbol "1"; ``value`` is the resolved value."""
@@ -295,13 +296,13 @@ class YamlScalar(YamlNode):
         return Where(self.file, self.line, self.col + shift + offset)
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class YamlSequence(YamlNode):
     items: tuple[YamlNode, ...]
     kind: ClassVar[str] = "a list"
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class YamlMapping(YamlNode):
     """A mapping with scalar keys, in file order; keys are looked up by their text."""
 
@@ -470,7 +471,7 @@ class _Fatal(Exception):
     """Stops composing: the rest of the file cannot be read safely."""
 
 
-@dataclass
+@record(frozen=False)
 class _Open:
     """A mapping or sequence whose end event has not come yet."""
 

@@ -3,12 +3,11 @@ game's catalogue reader (plugin.GameRules.read_catalogue) is given."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from micropul_print.base.record import record
 from micropul_print.base.yamlsource import YamlMapping, YamlNode
 
 
-@dataclass(frozen=True)
+@record
 class CatalogueHeader:
     """The keys every catalogue has, whatever the game."""
 

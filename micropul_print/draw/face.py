@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Literal
 
 from micropul_print.backends.fonts import CAP_HEIGHT, text_width
+from micropul_print.base.record import record
 from micropul_print.draw.primitives import Circle, Drawing, Line, Polygon, Primitive, Rect, Text
 from micropul_print.draw.theme import Hatch, MarkStyle, Theme
 
@@ -24,7 +24,7 @@ from micropul_print.draw.theme import Hatch, MarkStyle, Theme
 SAFE_ZONE = 3.0  # mm
 
 
-@dataclass(frozen=True)
+@record
 class Face:
     """What one face shows, by mark name.
 

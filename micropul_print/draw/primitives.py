@@ -11,13 +11,15 @@ may draw anything that is not in the list, so the three outputs show the same pi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
+
+from micropul_print.base.record import record
 
 Colour = str | None
 
 
-@dataclass(frozen=True)
+@record
 class Rect:
     x: float
     y: float
@@ -29,7 +31,7 @@ class Rect:
     corner_radius: float = 0.0
 
 
-@dataclass(frozen=True)
+@record
 class Circle:
     cx: float
     cy: float
@@ -39,7 +41,7 @@ class Circle:
     stroke_width: float = 0.0
 
 
-@dataclass(frozen=True)
+@record
 class Line:
     x1: float
     y1: float
@@ -49,7 +51,7 @@ class Line:
     stroke_width: float = 0.1
 
 
-@dataclass(frozen=True)
+@record
 class Polygon:
     points: tuple[tuple[float, float], ...]
     fill: Colour = None
@@ -57,7 +59,7 @@ class Polygon:
     stroke_width: float = 0.0
 
 
-@dataclass(frozen=True)
+@record
 class Text:
     """One line of text. ``x, y`` is the anchor point on the baseline."""
 
@@ -70,7 +72,7 @@ class Text:
     weight: Literal["regular", "bold"] = "regular"
 
 
-@dataclass(frozen=True)
+@record
 class Group:
     """Items drawn after a rotation (clockwise degrees, multiple of 90) about the
     point (rotate_cx, rotate_cy), then a translation by (dx, dy)."""
@@ -86,7 +88,7 @@ class Group:
 Primitive = Rect | Circle | Line | Polygon | Text | Group
 
 
-@dataclass(frozen=True)
+@record
 class Drawing:
     """A picture of a given size; ``items`` are painted in order."""
 

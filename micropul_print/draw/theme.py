@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Literal, TypeVar
 
 from micropul_print.backends.fonts import Weight
 from micropul_print.base.errors import Diagnostic, UserError, errors_in, quoted, usable
+from micropul_print.base.record import record
 from micropul_print.base.yamlsource import (
     Where,
     YamlMapping,
@@ -42,7 +43,7 @@ MAX_THEME_BYTES = 256 * 1024  # a theme is a page of settings; refuse anything b
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
-@dataclass(frozen=True)
+@record
 class Hatch:
     """Parallel lines across a disc or square (ink-saving stand-in for a solid fill)."""
 
@@ -52,7 +53,7 @@ class Hatch:
     colour: str
 
 
-@dataclass(frozen=True)
+@record
 class Ring:
     """A concentric circle inside a disc: a shape cue that survives greyscale."""
 
@@ -61,7 +62,7 @@ class Ring:
     colour: str
 
 
-@dataclass(frozen=True)
+@record
 class MarkStyle:
     """How one named mark is painted inside its cell.
 
@@ -91,7 +92,7 @@ class MarkStyle:
     plate_colour: Colour = None
 
 
-@dataclass(frozen=True)
+@record
 class TextStyle:
     size: float  # em size, mm
     colour: str
@@ -99,7 +100,7 @@ class TextStyle:
     inset: float = 0.0  # number: distance of the text box from the cut edges, mm
 
 
-@dataclass(frozen=True)
+@record
 class PlateStyle:
     """The rounded box behind a face label (e.g. START), so it reads over any mark."""
 
@@ -110,7 +111,7 @@ class PlateStyle:
     corner_radius: float
 
 
-@dataclass(frozen=True)
+@record
 class Theme:
     name: str
     description: str

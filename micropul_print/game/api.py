@@ -10,10 +10,10 @@ Nothing here imports a drawing library, a rules engine or YAML.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from micropul_print.base.errors import Diagnostic
+from micropul_print.base.record import record
 from micropul_print.game.state import GameState as GameState
 from micropul_print.game.state import PieceState as PieceState
 
@@ -49,7 +49,7 @@ class Catalogue(Protocol):
         ...
 
 
-@dataclass(frozen=True)
+@record
 class CheckReport:
     """What ``check`` found: the lines of its report (stdout), problems of the set as
     located diagnostics (stderr), and whether it passed."""

@@ -10,8 +10,10 @@ them: a game keeps them if it likes (each face drawn once per build).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
+
+from micropul_print.base.record import record
 
 if TYPE_CHECKING:
     from micropul_print.draw.primitives import Drawing
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
 ByBleed = Callable[[float], Sequence["Card"]]
 
 
-@dataclass(frozen=True)
+@record
 class FaceGrid:
     """An overview made of the tile images' cut squares, ``columns`` to a row, ``gap``
     pixels apart on a grey backdrop, painted at the overview's resolution: the first
@@ -39,7 +41,7 @@ class FaceGrid:
     captions: Sequence[str] = ()
 
 
-@dataclass(frozen=True)
+@record
 class TileImages:
     """The tile image files (tiles/svg/<stem>.svg and tiles/png/<stem>.png):
     ``faces(bleed)`` gives (file stem, drawing) of each face in order; the SVG files
@@ -51,7 +53,7 @@ class TileImages:
     png_bleed: float = 3.0
 
 
-@dataclass(frozen=True)
+@record
 class BoardPiece:
     """A board printed at its true size over as many pages as it needs, split only on
     ``stops`` (mm from its left/top edge: the seams between its squares)."""
@@ -64,7 +66,7 @@ class BoardPiece:
     subject: str
 
 
-@dataclass(frozen=True)
+@record
 class Numbered:
     """The numbers of the cards (in the order of KitPieces.cards), which ``--tiles``
     chooses from; ``source`` and ``at`` (line, column) locate them for messages."""
@@ -74,7 +76,7 @@ class Numbered:
     at: tuple[int, int] = (0, 0)
 
 
-@dataclass(frozen=True)
+@record
 class KitPieces:
     """Everything the kit prints of one game's catalogue in one theme."""
 

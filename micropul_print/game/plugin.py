@@ -15,11 +15,11 @@ Methods import their heavy modules when called: ``check``, ``analyse_position`` 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from micropul_print.base.errors import Diagnostic
+from micropul_print.base.record import record
 from micropul_print.game.api import JSON, Catalogue, CheckReport, GameState
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from micropul_print.rulebook.games import GameRulebook
 
 
-@dataclass(frozen=True)
+@record
 class GameInfo:
     """What a game is, declared as data (after OpenSpiel's GameType/GameInfo): read
     by the help, the listings, the build's folders and the lab without running any of

@@ -421,16 +421,20 @@ class Staging:
         # Every target first, so that a folder (or a file where a folder must go) in the
         # way of one file moves none: the kit was left half replaced, and the error named
         # the staging folder.
+        # Each file's place, found once for the checks below (output.path asks the system
+        # about the file each time; they asked it three times a file).
+        targets = {relative: output.path(relative) for relative in [*moves, *stale]}
+        in_the_way: dict[Path, str | None] = {}
         blocked = [Diagnostic(str(target), 0, 0,
                               f"cannot write this file of the kit here: {problem}")
                    for relative in moves
-                   if (problem := _place_problem(target := output.path(relative))) is not None]
+                   if (problem := _place_problem(target := targets[relative], in_the_way))
+                   is not None]
         # A file the system will not let go of (immutable, append-only, another user's in
         # a sticky folder) stopped the commit half-way: each one is found now.
         blocked += [Diagnostic(str(target), 0, 0, f"cannot replace this file of the kit: "
                                f"{problem}")
-                    for target in [*(output.path(relative) for relative in [*moves, *stale]),
-                                   root / MANIFEST]
+                    for target in [*targets.values(), root / MANIFEST]
                     if (problem := _unreplaceable(target)) is not None]
         if blocked:
             raise UserError(blocked)
@@ -440,7 +444,7 @@ class Staging:
             raise UserError([Diagnostic(str(root / relative), 0, 0, "this file of the kit "
                                         "was never written (a job claimed it)")
                              for relative in missing])
-        self._check_places(root, [output.path(relative) for relative in [*moves, *stale]])
+        self._check_places(root, list(targets.values()))
         # The manifest is written where it will be moved from: a full disk or a file-size
         # limit (RLIMIT_FSIZE) is met now, before any file of the kit has moved.
         text = (json.dumps({"written_by": "micropul-print",
@@ -509,16 +513,20 @@ def _holds_files(folder: Path) -> bool:
     return any(files for _folder, _dirs, files in os.walk(folder))
 
 
-def _place_problem(target: Path) -> str | None:
+def _place_problem(target: Path, folders: dict[Path, str | None]) -> str | None:
     """Why ``target`` is no place for a file of the kit (a folder or a device there, a
     file where one of its folders must go), or None. Whether its folder is writable is
-    asked once per folder (Staging._check_places), not once per file."""
+    asked once per folder (Staging._check_places), not once per file; what is in the
+    way of its folder, once per folder too (``folders`` keeps the answers)."""
     if target.is_dir():
         return "this is a directory, not a file"
     special = not_regular(target)
     if special:
         return special
-    return folder_in_the_way(target)
+    folder = target.parent
+    if folder not in folders:
+        folders[folder] = folder_in_the_way(target)
+    return folders[folder]
 
 
 # Linux's inode flags (FS_IOC_GETFLAGS, _IOR('f', 1, long)): a file so flagged cannot be

@@ -21,12 +21,13 @@ summary never reads a file back.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from micropul_print.base.errors import UsageError, printable
 from micropul_print.base.paper import PAPER_NAMES, PAPERS
+from micropul_print.base.record import record
 from micropul_print.sheets.duplex import Flip
 
 if TYPE_CHECKING:
@@ -119,7 +120,7 @@ class KitOptions(NamedTuple):
     tile_overview: bool = True
 
 
-@dataclass(frozen=True)
+@record
 class PrintRecord:
     """How a PDF the build wrote is printed, as its job knew it: for the summary."""
 
@@ -132,7 +133,7 @@ class PrintRecord:
         return self.pages if self.flip is None else (self.pages + 1) // 2
 
 
-@dataclass
+@record(frozen=False)
 class Written:
     """What a job wrote: its files in order, and a PrintRecord for each PDF to print."""
 
@@ -148,7 +149,7 @@ class Written:
 JobRun = Callable[[Progress], Written]
 
 
-@dataclass(frozen=True)
+@record
 class KitJob:
     """One independent part of a build: writes its files, returns them (Written)."""
 
@@ -179,7 +180,7 @@ _RULEBOOK_IMPORTS = (*_PDF_IMPORTS, "micropul_print.rulebook",
                      "micropul_print.rulebook.layout")
 
 
-@dataclass(frozen=True)
+@record
 class GameKit:
     """One game's catalogue, theme and pieces, resolved once for a build, and where its
     files go."""

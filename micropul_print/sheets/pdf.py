@@ -111,20 +111,32 @@ class PlacementPainter:
         from micropul_print.backends import pdf as backend
 
         self.canvas, self.backend = canvas, backend
-        self.uses: dict[Drawing, int] = {}
+        # Equal drawings share a form. Each drawing object is looked up by its id after
+        # it is hashed once here (a drawing's hash walks all of its primitives, and a
+        # sheet's 108 placements asked it two or three times each), kept alive here so
+        # that no id is reused. id -> the first drawing equal to it:
+        self.drawings = list(drawings)
+        self.equal: dict[int, Drawing] = {}
+        self.first: dict[Drawing, Drawing] = {}
+        first = self.first
+        self.uses: dict[int, int] = {}  # id of such a first drawing -> its placements
         for drawing in drawings:
-            self.uses[drawing] = self.uses.get(drawing, 0) + 1
-        self.forms: dict[Drawing, str] = {}
+            same = self.equal.get(id(drawing))
+            if same is None:
+                same = self.equal[id(drawing)] = first.setdefault(drawing, drawing)
+            self.uses[id(same)] = self.uses.get(id(same), 0) + 1
+        self.forms: dict[int, str] = {}  # id of such a first drawing -> its form
 
     def paint(self, placement: Placement, page_h: float) -> None:
         """``placement`` on the current page, ``page_h`` mm high."""
         canvas, drawing = self.canvas, placement.drawing
-        if self.uses.get(drawing, 0) <= 1:
+        same = self.equal.get(id(drawing)) or self.first.get(drawing)
+        if same is None or self.uses[id(same)] <= 1:
             draw_clipped(canvas, drawing, placement.x, placement.y, page_h)
             return
-        name = self.forms.get(drawing)
+        name = self.forms.get(id(same))
         if name is None:
-            name = self.forms[drawing] = f"D{len(self.forms)}"
+            name = self.forms[id(same)] = f"D{len(self.forms)}"
             _define_form(canvas, self.backend, name, drawing, page_h)
         # The form holds the drawing at the page's top-left: move it into place.
         canvas.saveState()

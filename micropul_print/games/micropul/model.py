@@ -7,7 +7,9 @@ the public catalogue JSON contract.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from micropul_print.base.record import record
 
 WHITE = "white"
 BLACK = "black"
@@ -27,7 +29,7 @@ QUADRANT_NAMES = ("tl", "tr", "br", "bl")
 SYMBOLS = {WHITE: "W", BLACK: "B", DOT: "1", DOUBLE: "2", PLUS: "P", EMPTY: "."}
 
 
-@dataclass(frozen=True)
+@record
 class BigMicropul:
     """One large micropul filling the face, with one catalyst in its centre."""
 
@@ -35,7 +37,7 @@ class BigMicropul:
     catalyst: str  # one of CATALYSTS
 
 
-@dataclass(frozen=True)
+@record
 class Tile:
     id: int
     quadrants: tuple[str, str, str, str]  # tl, tr, br, bl; a big tile: its colour x4
@@ -64,7 +66,7 @@ class Tile:
         return f"'{tl} {tr}' above '{bl} {br}'"
 
 
-@dataclass(frozen=True)
+@record
 class Catalogue:
     game: str  # "micropul"
     name: str  # display name, e.g. "Micropul"
