@@ -93,6 +93,22 @@ class PlacingFrame(Frame):  # type: ignore[misc]  # reportlab is untyped
 
     add = _add  # Frame binds its own _add to this name
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> PlacingFrame:
+        # KeepTogether's wrap (flowables._listWrapOn) deep-copies the document's frame
+        # at every wrap, to collect what wrapping generates in the copy; a frame holds
+        # numbers, strings and tuples of them, which deepcopy walks one by one (a tenth
+        # of a layout pass). A copy of the attributes is the same copy; anything
+        # mutable (a list of generated content) is still copied deeply.
+        copied: PlacingFrame = object.__new__(type(self))
+        copied.__dict__.update({name: value if type(value) in _IMMUTABLE
+                                else copy.deepcopy(value, memo)
+                                for name, value in self.__dict__.items()})
+        return copied
+
+
+# What a frame's attributes are, that a deep copy can share.
+_IMMUTABLE = frozenset({int, float, str, bool, type(None)})
+
 
 # -- flowables ------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@ pyproject.toml is widened only after these pass)."""
 
 from __future__ import annotations
 
+import copy
 import importlib
 import inspect
 import io
@@ -187,3 +188,16 @@ def test_a_wrap_given_to_another_paragraph_is_the_same_and_its_own() -> None:
     assert second.blPara is not state["blPara"]
     assert second.blPara.lines[0].words[0] is not state["blPara"].lines[0].words[0]
     assert private.wrap_state(Paragraph(text, style)) is None  # never wrapped
+
+
+def test_a_deep_copy_of_a_placing_frame_has_its_state_and_its_own_generated_content() -> None:
+    frame = private.PlacingFrame(10, 20, 200, 300, id="col-0")
+    frame._y -= 40  # something placed
+    frame.add_generated_content(Spacer(1, 1))
+    copied = copy.deepcopy(frame)
+    assert type(copied) is private.PlacingFrame
+    assert {k: v for k, v in vars(copied).items() if k != "_generated_content"} == {
+        k: v for k, v in vars(frame).items() if k != "_generated_content"}
+    assert private.room(copied) == private.room(frame) == 260
+    assert copied._generated_content is not frame._generated_content
+    assert len(copied._generated_content) == 1
