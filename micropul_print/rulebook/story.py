@@ -4,6 +4,7 @@ legend as floats with their numbered captions."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
@@ -105,6 +106,9 @@ def _cover(block: TitleBlock, blocks: Sequence[PageBlock],
     return story
 
 
+# Every layout of a book (each figure size, pull and balancing try) builds its story
+# anew from the same texts: each is marked up once (a twelfth of a layout pass).
+@functools.lru_cache(maxsize=4096)
 def _markup(text: str, lang: str) -> str:
     """``text`` as paragraph markup, with ``lang``'s no-break rule."""
     return markup(text, no_break(lang))
