@@ -120,6 +120,11 @@ class CachedParagraph(Paragraph):  # type: ignore[misc]  # reportlab is untyped
         private.restore_wrap_state(self, known)
         return self.width, self.height
 
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        private.own_lines(self)  # reportlab's split changes the lines it splits
+        parts: list[Flowable] = super().split(availWidth, availHeight)
+        return parts
+
 
 # A paragraph split between columns leaves at least two lines at the foot of the
 # first and carries at least WIDOW_LINES to the top of the next (reportlab's

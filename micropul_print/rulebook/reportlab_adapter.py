@@ -159,10 +159,21 @@ def wrap_state(paragraph: Paragraph) -> dict[str, Any] | None:
 
 
 def restore_wrap_state(paragraph: Paragraph, state: dict[str, Any]) -> None:
-    """``paragraph`` as if wrapped as the one :func:`wrap_state` was taken from, with
-    its own copy of the lines."""
+    """``paragraph`` as if wrapped as the one :func:`wrap_state` was taken from. Its
+    lines are shared with ``state`` until :func:`own_lines` gives it its own copy:
+    most paragraphs of a layout are never split, and copying every paragraph's lines
+    at every layout try took a tenth of the try."""
     paragraph.__dict__.update(state)
-    paragraph.blPara = _copy_lines(state["blPara"])
+    paragraph.__dict__["_shared_lines"] = state["blPara"]
+
+
+def own_lines(paragraph: Paragraph) -> None:
+    """Give ``paragraph`` its own copy of lines it shares (:func:`restore_wrap_state`)
+    before reportlab's split changes them: it adds a space to a word of the lines it
+    splits, or changes the class of the last one."""
+    shared = paragraph.__dict__.pop("_shared_lines", None)
+    if shared is not None and paragraph.__dict__.get("blPara") is shared:
+        paragraph.blPara = _copy_lines(shared)
 
 
 # What Paragraph.__init__ leaves on a paragraph (its parse).
