@@ -100,9 +100,11 @@ class PlacingFrame(Frame):  # type: ignore[misc]  # reportlab is untyped
         # of a layout pass). A copy of the attributes is the same copy; anything
         # mutable (a list of generated content) is still copied deeply.
         copied: PlacingFrame = object.__new__(type(self))
-        copied.__dict__.update({name: value if type(value) in _IMMUTABLE
-                                else copy.deepcopy(value, memo)
-                                for name, value in self.__dict__.items()})
+        attributes = copied.__dict__
+        attributes.update(self.__dict__)
+        for name, value in attributes.items():
+            if type(value) not in _IMMUTABLE:
+                attributes[name] = copy.deepcopy(value, memo)
         return copied
 
 
@@ -193,11 +195,22 @@ def parse_state(paragraph: Paragraph, style: ParagraphStyle) -> dict[str, Any]:
 def restore_parse_state(paragraph: Paragraph, state: dict[str, Any],
                         style: ParagraphStyle) -> None:
     """``paragraph`` as if made with ``style`` from the text :func:`parse_state` was
-    taken from, with its own copy of the fragments."""
+    taken from. Its fragments are shared with ``state`` until :func:`own_fragments`
+    gives it its own copy: a paragraph whose lines come from the cache too never
+    reads them (copying them at every layout try took a twentieth of the try)."""
     paragraph.__dict__.update(state)
-    paragraph.frags = [_copy_word(frag) for frag in state["frags"]]
+    paragraph.__dict__["_shared_frags"] = state["frags"]
     if "style" not in state:
         paragraph.style = style
+
+
+def own_fragments(paragraph: Paragraph) -> None:
+    """Give ``paragraph`` its own copy of fragments it shares
+    (:func:`restore_parse_state`) before reportlab breaks them into lines or splits
+    them: both may change fragments."""
+    shared = paragraph.__dict__.pop("_shared_frags", None)
+    if shared is not None and paragraph.__dict__.get("frags") is shared:
+        paragraph.frags = [_copy_word(frag) for frag in shared]
 
 
 def _copy_lines(lines: Any) -> Any:

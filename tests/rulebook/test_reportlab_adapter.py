@@ -226,3 +226,35 @@ def test_splitting_a_paragraph_whose_lines_came_from_the_cache_leaves_the_cache_
     third = CachedParagraph(text, style, wraps=wraps)
     third.wrap(60, 1000)
     assert private.line_texts(third) == private.line_texts(first)
+
+
+def test_a_parse_given_to_another_paragraph_is_shared_until_it_needs_its_own() -> None:
+    style = ParagraphStyle("p", alignment=4)
+    text = "one <b>two</b> three <i>four</i> five six seven eight nine ten"
+    first = Paragraph(text, style)
+    state = private.parse_state(first, style)
+    second = Paragraph("", style)
+    private.restore_parse_state(second, state, style)
+    assert second.frags is state["frags"] and second.style is style
+    private.own_fragments(second)
+    assert second.frags is not state["frags"]
+    assert second.frags[0] is not state["frags"][0]
+    assert [f.text for f in second.frags] == [f.text for f in first.frags]
+    second.wrap(60, 1000)
+    first.wrap(60, 1000)
+    assert private.line_texts(second) == private.line_texts(first)
+
+
+def test_breaking_a_paragraph_whose_parse_came_from_the_cache_leaves_the_cache_as_it_was(
+        ) -> None:
+    wraps = WrapCache()
+    style = ParagraphStyle("p", alignment=4, leading=12)
+    text = "one <b>two</b> three four five six seven eight nine ten eleven twelve"
+    CachedParagraph(text, style, wraps=wraps)
+    (parsed,) = wraps.parsed.values()
+    before = [dict(vars(frag)) for frag in parsed["frags"]]
+    for width in (60, 45, 30):  # each width broken anew, from the cached parse
+        paragraph = CachedParagraph(text, style, wraps=wraps)
+        paragraph.wrap(width, 1000)
+        paragraph.split(width, 30)
+    assert [dict(vars(frag)) for frag in parsed["frags"]] == before
