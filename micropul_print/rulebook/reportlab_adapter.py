@@ -103,7 +103,8 @@ class PlacingFrame(Frame):  # type: ignore[misc]  # reportlab is untyped
         attributes = copied.__dict__
         attributes.update(self.__dict__)
         for name, value in attributes.items():
-            if type(value) not in _IMMUTABLE:
+            if type(value) not in _IMMUTABLE and not (
+                    type(value) is tuple and all(type(v) in _IMMUTABLE for v in value)):
                 attributes[name] = copy.deepcopy(value, memo)
         return copied
 
