@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-MODULES = ("engine", "kit", "lab", "png", "serve", "watch")
+MODULES = ("engine", "kit", "lab", "png", "rulebook", "serve", "watch")
 
 
 def main(argv: list[str]) -> int:

@@ -108,10 +108,12 @@ class CachedParagraph(Paragraph):  # type: ignore[misc]  # reportlab is untyped
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         if self.wraps is None or self.source is None:
+            private.own_fragments(self)
             return tuple(super().wrap(availWidth, availHeight))
         key = (self.source, self.style.name, str(self.bulletText), float(availWidth))
         known = self.wraps.lines.get(key)
         if known is None:
+            private.own_fragments(self)  # breaking lines may change the fragments
             size = tuple(super().wrap(availWidth, availHeight))
             state = private.wrap_state(self)
             if state is not None:  # None: no room at all, nothing broken
@@ -119,6 +121,13 @@ class CachedParagraph(Paragraph):  # type: ignore[misc]  # reportlab is untyped
             return size
         private.restore_wrap_state(self, known)
         return self.width, self.height
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        # reportlab's split changes the lines it splits, and hands on fragments
+        private.own_lines(self)
+        private.own_fragments(self)
+        parts: list[Flowable] = super().split(availWidth, availHeight)
+        return parts
 
 
 # A paragraph split between columns leaves at least two lines at the foot of the

@@ -22,6 +22,7 @@ import functools
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.platypus import LayoutError
@@ -134,9 +135,29 @@ def lay_out(blocks: Sequence[PageBlock], texts: PageTexts,
     largest figures is kept without trying the others (each try is a whole layout).
     The last page's columns are then balanced (:func:`balance`)."""
     setting = _Setting(blocks, texts, BOOK_PAGE if isinstance(paper, str) else paper,
-                       geometry)
+                       geometry, WrapCache(parsed=_parses(texts)))
     laid = balance(setting, _figure_size(setting, page_budget, pages_per_sheet))
     return laid.on(PAPER_SIZES[paper]) if isinstance(paper, str) else laid
+
+
+# Paragraphs as parsed, per language (and its unbreakable words), for every book laid
+# out in this process: a book and its booklet, set in columns of other widths, parse
+# the same texts in the same styles (a paragraph's parse holds no width). At most
+# PARSED_LANGUAGES languages are kept, the oldest dropped first, each of at most
+# PARSED_TEXTS paragraphs (a long watch sees many versions of a text).
+_PARSED: dict[tuple[str, tuple[str, ...]], dict[tuple[str, str, str], dict[str, Any]]] = {}
+PARSED_LANGUAGES, PARSED_TEXTS = 12, 2_000
+
+
+def _parses(texts: PageTexts) -> dict[tuple[str, str, str], dict[str, Any]]:
+    key = (texts.lang, tuple(texts.unbreakable))
+    parsed = _PARSED.pop(key, None)
+    if parsed is None or len(parsed) > PARSED_TEXTS:
+        parsed = {}
+    _PARSED[key] = parsed  # the most recent last
+    while len(_PARSED) > PARSED_LANGUAGES:
+        del _PARSED[next(iter(_PARSED))]
+    return parsed
 
 
 def _figure_size(setting: _Setting, page_budget: int | None, pages_per_sheet: int) -> Laid:

@@ -217,15 +217,35 @@ def fill(text: str, values: Mapping[str, object], lang: str) -> str:
 # square of its length (a 100 KB one took 29 s): a longer one is refused before the
 # work starts (docs/limits.md).
 MAX_TEXT_CHARS = 4_000
+# The longest word a text may hold, soft hyphens and emphasis marks counted: over three
+# times the longest shipped one (23), a line of a booklet's column. A line ends inside
+# a word only at a break the word offers (a hyphen, a soft hyphen, the dictionary's),
+# tried longest first, each measured anew: one 4,000-character word with 1,900 soft
+# hyphens took seconds per layout try, the same text as words of this size as long as
+# any other.
+MAX_WORD_CHARS = 80
+# Where reportlab breaks a text into words (as markup.WORD_GAP): any white space but
+# the no-break space.
+_WORD_GAP = re.compile(r"[^\S\u00a0]+")
 
 
 def _too_long(locale: Locale) -> Locale:
-    """``locale``, or UserError naming each of its texts longer than MAX_TEXT_CHARS
-    where it is written."""
-    problems = [locale.error(key, f"'{key}' is {len(text):,} characters long; a rulebook "
-                                  f"text holds at most {MAX_TEXT_CHARS:,} (about a "
-                                  "booklet page)")
-                for key, text in locale.texts.items() if len(text) > MAX_TEXT_CHARS]
+    """``locale``, or UserError naming each of its texts longer than MAX_TEXT_CHARS, or
+    holding a word longer than MAX_WORD_CHARS, where it is written."""
+    problems = []
+    for key, text in locale.texts.items():
+        if len(text) > MAX_TEXT_CHARS:
+            problems.append(locale.error(
+                key, f"'{key}' is {len(text):,} characters long; a rulebook text holds at "
+                     f"most {MAX_TEXT_CHARS:,} (about a booklet page)"))
+            continue
+        word = max(_WORD_GAP.split(text), key=len)
+        if len(word) > MAX_WORD_CHARS:
+            start = word[:12].replace("\u00ad", "")
+            problems.append(locale.error(
+                key, f"'{key}' holds a word of {len(word):,} characters ('{start}...'); a "
+                     f"word in a rulebook text holds at most {MAX_WORD_CHARS} (about a line "
+                     "of a booklet): put spaces between its words"))
     if problems:
         raise UserError(in_file_order(problems))
     return locale

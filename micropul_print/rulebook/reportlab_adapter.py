@@ -93,6 +93,25 @@ class PlacingFrame(Frame):  # type: ignore[misc]  # reportlab is untyped
 
     add = _add  # Frame binds its own _add to this name
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> PlacingFrame:
+        # KeepTogether's wrap (flowables._listWrapOn) deep-copies the document's frame
+        # at every wrap, to collect what wrapping generates in the copy; a frame holds
+        # numbers, strings and tuples of them, which deepcopy walks one by one (a tenth
+        # of a layout pass). A copy of the attributes is the same copy; anything
+        # mutable (a list of generated content) is still copied deeply.
+        copied: PlacingFrame = object.__new__(type(self))
+        attributes = copied.__dict__
+        attributes.update(self.__dict__)
+        for name, value in attributes.items():
+            if type(value) not in _IMMUTABLE and not (
+                    type(value) is tuple and all(type(v) in _IMMUTABLE for v in value)):
+                attributes[name] = copy.deepcopy(value, memo)
+        return copied
+
+
+# What a frame's attributes are, that a deep copy can share.
+_IMMUTABLE = frozenset({int, float, str, bool, type(None)})
+
 
 # -- flowables ------------------------------------------------------------------------------
 
@@ -143,10 +162,21 @@ def wrap_state(paragraph: Paragraph) -> dict[str, Any] | None:
 
 
 def restore_wrap_state(paragraph: Paragraph, state: dict[str, Any]) -> None:
-    """``paragraph`` as if wrapped as the one :func:`wrap_state` was taken from, with
-    its own copy of the lines."""
+    """``paragraph`` as if wrapped as the one :func:`wrap_state` was taken from. Its
+    lines are shared with ``state`` until :func:`own_lines` gives it its own copy:
+    most paragraphs of a layout are never split, and copying every paragraph's lines
+    at every layout try took a tenth of the try."""
     paragraph.__dict__.update(state)
-    paragraph.blPara = _copy_lines(state["blPara"])
+    paragraph.__dict__["_shared_lines"] = state["blPara"]
+
+
+def own_lines(paragraph: Paragraph) -> None:
+    """Give ``paragraph`` its own copy of lines it shares (:func:`restore_wrap_state`)
+    before reportlab's split changes them: it adds a space to a word of the lines it
+    splits, or changes the class of the last one."""
+    shared = paragraph.__dict__.pop("_shared_lines", None)
+    if shared is not None and paragraph.__dict__.get("blPara") is shared:
+        paragraph.blPara = _copy_lines(shared)
 
 
 # What Paragraph.__init__ leaves on a paragraph (its parse).
@@ -166,11 +196,22 @@ def parse_state(paragraph: Paragraph, style: ParagraphStyle) -> dict[str, Any]:
 def restore_parse_state(paragraph: Paragraph, state: dict[str, Any],
                         style: ParagraphStyle) -> None:
     """``paragraph`` as if made with ``style`` from the text :func:`parse_state` was
-    taken from, with its own copy of the fragments."""
+    taken from. Its fragments are shared with ``state`` until :func:`own_fragments`
+    gives it its own copy: a paragraph whose lines come from the cache too never
+    reads them (copying them at every layout try took a twentieth of the try)."""
     paragraph.__dict__.update(state)
-    paragraph.frags = [_copy_word(frag) for frag in state["frags"]]
+    paragraph.__dict__["_shared_frags"] = state["frags"]
     if "style" not in state:
         paragraph.style = style
+
+
+def own_fragments(paragraph: Paragraph) -> None:
+    """Give ``paragraph`` its own copy of fragments it shares
+    (:func:`restore_parse_state`) before reportlab breaks them into lines or splits
+    them: both may change fragments."""
+    shared = paragraph.__dict__.pop("_shared_frags", None)
+    if shared is not None and paragraph.__dict__.get("frags") is shared:
+        paragraph.frags = [_copy_word(frag) for frag in shared]
 
 
 def _copy_lines(lines: Any) -> Any:

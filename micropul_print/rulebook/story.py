@@ -4,6 +4,7 @@ legend as floats with their numbered captions."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
@@ -78,16 +79,18 @@ def cover_figure(blocks: Sequence[PageBlock]) -> FigureBlock | None:
 
 def _cover(block: TitleBlock, blocks: Sequence[PageBlock],
            styles: dict[str, ParagraphStyle], texts: PageTexts,
-           frame_width: float) -> list[Flowable]:
+           frame_width: float, wraps: WrapCache | None = None) -> list[Flowable]:
     """Page 1 of a booklet: the title lines, then the cover figure under its own
     numbered caption (what its frame and rings mark: the figure's caption inside the
     booklet, in the book's language), then a page break."""
     name, *rest = block.lines
     lang = texts.lang
     story: list[Flowable] = [Spacer(1, 22 * mm),
-                             tagged(Paragraph(_markup(name, lang), styles["cover"]), None, "title")]
+                             tagged(CachedParagraph(_markup(name, lang), styles["cover"],
+                                                    wraps=wraps), None, "title")]
     for i, line in enumerate(rest):
-        story.append(Paragraph(_markup(line, lang), styles["tagline" if i == 0 else "version"]))
+        story.append(CachedParagraph(_markup(line, lang),
+                                     styles["tagline" if i == 0 else "version"], wraps=wraps))
     figure = cover_figure(blocks)
     if figure is not None:
         width_mm, height_mm = COVER_PICTURE_MM
@@ -98,13 +101,16 @@ def _cover(block: TitleBlock, blocks: Sequence[PageBlock],
         indent = (frame_width - size * mm) / 2
         style = ParagraphStyle("cover caption", parent=styles["caption"],
                                leftIndent=indent, rightIndent=indent, spaceBefore=2)
-        caption = _caption(figure.caption, {"caption": style}, texts, number)
+        caption = _caption(figure.caption, {"caption": style}, texts, number, wraps)
         story += [Spacer(1, COVER_PICTURE_GAP_MM * mm),
                   PictureFlowable(Picture(figure.drawing, size)), caption]
     story.append(PageBreak())
     return story
 
 
+# Every layout of a book (each figure size, pull and balancing try) builds its story
+# anew from the same texts: each is marked up once (a twelfth of a layout pass).
+@functools.lru_cache(maxsize=4096)
 def _markup(text: str, lang: str) -> str:
     """``text`` as paragraph markup, with ``lang``'s no-break rule."""
     return markup(text, no_break(lang))
@@ -187,13 +193,15 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
         if isinstance(block, TitleBlock):
             if geometry.cover:
                 story.extend(_cover(block, blocks, styles, texts,
-                                    column_width * geometry.columns))
+                                    column_width * geometry.columns, wraps))
                 continue
             name, *rest = block.lines
-            story.append(tagged(Paragraph(_markup(name, lang), styles["title"]), index, "title"))
+            story.append(tagged(CachedParagraph(_markup(name, lang), styles["title"],
+                                                wraps=wraps), index, "title"))
             for i, line in enumerate(rest):
-                story.append(Paragraph(_markup(line, lang),
-                                       styles["tagline" if i == 0 else "version"]))
+                story.append(CachedParagraph(_markup(line, lang),
+                                             styles["tagline" if i == 0 else "version"],
+                                             wraps=wraps))
             story.append(FrameBreak())
         elif isinstance(block, HeadingBlock):
             style = styles["h1" if block.level == 1 else "h2"]

@@ -438,3 +438,31 @@ def test_lines_kept_from_other_layouts_give_the_same_book() -> None:
     # Most of its paragraphs' lines were the other layouts' (a paragraph split at
     # another place is broken anew).
     assert len(warmed.wraps.lines) - kept < len(fresh.wraps.lines) / 4
+
+
+def test_a_booklet_laid_out_after_its_book_parses_no_text_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A book and its booklet set the same texts in the same styles in columns of other
+    widths: the booklet takes the book's parses (layout._parses) and gives the PDF it
+    gives from scratch, byte for byte."""
+    from micropul_print.rulebook import booklet
+    from micropul_print.rulebook import reportlab_adapter as private
+
+    from .books import every_book
+
+    _game, _lang, _book, blocks, texts = next(every_book())
+    monkeypatch.setattr(layout, "_PARSED", {})
+    fresh = booklet.lay_out(blocks, texts, "a4").pdf
+    monkeypatch.setattr(layout, "_PARSED", {})
+    layout.lay_out(blocks, texts, "a4")
+    parsed: list[str] = []
+    taken = private.parse_state
+
+    def spy(paragraph: object, style: object) -> object:
+        parsed.append(getattr(style, "name", ""))
+        return taken(paragraph, style)
+
+    monkeypatch.setattr(private, "parse_state", spy)
+    assert booklet.lay_out(blocks, texts, "a4").pdf == fresh
+    # Only what a book has not: the cover's lines and caption.
+    assert set(parsed) <= {"cover", "tagline", "version", "cover caption"}

@@ -397,3 +397,31 @@ def test_a_text_longer_than_the_bound_is_refused_where_it_is_written(tmp_path: P
         f"{tmp_path / 'xx.po'}:11:1: error: 'body' is 300,000 characters long; a rulebook "
         "text holds at most 4,000 (about a booklet page)"]
     assert load_locale("en", tmp_path).texts["body"] == "ok"
+
+
+def test_a_word_longer_than_the_bound_is_refused_where_it_is_written(tmp_path: Path) -> None:
+    """One word of 3,800 characters with 1,900 soft hyphens, within the text bound: a
+    line may end at any of them, each tried longest first and measured anew (seconds
+    per layout try). Refused at its entry; the same text as words of the bound's size
+    is taken."""
+    from micropul_print.rulebook.locales import MAX_TEXT_CHARS, MAX_WORD_CHARS
+
+    (tmp_path / "en.yaml").write_text("intro: ok\nbody: ok\n", encoding="utf-8")
+    dense = "a\u00ad" * 1_900
+    assert len(dense) < MAX_TEXT_CHARS
+    header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+    (tmp_path / "xx.po").write_text(
+        header + 'msgctxt "intro"\nmsgid "ok"\nmsgstr "bene"\n\n'
+        f'msgctxt "body"\nmsgid "ok"\nmsgstr "Il {dense} fine"\n', encoding="utf-8")
+    with pytest.raises(UserError) as raised:
+        load_locale("xx", tmp_path)
+    assert [str(d) for d in raised.value.diagnostics] == [
+        f"{tmp_path / 'xx.po'}:11:1: error: 'body' holds a word of 3,800 characters "
+        "('aaaaaa...'); a word in a rulebook text holds at most 80 (about a line of a "
+        "booklet): put spaces between its words"]
+    words = " ".join(["a\u00ad" * (MAX_WORD_CHARS // 2)] * 45)
+    assert len(words) < MAX_TEXT_CHARS and words.count("\u00ad") == 1_800
+    (tmp_path / "xx.po").write_text(
+        header + 'msgctxt "intro"\nmsgid "ok"\nmsgstr "bene"\n\n'
+        f'msgctxt "body"\nmsgid "ok"\nmsgstr "{words}"\n', encoding="utf-8")
+    assert load_locale("xx", tmp_path).texts["body"] == words

@@ -4,6 +4,7 @@ pyproject.toml is widened only after these pass)."""
 
 from __future__ import annotations
 
+import copy
 import importlib
 import inspect
 import io
@@ -27,6 +28,7 @@ from reportlab.platypus import (
 
 from micropul_print.backends.pdf import PageCanvas
 from micropul_print.rulebook import reportlab_adapter as private
+from micropul_print.rulebook.flowables import CachedParagraph, WrapCache
 
 
 def _frame() -> Frame:
@@ -183,7 +185,76 @@ def test_a_wrap_given_to_another_paragraph_is_the_same_and_its_own() -> None:
     third.wrap(60, 1000)
     assert private.line_texts(second) == private.line_texts(third) == private.line_texts(first)
     assert (second.width, second.height) == (third.width, third.height)
-    # Its own lines and words: reportlab's split may add a space to a word.
+    # The lines shared until it needs its own, its own lines and words then:
+    # reportlab's split may add a space to a word.
+    assert second.blPara is state["blPara"]
+    private.own_lines(second)
     assert second.blPara is not state["blPara"]
     assert second.blPara.lines[0].words[0] is not state["blPara"].lines[0].words[0]
+    assert private.line_texts(second) == private.line_texts(first)
     assert private.wrap_state(Paragraph(text, style)) is None  # never wrapped
+
+
+def test_a_deep_copy_of_a_placing_frame_has_its_state_and_its_own_generated_content() -> None:
+    frame = private.PlacingFrame(10, 20, 200, 300, id="col-0")
+    frame._y -= 40  # something placed
+    frame.add_generated_content(Spacer(1, 1))
+    copied = copy.deepcopy(frame)
+    assert type(copied) is private.PlacingFrame
+    assert {k: v for k, v in vars(copied).items() if k != "_generated_content"} == {
+        k: v for k, v in vars(frame).items() if k != "_generated_content"}
+    assert private.room(copied) == private.room(frame) == 260
+    assert copied._generated_content is not frame._generated_content
+    assert len(copied._generated_content) == 1
+
+
+def test_splitting_a_paragraph_whose_lines_came_from_the_cache_leaves_the_cache_as_it_was(
+        ) -> None:
+    wraps = WrapCache()
+    style = ParagraphStyle("p", alignment=4, leading=12)
+    text = "one <b>two</b> three four five six seven eight nine ten eleven twelve"
+    first = CachedParagraph(text, style, wraps=wraps)
+    first.wrap(60, 1000)
+    second = CachedParagraph(text, style, wraps=wraps)
+    second.wrap(60, 1000)  # lines from the cache
+    (cached,) = wraps.lines.values()
+    words_before = [[getattr(w, "text", w) for w in line.words]
+                    for line in cached["blPara"].lines]
+    assert len(second.split(60, 30)) == 2
+    assert [[getattr(w, "text", w) for w in line.words]
+            for line in cached["blPara"].lines] == words_before
+    third = CachedParagraph(text, style, wraps=wraps)
+    third.wrap(60, 1000)
+    assert private.line_texts(third) == private.line_texts(first)
+
+
+def test_a_parse_given_to_another_paragraph_is_shared_until_it_needs_its_own() -> None:
+    style = ParagraphStyle("p", alignment=4)
+    text = "one <b>two</b> three <i>four</i> five six seven eight nine ten"
+    first = Paragraph(text, style)
+    state = private.parse_state(first, style)
+    second = Paragraph("", style)
+    private.restore_parse_state(second, state, style)
+    assert second.frags is state["frags"] and second.style is style
+    private.own_fragments(second)
+    assert second.frags is not state["frags"]
+    assert second.frags[0] is not state["frags"][0]
+    assert [f.text for f in second.frags] == [f.text for f in first.frags]
+    second.wrap(60, 1000)
+    first.wrap(60, 1000)
+    assert private.line_texts(second) == private.line_texts(first)
+
+
+def test_breaking_a_paragraph_whose_parse_came_from_the_cache_leaves_the_cache_as_it_was(
+        ) -> None:
+    wraps = WrapCache()
+    style = ParagraphStyle("p", alignment=4, leading=12)
+    text = "one <b>two</b> three four five six seven eight nine ten eleven twelve"
+    CachedParagraph(text, style, wraps=wraps)
+    (parsed,) = wraps.parsed.values()
+    before = [dict(vars(frag)) for frag in parsed["frags"]]
+    for width in (60, 45, 30):  # each width broken anew, from the cached parse
+        paragraph = CachedParagraph(text, style, wraps=wraps)
+        paragraph.wrap(width, 1000)
+        paragraph.split(width, 30)
+    assert [dict(vars(frag)) for frag in parsed["frags"]] == before
