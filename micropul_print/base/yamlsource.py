@@ -32,6 +32,7 @@ from typing import ClassVar, Protocol, TypeVar
 import yaml
 
 from micropul_print.base.errors import Diagnostic, Severity, errors_in, quoted
+from micropul_print.base.filekind import kind_of_mode
 
 T = TypeVar("T")
 
@@ -364,14 +365,9 @@ def read_document(
 
 def not_a_file(mode: int) -> str:
     """Why a file of ``mode`` is not read ("" for a regular file): a directory, a pipe
-    (opening one waits for a writer), a socket or a device (reading one may never end)."""
-    if stat.S_ISREG(mode):
-        return ""
-    if stat.S_ISDIR(mode):
-        return "is a directory, not a file"
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-        return "is a pipe or socket, not a file"
-    return "is a device, not a file"
+    (opening one waits for a writer), a socket or a device (reading one may never end),
+    named by base.filekind.kind_of_mode as the outputs' checks name them."""
+    return "" if stat.S_ISREG(mode) else f"is {kind_of_mode(mode)}, not a file"
 
 
 def read_input_bytes(path: Path, max_bytes: int = MAX_BYTES) -> tuple[bytes | None, str]:

@@ -150,6 +150,8 @@ def _not_a_catalogue_file(found: Path) -> str | None:
     import os
     import stat
 
+    from micropul_print.base.filekind import kind_of_mode
+
     try:
         mode = found.stat().st_mode
     except OSError as exc:
@@ -162,7 +164,7 @@ def _not_a_catalogue_file(found: Path) -> str | None:
         return f"cannot be looked at: {exc.strerror or exc}"
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
-    return "not a file (a device, a pipe or a socket): no catalogue to read"
+    return f"{kind_of_mode(mode)}, not a file: no catalogue to read"
 
 
 def load_sets(paths: list[str], game: str | None, strict: bool) -> list[Any]:
