@@ -43,10 +43,12 @@ Each option at most once, within its bounds (MAX_NODES and the others; docs/limi
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import random
 import re
+import sys
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
@@ -566,6 +568,11 @@ def make_bot(spec: str) -> Bot:
     except Exception as exc:  # a plugin's bug: said plainly, as a bad spec
         raise ValueError(f"the bot plugin {name!r} failed to make {spec!r}: "
                          f"{type(exc).__name__}: {exc}") from None
+    if not (isinstance(getattr(bot, "name", None), str)
+            and callable(getattr(bot, "choose", None))):  # None, a string...: a bug of its
+        raise ValueError(f"the bot plugin {name!r} made {type(bot).__name__}, not a bot, "
+                         f"for {spec!r} (a bot has a name and a choose(state, rng): see "
+                         "docs/analysis.md)")
     return bot
 
 
@@ -627,7 +634,11 @@ def checked_choice(bot: Bot, state: GameState, rng: random.Random,
     try:
         view = state if budget is None else state.determinized(rng.getrandbits(64))
         started = time.perf_counter()
-        action = bot.choose(view, rng)
+        if budget is None:
+            action = bot.choose(view, rng)
+        else:  # a plugin's print() would land in analyse --json -'s JSON: stderr it is
+            with contextlib.redirect_stdout(sys.stderr):
+                action = bot.choose(view, rng)
         took = time.perf_counter() - started
         if budget is not None and took > budget:
             return None, f"{bot.name} took {took:.3g} s, over its budget of {budget:g} s"
@@ -635,7 +646,9 @@ def checked_choice(bot: Bot, state: GameState, rng: random.Random,
             shown = repr(action)
             shown = shown if len(shown) <= 60 else shown[:57] + "..."
             return None, f"{bot.name} returned an illegal action: {shown}"
-    except Exception as exc:  # the bot's bug: it loses the game, the run goes on
+    # The bot's bug: it loses the game, the run goes on; sys.exit() in a bot too (it
+    # ended the whole run, silently, with the bot's exit status).
+    except (Exception, SystemExit) as exc:
         return None, f"{bot.name} raised {type(exc).__name__}: {exc}"
     return action, None
 

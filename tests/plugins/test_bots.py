@@ -48,13 +48,14 @@ def test_the_documented_bot_is_the_one_registered() -> None:
 
 
 def test_plugin_bots_are_listed_after_the_shipped_ones(plugged: None) -> None:
-    assert bots.bot_names() == ["random", "greedy", "lookahead", "cheater", "raiser",
-                                "sloth", "thrifty"]
+    assert bots.bot_names() == ["random", "greedy", "lookahead", "chatter", "cheater",
+                                "nobody", "quitter", "raiser", "sloth", "thrifty"]
     assert bots.make_bot("thrifty").name == "thrifty"
     with pytest.raises(ValueError, match=r"^bad bot 'thrifty:3': thrifty takes no options$"):
         bots.make_bot("thrifty:3")
     with pytest.raises(ValueError, match=r"\(expected random, greedy, lookahead\[.*\], "
-                                         r"cheater, raiser, sloth or thrifty\)$"):
+                                         r"chatter, cheater, nobody, quitter, raiser, sloth "
+                                         r"or thrifty\)$"):
         bots.make_bot("unloadable")
 
 
@@ -62,6 +63,7 @@ def test_plugin_bots_are_listed_after_the_shipped_ones(plugged: None) -> None:
     ("raiser", "raiser raised RuntimeError: the bot's own bug"),
     ("cheater", "cheater returned an illegal action: ('not', 'an', 'action')"),
     ("sloth", "sloth took "),
+    ("quitter", "quitter raised SystemExit: 3"),
 ])
 def test_a_bot_breaking_the_rules_loses_by_forfeit(plugged: None, spec: str, why: str,
                                                     catalogue: object) -> None:
@@ -91,3 +93,32 @@ def test_a_plugin_bot_plays_in_a_ladder_and_a_broken_one_is_left_out(tmp_path: P
     assert {row["bot"] for row in section["ladder"]} == {"greedy", "thrifty", "raiser"}
     assert section["forfeits"][0] == "seed 0, seat 2: raiser raised RuntimeError: the bot's own bug"
     assert "lost by forfeit: seed 0, seat 2: raiser raised" in result.stdout
+
+
+def test_a_bot_calling_sys_exit_loses_by_forfeit_and_the_run_goes_on(tmp_path: Path) -> None:
+    """sys.exit(3) in a bot ended the whole analyse run, silently, with status 3."""
+    result = run(tmp_path, "analyse", "--bots", "random,quitter", "--games", "1",
+                 "--players", "2", "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    assert "lost by forfeit: seed 0, seat 2: quitter raised SystemExit: 3" in result.stdout
+
+
+def test_a_factory_making_no_bot_is_a_usage_error_not_an_internal_error(
+        tmp_path: Path) -> None:
+    """A factory returning None was an internal error (AttributeError, exit 70)."""
+    result = run(tmp_path, "analyse", "--bots", "random,nobody", "--games", "1",
+                 "--jobs", "1")
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == (
+        "micropul-print analyse: error: the bot plugin 'nobody' made "
+        "NoneType, not a bot, for 'nobody' (a bot has a name and a choose(state, rng): see "
+        "docs/analysis.md)")
+
+
+def test_a_bot_s_print_goes_to_stderr_not_into_the_json_on_stdout(tmp_path: Path) -> None:
+    """A plugin bot's print() landed in analyse --json -'s JSON, which no longer parsed."""
+    result = run(tmp_path, "analyse", "--bots", "chatter", "--games", "1", "--players", "1",
+                 "--jobs", "1", "--json", "-")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["format"] == "micropul-print analysis"
+    assert "chatter thinks aloud" in result.stderr

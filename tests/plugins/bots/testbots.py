@@ -43,3 +43,30 @@ def cheater(options: str | None) -> Cheater:
 
 def sloth(options: str | None) -> Sloth:
     return Sloth()
+
+
+class Quitter:
+    name = "quitter"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        raise SystemExit(3)  # what sys.exit(3) raises
+
+
+class Chatter:
+    name = "chatter"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        print("chatter thinks aloud")
+        return state.legal_actions()[0]
+
+
+def quitter(options: str | None) -> Quitter:
+    return Quitter()
+
+
+def chatter(options: str | None) -> Chatter:
+    return Chatter()
+
+
+def nobody(options: str | None) -> None:  # a factory that forgot its return
+    return None
