@@ -157,6 +157,32 @@ def check_output_directory(path: Path, what: str) -> None:
     refuse_link_loops(root)
 
 
+# Every file a build leaves at the top of its folder besides the kit's own folders: the
+# manifest, the lock, the journal and the staging folders of an interrupted build.
+OUR_PREFIX = ".micropul-print"
+SHOWN_FOREIGN = 3  # names of files no build made shown in the refusal
+
+
+def foreign_contents(root: Path) -> str | None:
+    """Why a kit may not be written into ``root`` (None: it may): a folder that holds
+    files no build made (``build --out /``, or the home folder, would mix a kit into
+    them, and a later build would own them). An empty folder, a missing one, or a
+    previous kit's (its manifest at the top) may take a kit."""
+    try:
+        names = sorted(os.listdir(root))
+    except (OSError, ValueError):  # not there, or not a folder: said by the other checks
+        return None
+    if MANIFEST in names:
+        return None
+    foreign = [name for name in names if not name.startswith(OUR_PREFIX)]
+    if not foreign:
+        return None
+    shown = ", ".join(printable(name) for name in foreign[:SHOWN_FOREIGN])
+    more = f" and {len(foreign) - SHOWN_FOREIGN} more" if len(foreign) > SHOWN_FOREIGN else ""
+    return (f"{printable(str(root))} holds files no build made ({shown}{more}), and no "
+            "previous kit: give an empty folder, a new one or a previous kit's")
+
+
 def kind_of(path: Path) -> str:
     """What is at the existing ``path``, in a word or two (base.filekind.kind_of_mode):
     a file, a directory, a device, a pipe or a socket."""
