@@ -647,9 +647,38 @@ def test_a_truncated_record_is_an_error_at_its_end(
     path = tmp_path / "game.json"
     path.write_text(record_text[: len(record_text) // 2], encoding="utf-8")
     assert main(["replay", str(path), "--out", str(tmp_path / "turns")]) == 1
-    assert re.fullmatch(rf"{re.escape(str(path))}:\d+:\d+: error: invalid YAML: .*\n",
+    assert re.fullmatch(rf"{re.escape(str(path))}:\d+:\d+: error: invalid JSON: .*\n",
                         capsys.readouterr().err)
     assert not (tmp_path / "turns").exists()
+
+
+def test_a_broken_json_record_is_invalid_json_not_invalid_yaml(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record (JSON) cut short said 'invalid YAML', a format the user never wrote."""
+    path = tmp_path / "game.json"
+    path.write_text("[\n", encoding="utf-8")
+    assert main(["replay", "--no-config", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        f"{path}:2:1: error: invalid JSON: did not find expected node content (while "
+        "parsing a flow node)\n")
+
+
+def test_a_placement_off_any_json_number_is_said_so_not_an_unknown_kind_of_move(
+        tmp_path: Path) -> None:
+    """x = 10^20 (read as text, beyond what JSON readers keep exact) was 'expected one of
+    place, draw, claim', of a move that was a place."""
+    assert run(tmp_path, "play", "--bots", "greedy", "--seed", "1", "--record",
+               "game.json").returncode == 0
+    lines = (tmp_path / "game.json").read_text("utf-8").splitlines()
+    moves_at = lines.index('  "moves": [')
+    lines[moves_at + 3] = ('    {"player": 1, "place": {"tile": 9, "x": 100000000000000000000, '
+                           '"y": 5, "rotation": 0}},')
+    (tmp_path / "game.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run(tmp_path, "replay", "game.json")
+    assert result.returncode == 1
+    assert result.stderr.endswith(
+        "(place's x must be a whole number, at most 2^53 - 1 either side of 0 (what every "
+        "JSON reader keeps exact))\n")
 
 
 @pytest.mark.parametrize(("argv", "message"), [
