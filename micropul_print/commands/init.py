@@ -95,7 +95,14 @@ def variant_name(folder: Path, title: str) -> str:
     ``check`` does not take it for the official set renamed, and every report tells it
     from the official one; ``TITLE variant`` when the folder's name is the game's own
     (or none, the root)."""
-    name = folder.resolve().name.strip()[:MAX_VARIANT_NAME].strip()
+    from micropul_print.backends.fonts import missing_letters
+
+    # Only what the sheets can print: a letter Lato lacks (an emoji) warned on every
+    # check of the fresh variant; a control character (a newline) broke its headings.
+    name = "".join(char if char.isprintable() else " " for char in folder.resolve().name)
+    lacking = set(missing_letters(name))
+    name = "".join(char for char in name if char not in lacking)
+    name = " ".join(name.split())[:MAX_VARIANT_NAME].strip()
     if not name or name.casefold() == title.casefold():
         return f"{title} variant"
     return name
