@@ -48,9 +48,11 @@ import functools
 import math
 import random
 import re
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from typing import Any, Protocol
@@ -622,6 +624,35 @@ def move_seconds(bot: Bot) -> float | None:
     return budget if isinstance(budget, (int, float)) and budget > 0 else DEFAULT_MOVE_SECONDS
 
 
+class _Overran(BaseException):
+    """Raised into a plugin bot that overran its budget: a BaseException, so that the
+    bot's own ``except Exception`` does not swallow it."""
+
+
+@contextlib.contextmanager
+def _stopped_after(seconds: float) -> Iterator[None]:
+    """Interrupt the block (with :class:`_Overran`) once ``seconds`` have passed: a bot
+    that never answered (a loop, a sleep) hung the whole run, its overrun measured only
+    once it returned. SIGALRM reaches the main thread alone (that of a local worker
+    process, or of --jobs 1); elsewhere, and without setitimer, the overrun is only
+    measured."""
+    if (threading.current_thread() is not threading.main_thread()
+            or not hasattr(signal, "setitimer")):
+        yield
+        return
+
+    def overran(_signum: int, _frame: object) -> None:
+        raise _Overran
+
+    previous = signal.signal(signal.SIGALRM, overran)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
+
+
 def checked_choice(bot: Bot, state: GameState, rng: random.Random,
                    legal: Sequence[Any]) -> tuple[Any, str | None]:
     """``bot``'s action in ``state`` (whose legal actions are ``legal``) and None; or,
@@ -637,8 +668,12 @@ def checked_choice(bot: Bot, state: GameState, rng: random.Random,
         if budget is None:
             action = bot.choose(view, rng)
         else:  # a plugin's print() would land in analyse --json -'s JSON: stderr it is
-            with contextlib.redirect_stdout(sys.stderr):
-                action = bot.choose(view, rng)
+            try:
+                with contextlib.redirect_stdout(sys.stderr), _stopped_after(budget):
+                    action = bot.choose(view, rng)
+            except _Overran:
+                return None, (f"{bot.name} did not answer within its budget of {budget:g} s "
+                              "(stopped)")
         took = time.perf_counter() - started
         if budget is not None and took > budget:
             return None, f"{bot.name} took {took:.3g} s, over its budget of {budget:g} s"

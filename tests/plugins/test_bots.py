@@ -49,21 +49,22 @@ def test_the_documented_bot_is_the_one_registered() -> None:
 
 def test_plugin_bots_are_listed_after_the_shipped_ones(plugged: None) -> None:
     assert bots.bot_names() == ["random", "greedy", "lookahead", "chatter", "cheater",
-                                "nobody", "quitter", "raiser", "sloth", "thrifty"]
+                                "hanger", "nobody", "quitter", "raiser", "sloth", "thrifty"]
     assert bots.make_bot("thrifty").name == "thrifty"
     with pytest.raises(ValueError, match=r"^bad bot 'thrifty:3': thrifty takes no options$"):
         bots.make_bot("thrifty:3")
     with pytest.raises(ValueError, match=r"\(expected random, greedy, lookahead\[.*\], "
-                                         r"chatter, cheater, nobody, quitter, raiser, sloth "
-                                         r"or thrifty\)$"):
+                                         r"chatter, cheater, hanger, nobody, quitter, raiser, "
+                                         r"sloth or thrifty\)$"):
         bots.make_bot("unloadable")
 
 
 @pytest.mark.parametrize("spec, why", [
     ("raiser", "raiser raised RuntimeError: the bot's own bug"),
     ("cheater", "cheater returned an illegal action: ('not', 'an', 'action')"),
-    ("sloth", "sloth took "),
+    ("sloth", "sloth did not answer within its budget of 0.01 s (stopped)"),
     ("quitter", "quitter raised SystemExit: 3"),
+    ("hanger", "hanger did not answer within its budget of 0.05 s (stopped)"),
 ])
 def test_a_bot_breaking_the_rules_loses_by_forfeit(plugged: None, spec: str, why: str,
                                                     catalogue: object) -> None:
@@ -122,3 +123,14 @@ def test_a_bot_s_print_goes_to_stderr_not_into_the_json_on_stdout(tmp_path: Path
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["format"] == "micropul-print analysis"
     assert "chatter thinks aloud" in result.stderr
+
+
+def test_a_bot_that_never_answers_is_stopped_and_loses_in_a_worker_too(
+        tmp_path: Path) -> None:
+    """A bot that never returned hung the whole run: its overrun was measured only once
+    it answered."""
+    result = run(tmp_path, "analyse", "--bots", "random,hanger", "--games", "1",
+                 "--players", "2", "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    assert ("lost by forfeit: seed 0, seat 2: hanger did not answer within its budget of "
+            "0.05 s (stopped)") in result.stdout

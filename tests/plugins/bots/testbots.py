@@ -70,3 +70,19 @@ def chatter(options: str | None) -> Chatter:
 
 def nobody(options: str | None) -> None:  # a factory that forgot its return
     return None
+
+
+class Hanger:
+    name = "hanger"
+    move_seconds = 0.05
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        while True:  # never answers, and swallows what an Exception would say
+            try:
+                time.sleep(30)
+            except Exception:  # the point: a bot that hides its errors
+                continue
+
+
+def hanger(options: str | None) -> Hanger:
+    return Hanger()
