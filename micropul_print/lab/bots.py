@@ -575,6 +575,12 @@ def make_bot(spec: str) -> Bot:
         raise ValueError(f"the bot plugin {name!r} made {type(bot).__name__}, not a bot, "
                          f"for {spec!r} (a bot has a name and a choose(state, rng): see "
                          "docs/analysis.md)")
+    budget = getattr(bot, "move_seconds", DEFAULT_MOVE_SECONDS)
+    if (isinstance(budget, bool) or not isinstance(budget, (int, float))
+            or not 0 < budget <= MAX_SECONDS):  # -1, NaN or "fast" became 10 s, unsaid
+        raise ValueError(f"the bot plugin {name!r} made {spec!r} with move_seconds "
+                         f"{budget!r}: a time budget is a number of seconds above 0, at "
+                         f"most {MAX_SECONDS:g}")
     return bot
 
 

@@ -49,13 +49,14 @@ def test_the_documented_bot_is_the_one_registered() -> None:
 
 def test_plugin_bots_are_listed_after_the_shipped_ones(plugged: None) -> None:
     assert bots.bot_names() == ["random", "greedy", "lookahead", "chatter", "cheater",
-                                "hanger", "nobody", "quitter", "raiser", "sloth", "thrifty"]
+                                "hanger", "hasty", "nobody", "quitter", "raiser", "sloth",
+                                "thrifty"]
     assert bots.make_bot("thrifty").name == "thrifty"
     with pytest.raises(ValueError, match=r"^bad bot 'thrifty:3': thrifty takes no options$"):
         bots.make_bot("thrifty:3")
     with pytest.raises(ValueError, match=r"\(expected random, greedy, lookahead\[.*\], "
-                                         r"chatter, cheater, hanger, nobody, quitter, raiser, "
-                                         r"sloth or thrifty\)$"):
+                                         r"chatter, cheater, hanger, hasty, nobody, quitter, "
+                                         r"raiser, sloth or thrifty\)$"):
         bots.make_bot("unloadable")
 
 
@@ -134,3 +135,12 @@ def test_a_bot_that_never_answers_is_stopped_and_loses_in_a_worker_too(
     assert result.returncode == 0, result.stderr
     assert ("lost by forfeit: seed 0, seat 2: hanger did not answer within its budget of "
             "0.05 s (stopped)") in result.stdout
+
+
+def test_a_bot_with_a_budget_that_is_none_is_a_usage_error(plugged: None) -> None:
+    """move_seconds = -1 (or NaN, or a string) was taken as 10 s without a word."""
+    with pytest.raises(ValueError) as caught:
+        bots.make_bot("hasty")
+    assert str(caught.value) == (
+        "the bot plugin 'hasty' made 'hasty' with move_seconds -1.0: a time budget is a "
+        "number of seconds above 0, at most 3600")

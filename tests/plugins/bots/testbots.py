@@ -86,3 +86,15 @@ class Hanger:
 
 def hanger(options: str | None) -> Hanger:
     return Hanger()
+
+
+class Hasty:
+    name = "hasty"
+    move_seconds = -1.0  # not a budget
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        return state.legal_actions()[0]
+
+
+def hasty(options: str | None) -> Hasty:
+    return Hasty()
