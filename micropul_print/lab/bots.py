@@ -57,7 +57,7 @@ from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from typing import Any, Protocol
 
-from micropul_print.base.errors import Diagnostic, Severity, let_through
+from micropul_print.base.errors import Diagnostic, Severity, let_through, printable
 from micropul_print.game.state import GameState
 
 
@@ -510,6 +510,10 @@ BotFactory = Callable[[str | None], Bot]
 _USAGE = {"lookahead": "lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW]"}
 
 
+# A bot's name as --bots gives it: ':' starts its options, ',' the next bot.
+_USABLE_NAME = re.compile(r"[^\s:,]+")
+
+
 @functools.cache
 def bot_factories() -> dict[str, BotFactory]:
     """Every registered bot's factory by name (the group :data:`BOT_GROUP`, read
@@ -521,6 +525,10 @@ def bot_factories() -> dict[str, BotFactory]:
     found: dict[str, BotFactory] = {}
     for entry in sorted(entry_points(group=BOT_GROUP), key=lambda e: e.name):
         if entry.name in found:
+            continue
+        if not _USABLE_NAME.fullmatch(entry.name):  # --bots could never name it
+            problems.append(f"the bot plugin {printable(entry.name)!r} ({entry.value}) has a "
+                            "name --bots cannot give (no ':', ',' or spaces) (left out)")
             continue
         if entry.name in BOT_NAMES and entry.module.partition(".")[0] != ours:
             problems.append(f"the bot plugin {entry.name!r} ({entry.value}) is named "

@@ -86,7 +86,10 @@ def test_a_plugin_bot_plays_in_a_ladder_and_a_broken_one_is_left_out(tmp_path: P
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     warnings = [line for line in result.stderr.splitlines() if "warning" in line]
-    assert warnings == ["micropul-print: warning: the bot plugin 'unloadable' "
+    assert warnings == ["micropul-print: warning: the bot plugin 'odd,name' "
+                        "(testbots:raiser) has a name --bots cannot give (no ':', ',' or "
+                        "spaces) (left out)",
+                        "micropul-print: warning: the bot plugin 'unloadable' "
                         "(no_such_module_of_bots:make) failed to load: ModuleNotFoundError: "
                         "No module named 'no_such_module_of_bots' (left out)"]
     report = json.loads((tmp_path / "out.json").read_text())
