@@ -1102,3 +1102,19 @@ def test_a_lab_value_from_the_configuration_is_refused_at_its_place(
     (tmp_path / "micropul-print.toml").write_text(f"[{command}]\n{line}\n", "utf-8")
     assert main([command, "--game", "micropul"]) == 1
     assert capsys.readouterr().err == f"micropul-print.toml:{message}\n"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--players", "2"], "and --players leaves out the solitaire"),
+    (["--game", "cellulae"], "and Cellulae has no solitaire"),
+])
+def test_no_mirror_with_one_bot_and_no_solitaire_is_a_usage_error_not_an_empty_run(
+        capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    """--no-mirror --bots greedy --players 2 played nothing, printed a heading alone and
+    ended with status 0."""
+    assert main(["analyse", "--no-config", "--no-mirror", "--bots", "greedy", "--games",
+                 "1", "--jobs", "1", *argv]) == 2
+    assert capsys.readouterr().err == (
+        "micropul-print analyse: error: no mirror pairing (no bot against itself) with one "
+        f"bot (greedy) leaves no game to play, {message}; give a second bot, or let the bot "
+        "play itself\n")
