@@ -239,10 +239,15 @@ _TILES_PROBLEM = "argument --tiles: "
 def run(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import UsageError, UserError
     from micropul_print.config import missing_inputs, value_problem
-    from micropul_print.kit.outputs import check_output_directory, foreign_contents
+    from micropul_print.kit.outputs import (
+        check_directory_target,
+        check_output_directory,
+        foreign_contents,
+    )
 
     def check_out() -> None:  # before any work (a loop of links first: it says more)
         check_output_directory(Path(args.out), "the kit here")
+        check_directory_target(Path(args.out), "the kit")  # read-only, as others say it
         foreign = foreign_contents(Path(args.out))
         if foreign is not None:
             raise value_problem(args, "out", foreign)

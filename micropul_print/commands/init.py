@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.config import CONFIG_NAME
     from micropul_print.draw.theme import THEMES_DIR
     from micropul_print.game import registry
-    from micropul_print.kit.outputs import not_a_directory, write_atomic
+    from micropul_print.kit.outputs import check_directory_target, not_a_directory, write_atomic
 
     if not args.folder.strip():  # an unset shell variable, not "here"
         raise UsageError("argument DIR: an empty folder name; give a folder, . for this one")
@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError([Diagnostic(str(folder), 0, 0, f"a link to {os.readlink(folder)}, "
                                     "which leads nowhere: make that folder, or choose "
                                     "another one")])
+    # A read-only place, as every output says it ("cannot write: Operation not permitted")
+    check_directory_target(folder, "the variant")
     # lexists: a symbolic link that leads nowhere is a file of the user's too.
     there = [name for name in files if os.path.lexists(folder / name)]
     if there:  # every one named, and nothing written
