@@ -140,17 +140,18 @@ class Theme:
 
     def disc_margin_problems(self, cells: dict[str, float],
                              drawn_in: str) -> list[Diagnostic]:
-        """A problem, at the margin's place in the theme file, for each disc of
-        ``cells`` (mark name -> the width of the smallest square cell the game paints
-        it in, mm) whose margin leaves no disc: it drew nothing, without a word."""
+        """A problem, at the margin's place in the theme file, for each disc or square
+        of ``cells`` (mark name -> the width of the smallest square cell the game paints
+        it in, mm) whose margin leaves nothing: it drew nothing, without a word."""
         problems = []
         for name, cell in sorted(cells.items()):
             style = self.marks.get(name)
-            if style is None or style.shape != "disc" or style.margin < cell / 2:
+            if (style is None or style.shape not in ("disc", "square")
+                    or style.margin < cell / 2):
                 continue
-            message = (f"marks.{name}.margin: a disc's margin must be below half its "
-                       f"cell, {cell / 2:g} mm ({drawn_in} {cell:g} mm wide); got "
-                       f"{style.margin:g} mm, which leaves no disc to draw")
+            message = (f"marks.{name}.margin: a {style.shape}'s margin must be below half "
+                       f"its cell, {cell / 2:g} mm ({drawn_in} {cell:g} mm wide); got "
+                       f"{style.margin:g} mm, which leaves no {style.shape} to draw")
             where = self.margins_where.get(name, self.marks_where)
             problems.append(where.diagnostic(message) if where
                             else Diagnostic(self.source or self.name, 0, 0, message))

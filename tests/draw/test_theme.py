@@ -277,3 +277,23 @@ def test_a_back_emblem_may_have_a_margin_a_quadrant_could_not(tmp_path: Path) ->
     theme, _ = read_theme(path)
     assert theme is not None and "margin: 10.0" in path.read_text(encoding="utf-8")
     assert theme_problems(theme) == []
+
+
+def test_a_cellulae_square_margin_that_leaves_nothing_is_refused_at_the_margin(
+        tmp_path: Path) -> None:
+    """A square drew nothing too, silently (Cellulae's faces are squares, as small on the
+    board as a start square's 7 mm corner mark)."""
+    from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
+    from micropul_print.games.cellulae.faces import theme_problems
+
+    path = write(tmp_path, CLASSIC.replace('square-light: {shape: square, fill: "#ffffff"}',
+                                           'square-light: {shape: square, fill: "#ffffff", '
+                                           'margin: 3.5}'))
+    theme, diagnostics = read_theme(path)
+    assert theme is not None and not diagnostics
+    catalogue = load_catalogue(shipped_catalogue("cellulae"))
+    assert [str(d).replace(str(path), "FILE")
+            for d in theme_problems(catalogue, theme)] == [
+        "FILE:31:58: error: marks.square-light.margin: a square's margin must be below "
+        "half its cell, 3.5 mm (Cellulae paints it in a cell 7 mm wide); got 3.5 mm, which "
+        "leaves no square to draw"]
