@@ -132,7 +132,7 @@ def test_a_report_that_cannot_be_finished_leaves_no_half_of_it(
     # A full disk: the figures were printed, and no empty folder is left.
     monkeypatch.setattr("micropul_print.kit.outputs.write_atomic", full)
     assert main([*args, "--report", str(tmp_path / "full")]) == 1
-    assert "standard, solitaire: 1 games" in capsys.readouterr().out
+    assert "standard, solitaire: 1 game\n" in capsys.readouterr().out
     assert not (tmp_path / "full").exists()
 
 
@@ -527,8 +527,8 @@ def test_a_theme_that_is_not_one_is_refused_before_the_record_is_played(
      "/dev/null/variant: error: /dev/null is a device, not a directory: init writes its "
      "files into a folder\n"),
     (["calibrate", "--offset", "0,0", "--config", "/dev/null/micropul-print.toml"],
-     "/dev/null/micropul-print.toml: error: cannot write: /dev/null is a device, not a "
-     "directory\n"),
+     "/dev/null/micropul-print.toml: error: cannot write the configuration here: "
+     "/dev/null is a device, not a directory\n"),
 ])
 def test_dev_null_as_an_output_folder_is_called_a_device_not_a_file(
         argv: list[str], message: str, tmp_path: Path) -> None:
@@ -1118,3 +1118,11 @@ def test_no_mirror_with_one_bot_and_no_solitaire_is_a_usage_error_not_an_empty_r
         "micropul-print analyse: error: no mirror pairing (no bot against itself) with one "
         f"bot (greedy) leaves no game to play, {message}; give a second bot, or let the bot "
         "play itself\n")
+
+
+def test_one_game_a_part_is_one_game_not_1_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--no-config", "--games", "1", "--bots", "random",
+                 "--players", "1", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "1 game per part, seeds 0..0" in out and "standard, solitaire: 1 game\n" in out
+    assert "1 games" not in out
