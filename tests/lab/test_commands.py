@@ -809,6 +809,10 @@ def test_a_replay_is_readable_on_the_kit_s_paper(tmp_path: Path) -> None:
         # The metadata names no folder of this machine.
         assert pdf.metadata is not None and str(tmp_path) not in str(pdf.metadata)
         assert pdf.metadata.title == "Micropul replay: game.json"
+        # reportlab's default subject was "unspecified".
+        assert pdf.metadata.subject == (
+            f"A game replayed and checked move by move: {len(pdf.pages)} pages, the set-up "
+            "then one per player turn")
     first = (tmp_path / "a4" / "turn-001.svg").read_text("utf-8")
     # The game named once, the move in notation, its player named.
     assert "Micropul: player turn 1 of" in first and "Micropul, Micropul" not in first
