@@ -260,7 +260,7 @@ def test_a_pipe_given_as_an_output_file_is_refused_not_replaced(
     os.mkfifo(fifo)
     assert main([*argv, str(fifo)]) == 1
     assert capsys.readouterr().err == (
-        f"{fifo}: error: cannot write {what} here: this is a pipe or socket, not a file\n")
+        f"{fifo}: error: cannot write {what} here: this is a pipe, not a file\n")
     assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 

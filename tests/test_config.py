@@ -119,7 +119,7 @@ def test_a_pipe_given_as_the_configuration_is_refused_without_waiting(
     os.mkfifo(fifo)
     assert cli.main([*command, "--config", str(fifo)]) == 1
     assert capsys.readouterr().err == (f"{fifo}: error: cannot read the configuration "
-                                       "file: is a pipe or socket, not a file\n")
+                                       "file: is a pipe, not a file\n")
 
 
 def show(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, tuple[str, str]]:

@@ -32,6 +32,7 @@ from typing import ClassVar, Protocol, TypeVar
 import yaml
 
 from micropul_print.base.errors import Diagnostic, Severity, errors_in, quoted
+from micropul_print.base.filekind import kind_of_mode
 from micropul_print.base.record import record
 
 T = TypeVar("T")
@@ -365,14 +366,9 @@ def read_document(
 
 def not_a_file(mode: int) -> str:
     """Why a file of ``mode`` is not read ("" for a regular file): a directory, a pipe
-    (opening one waits for a writer), a socket or a device (reading one may never end)."""
-    if stat.S_ISREG(mode):
-        return ""
-    if stat.S_ISDIR(mode):
-        return "is a directory, not a file"
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-        return "is a pipe or socket, not a file"
-    return "is a device, not a file"
+    (opening one waits for a writer), a socket or a device (reading one may never end),
+    named by base.filekind.kind_of_mode as the outputs' checks name them."""
+    return "" if stat.S_ISREG(mode) else f"is {kind_of_mode(mode)}, not a file"
 
 
 def read_input_bytes(path: Path, max_bytes: int = MAX_BYTES) -> tuple[bytes | None, str]:
@@ -522,10 +518,11 @@ class _Composer:
         except yaml.MarkedYAMLError as exc:
             if parser is not yaml.SafeLoader and _LIBYAML_TOO_DEEP in (exc.problem or ""):
                 self.libyaml_too_deep = True
-            self.error(self.where(exc.problem_mark or exc.context_mark), _syntax_message(exc))
+            self.error(self.where(exc.problem_mark or exc.context_mark),
+                       _syntax_message(exc, _language(self.file)))
         except yaml.YAMLError as exc:  # unmarked; the check above leaves none we know of
             reason = getattr(exc, "reason", None) or str(exc).split("\n")[0]
-            self.error(Where(self.file, 0, 0), f"invalid YAML: {reason}")
+            self.error(Where(self.file, 0, 0), f"invalid {_language(self.file)}: {reason}")
         if not self.diagnostics and self.documents == 0:
             self.error(Where(self.file, 0, 0), "file is empty (no YAML content)")
         return (None if self.spoiled else self.root), self.diagnostics
@@ -702,9 +699,16 @@ def _bad_character(char: str) -> str:
     return message
 
 
-def _syntax_message(exc: yaml.MarkedYAMLError) -> str:
+def _language(file: str) -> str:
+    """What a file is written in, as its syntax errors say: a game record or a
+    position (*.json) is JSON, read by the YAML reader (JSON is YAML), and "invalid
+    YAML" about a JSON file misled."""
+    return "JSON" if file.lower().endswith(".json") else "YAML"
+
+
+def _syntax_message(exc: yaml.MarkedYAMLError, language: str = "YAML") -> str:
     problem = (exc.problem or "").strip() or "cannot parse this"
-    message = f"invalid YAML: {problem}"
+    message = f"invalid {language}: {problem}"
     if exc.context:
         context = exc.context.strip()
         mark = exc.context_mark

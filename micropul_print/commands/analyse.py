@@ -150,6 +150,8 @@ def _not_a_catalogue_file(found: Path) -> str | None:
     import os
     import stat
 
+    from micropul_print.base.filekind import kind_of_mode
+
     try:
         mode = found.stat().st_mode
     except OSError as exc:
@@ -162,7 +164,7 @@ def _not_a_catalogue_file(found: Path) -> str | None:
         return f"cannot be looked at: {exc.strerror or exc}"
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
-    return "not a file (a device, a pipe or a socket): no catalogue to read"
+    return f"{kind_of_mode(mode)}, not a file: no catalogue to read"
 
 
 def load_sets(paths: list[str], game: str | None, strict: bool) -> list[Any]:
@@ -435,7 +437,15 @@ def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:
         if count not in map(str, players):  # compared as text: '²' and '1_0' are no counts
             raise _value_problem(args, "players", f"{game.info.title} takes "
                                  f"{players_in_words(game.info.player_counts)}, not {count}")
-    return analyse.plan(catalogue.game, catalogue, args.bots, args.games, args.seed,
-                        variants=args.variants,
-                        players=None if args.players is None else [int(p) for p in args.players],
-                        mirror=args.mirror)
+    planned = analyse.plan(catalogue.game, catalogue, args.bots, args.games, args.seed,
+                           variants=args.variants,
+                           players=None if args.players is None
+                           else [int(p) for p in args.players],
+                           mirror=args.mirror)
+    if not planned.parts:  # one bot, no mirror and no solitaire: it analysed nothing, rc 0
+        why = ("and --players leaves out the solitaire" if 1 in game.info.player_counts
+               else f"and {game.info.title} has no solitaire")
+        raise _value_problem(args, "mirror", f"no mirror pairing (no bot against itself) "
+                             f"with one bot ({args.bots[0]}) leaves no game to play, {why}; "
+                             "give a second bot, or let the bot play itself")
+    return planned

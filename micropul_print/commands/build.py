@@ -239,18 +239,29 @@ _TILES_PROBLEM = "argument --tiles: "
 def run(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import UsageError, UserError
     from micropul_print.config import missing_inputs, value_problem
-    from micropul_print.kit.outputs import check_output_directory
+    from micropul_print.kit.outputs import (
+        check_directory_target,
+        check_output_directory,
+        foreign_contents,
+    )
+
+    def check_out() -> None:  # before any work (a loop of links first: it says more)
+        check_output_directory(Path(args.out), "the kit here")
+        check_directory_target(Path(args.out), "the kit")  # read-only, as others say it
+        foreign = foreign_contents(Path(args.out))
+        if foreign is not None:
+            raise value_problem(args, "out", foreign)
 
     if args.watch:  # a missing input is said, and waited for
         from micropul_print.watch import watch
 
-        check_output_directory(Path(args.out), "the kit here")  # before any work
+        check_out()
         return watch(args, kit_options, build,
                      missing=lambda args: missing_inputs(args, CONFIG))
     missing = missing_inputs(args, CONFIG)
     if missing:
         raise UserError(missing)
-    check_output_directory(Path(args.out), "the kit here")  # before any work
+    check_out()
     try:
         report = build(Path(args.out), kit_options(args), quiet=args.quiet)
     except UsageError as exc:  # --tiles judged against the catalogue: at the file's value

@@ -57,6 +57,9 @@ def run(args: argparse.Namespace) -> int:
               "--offset X,Y --scale X,Y", file=sys.stderr)
         return 0
     changed = {key: value for key, value in values.items() if value is not None}
+    from micropul_print.kit.outputs import check_file_target
+
+    check_file_target(path, "the configuration")  # a read-only place, as every output says
     write_build_settings(path, changed)
     for key, value in changed.items():
         found = current.get(key)

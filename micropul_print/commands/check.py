@@ -54,9 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from micropul_print.base.errors import UserError, without_errors
+    from dataclasses import replace
+
+    from micropul_print.base.errors import Diagnostic, UserError, without_errors
     from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
     from micropul_print.config import missing_inputs
+    from micropul_print.game.plugin import shown_source
 
     missing = missing_inputs(args, CONFIG)
     if missing:
@@ -66,8 +69,13 @@ def run(args: argparse.Namespace) -> int:
     catalogue = without_errors(found, diagnostics, args.strict)
     if args.catalogue:
         require_game(catalogue, args.game)
+    shipped = registry.get(catalogue.game).shipped_catalogue()
+
+    def shown(diagnostic: Diagnostic) -> Diagnostic:  # the shipped set by its short name
+        return replace(diagnostic, file=shown_source(diagnostic.file, shipped))
+
     for diagnostic in diagnostics:
-        print(diagnostic, file=sys.stderr)
+        print(shown(diagnostic), file=sys.stderr)
     on_terminal = sys.stderr.isatty()
     show_progress = on_terminal or args.games >= 5000
     said = [0]  # on a terminal: 1 while a progress line waits for its end; else the tenths
@@ -90,5 +98,5 @@ def run(args: argparse.Namespace) -> int:
     for line in report.lines:
         print(line)
     for diagnostic in report.diagnostics:
-        print(diagnostic, file=sys.stderr)
+        print(shown(diagnostic), file=sys.stderr)
     return 0 if report.ok else 1

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from micropul_print.config import CONFIG_NAME
     from micropul_print.draw.theme import THEMES_DIR
     from micropul_print.game import registry
-    from micropul_print.kit.outputs import not_a_directory, write_atomic
+    from micropul_print.kit.outputs import check_directory_target, not_a_directory, write_atomic
 
     if not args.folder.strip():  # an unset shell variable, not "here"
         raise UsageError("argument DIR: an empty folder name; give a folder, . for this one")
@@ -64,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError([Diagnostic(str(folder), 0, 0, f"a link to {os.readlink(folder)}, "
                                     "which leads nowhere: make that folder, or choose "
                                     "another one")])
+    # A read-only place, as every output says it ("cannot write: Operation not permitted")
+    check_directory_target(folder, "the variant")
     # lexists: a symbolic link that leads nowhere is a file of the user's too.
     there = [name for name in files if os.path.lexists(folder / name)]
     if there:  # every one named, and nothing written
@@ -95,7 +97,14 @@ def variant_name(folder: Path, title: str) -> str:
     ``check`` does not take it for the official set renamed, and every report tells it
     from the official one; ``TITLE variant`` when the folder's name is the game's own
     (or none, the root)."""
-    name = folder.resolve().name.strip()[:MAX_VARIANT_NAME].strip()
+    from micropul_print.backends.fonts import missing_letters
+
+    # Only what the sheets can print: a letter Lato lacks (an emoji) warned on every
+    # check of the fresh variant; a control character (a newline) broke its headings.
+    name = "".join(char if char.isprintable() else " " for char in folder.resolve().name)
+    lacking = set(missing_letters(name))
+    name = "".join(char for char in name if char not in lacking)
+    name = " ".join(name.split())[:MAX_VARIANT_NAME].strip()
     if not name or name.casefold() == title.casefold():
         return f"{title} variant"
     return name

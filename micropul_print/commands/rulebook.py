@@ -106,8 +106,13 @@ def run(args: argparse.Namespace) -> int:
 def _build(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import UserError, joined
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
+    from micropul_print.config import value_problem
     from micropul_print.draw.theme import load_theme
-    from micropul_print.kit.outputs import check_output_directory
+    from micropul_print.kit.outputs import (
+        check_directory_target,
+        check_output_directory,
+        foreign_contents,
+    )
     from micropul_print.rulebook import (
         available_languages,
         build_booklets,
@@ -117,6 +122,10 @@ def _build(args: argparse.Namespace) -> int:
 
     if not args.check:
         check_output_directory(Path(args.out), "the rulebooks here")  # before any work
+        check_directory_target(Path(args.out), "the rulebooks")  # read-only, as others say
+        foreign = foreign_contents(Path(args.out))
+        if foreign is not None:
+            raise value_problem(args, "out", foreign)
     try:
         catalogue = load_catalogue(args.catalogue or shipped_catalogue(args.game))
     except UserError as problem:  # a catalogue's errors hid the theme's

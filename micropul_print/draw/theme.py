@@ -125,6 +125,8 @@ class Theme:
     source: str = ""
     # Where the marks are written, so that a game's missing mark is reported there.
     marks_where: Where | None = field(default=None, compare=False)
+    # Where each mark's margin is written (a theme file's), for disc_margin_problems.
+    margins_where: dict[str, Where] = field(default_factory=dict, compare=False)
 
     def missing_marks(self, needed: Iterable[str], needed_by: str) -> list[Diagnostic]:
         """A problem for each mark of ``needed`` (sorted) this theme does not define;
@@ -136,6 +138,25 @@ class Theme:
             problems.append(self.marks_where.diagnostic(message) if self.marks_where
                             else Diagnostic(self.source or self.name, 0, 0, message))
         return problems
+
+    def disc_margin_problems(self, cells: dict[str, float],
+                             drawn_in: str) -> list[Diagnostic]:
+        """A problem, at the margin's place in the theme file, for each disc or square
+        of ``cells`` (mark name -> the width of the smallest square cell the game paints
+        it in, mm) whose margin leaves nothing: it drew nothing, without a word."""
+        problems = []
+        for name, cell in sorted(cells.items()):
+            style = self.marks.get(name)
+            if (style is None or style.shape not in ("disc", "square")
+                    or style.margin < cell / 2):
+                continue
+            message = (f"marks.{name}.margin: a {style.shape}'s margin must be below half "
+                       f"its cell, {cell / 2:g} mm ({drawn_in} {cell:g} mm wide); got "
+                       f"{style.margin:g} mm, which leaves no {style.shape} to draw")
+            where = self.margins_where.get(name, self.marks_where)
+            problems.append(where.diagnostic(message) if where
+                            else Diagnostic(self.source or self.name, 0, 0, message))
+        return sorted(problems, key=lambda problem: (problem.line, problem.col))
 
     def mark(self, name: str) -> MarkStyle:
         """The style of mark ``name``; a KeyError names the theme and the known marks."""
@@ -188,6 +209,7 @@ class _Reader:
 
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         self.diagnostics = diagnostics  # appended to: the caller's list
+        self.margins_where: dict[str, Where] = {}  # mark name -> its margin's place
 
     def report(self, node: YamlNode, message: str) -> None:
         self.diagnostics.append(node.diagnostic(message))
@@ -288,7 +310,7 @@ class _Reader:
         return Theme(name=name, description=description, background=background,
                      outline=outline, outline_width=outline_width, number=number,
                      label=label_style, plate=plate, marks=marks, source=source,
-                     marks_where=top["marks"].where)
+                     marks_where=top["marks"].where, margins_where=self.margins_where)
 
     def _section(self, top: dict[str, YamlNode], key: str,
                  read: Callable[[YamlNode, str], T]) -> T | None:
@@ -376,6 +398,8 @@ class _Reader:
     def _mark(self, node: YamlNode, what: str) -> MarkStyle:
         before = len(errors_in(self.diagnostics))
         f = self.mapping(node, what, ("shape",), self._MARK_KEYS)
+        if "margin" in f:
+            self.margins_where[what.removeprefix("marks.")] = f["margin"].where
         shape = self.field(f, "shape", lambda n, w: self.choice(n, w, SHAPES), what, "none")
         style = MarkStyle(
             shape=shape,  # type: ignore[arg-type]  # checked against SHAPES above

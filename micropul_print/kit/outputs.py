@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from micropul_print.base.errors import Diagnostic, UserError, printable
+from micropul_print.base.filekind import kind_of_mode
 
 MANIFEST = ".micropul-print-manifest.json"
 STAGING_PREFIX = ".micropul-print-staging-"
@@ -156,19 +157,36 @@ def check_output_directory(path: Path, what: str) -> None:
     refuse_link_loops(root)
 
 
+# Every file a build leaves at the top of its folder besides the kit's own folders: the
+# manifest, the lock, the journal and the staging folders of an interrupted build.
+OUR_PREFIX = ".micropul-print"
+SHOWN_FOREIGN = 3  # names of files no build made shown in the refusal
+
+
+def foreign_contents(root: Path) -> str | None:
+    """Why a kit may not be written into ``root`` (None: it may): a folder that holds
+    files no build made (``build --out /``, or the home folder, would mix a kit into
+    them, and a later build would own them). An empty folder, a missing one, or a
+    previous kit's (its manifest at the top) may take a kit."""
+    try:
+        names = sorted(os.listdir(root))
+    except (OSError, ValueError):  # not there, or not a folder: said by the other checks
+        return None
+    if MANIFEST in names:
+        return None
+    foreign = [name for name in names if not name.startswith(OUR_PREFIX)]
+    if not foreign:
+        return None
+    shown = ", ".join(printable(name) for name in foreign[:SHOWN_FOREIGN])
+    more = f" and {len(foreign) - SHOWN_FOREIGN} more" if len(foreign) > SHOWN_FOREIGN else ""
+    return (f"{printable(str(root))} holds files no build made ({shown}{more}), and no "
+            "previous kit: give an empty folder, a new one or a previous kit's")
+
+
 def kind_of(path: Path) -> str:
-    """What is at the existing ``path``, in a word or two: a file, a directory, a
-    device, a pipe or a socket."""
-    mode = os.stat(path).st_mode
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISREG(mode):
-        return "a file"
-    if stat.S_ISFIFO(mode):
-        return "a pipe"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a device"
+    """What is at the existing ``path``, in a word or two (base.filekind.kind_of_mode):
+    a file, a directory, a device, a pipe or a socket."""
+    return kind_of_mode(os.stat(path).st_mode)
 
 
 def not_a_directory(target: Path) -> str | None:
@@ -246,14 +264,13 @@ def not_regular(target: Path) -> str:
     """Why ``target``, which exists, is no file to write over ("" for a regular file, a
     folder or a missing one): a device, a pipe or a socket, as the inputs' reader
     tells them apart."""
-    from micropul_print.base.yamlsource import not_a_file
-
     try:
         mode = os.stat(target).st_mode
     except (OSError, ValueError):  # missing, or a name no file can have: found out later
         return ""
-    why = "" if stat.S_ISDIR(mode) else not_a_file(mode)
-    return f"this {why}" if why else ""
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return ""
+    return f"this is {kind_of_mode(mode)}, not a file"
 
 
 def _unwritable(target: Path) -> str | None:

@@ -43,17 +43,21 @@ Each option at most once, within its bounds (MAX_NODES and the others; docs/limi
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 import random
 import re
+import signal
+import sys
+import threading
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from importlib.metadata import entry_points
 from typing import Any, Protocol
 
-from micropul_print.base.errors import Diagnostic, Severity, let_through
+from micropul_print.base.errors import Diagnostic, Severity, let_through, printable
 from micropul_print.game.state import GameState
 
 
@@ -506,6 +510,10 @@ BotFactory = Callable[[str | None], Bot]
 _USAGE = {"lookahead": "lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW]"}
 
 
+# A bot's name as --bots gives it: ':' starts its options, ',' the next bot.
+_USABLE_NAME = re.compile(r"[^\s:,]+")
+
+
 @functools.cache
 def bot_factories() -> dict[str, BotFactory]:
     """Every registered bot's factory by name (the group :data:`BOT_GROUP`, read
@@ -517,6 +525,10 @@ def bot_factories() -> dict[str, BotFactory]:
     found: dict[str, BotFactory] = {}
     for entry in sorted(entry_points(group=BOT_GROUP), key=lambda e: e.name):
         if entry.name in found:
+            continue
+        if not _USABLE_NAME.fullmatch(entry.name):  # --bots could never name it
+            problems.append(f"the bot plugin {printable(entry.name)!r} ({entry.value}) has a "
+                            "name --bots cannot give (no ':', ',' or spaces) (left out)")
             continue
         if entry.name in BOT_NAMES and entry.module.partition(".")[0] != ours:
             problems.append(f"the bot plugin {entry.name!r} ({entry.value}) is named "
@@ -566,6 +578,17 @@ def make_bot(spec: str) -> Bot:
     except Exception as exc:  # a plugin's bug: said plainly, as a bad spec
         raise ValueError(f"the bot plugin {name!r} failed to make {spec!r}: "
                          f"{type(exc).__name__}: {exc}") from None
+    if not (isinstance(getattr(bot, "name", None), str)
+            and callable(getattr(bot, "choose", None))):  # None, a string...: a bug of its
+        raise ValueError(f"the bot plugin {name!r} made {type(bot).__name__}, not a bot, "
+                         f"for {spec!r} (a bot has a name and a choose(state, rng): see "
+                         "docs/analysis.md)")
+    budget = getattr(bot, "move_seconds", DEFAULT_MOVE_SECONDS)
+    if (isinstance(budget, bool) or not isinstance(budget, (int, float))
+            or not 0 < budget <= MAX_SECONDS):  # -1, NaN or "fast" became 10 s, unsaid
+        raise ValueError(f"the bot plugin {name!r} made {spec!r} with move_seconds "
+                         f"{budget!r}: a time budget is a number of seconds above 0, at "
+                         f"most {MAX_SECONDS:g}")
     return bot
 
 
@@ -615,6 +638,35 @@ def move_seconds(bot: Bot) -> float | None:
     return budget if isinstance(budget, (int, float)) and budget > 0 else DEFAULT_MOVE_SECONDS
 
 
+class _Overran(BaseException):
+    """Raised into a plugin bot that overran its budget: a BaseException, so that the
+    bot's own ``except Exception`` does not swallow it."""
+
+
+@contextlib.contextmanager
+def _stopped_after(seconds: float) -> Iterator[None]:
+    """Interrupt the block (with :class:`_Overran`) once ``seconds`` have passed: a bot
+    that never answered (a loop, a sleep) hung the whole run, its overrun measured only
+    once it returned. SIGALRM reaches the main thread alone (that of a local worker
+    process, or of --jobs 1); elsewhere, and without setitimer, the overrun is only
+    measured."""
+    if (threading.current_thread() is not threading.main_thread()
+            or not hasattr(signal, "setitimer")):
+        yield
+        return
+
+    def overran(_signum: int, _frame: object) -> None:
+        raise _Overran
+
+    previous = signal.signal(signal.SIGALRM, overran)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
+
+
 def checked_choice(bot: Bot, state: GameState, rng: random.Random,
                    legal: Sequence[Any]) -> tuple[Any, str | None]:
     """``bot``'s action in ``state`` (whose legal actions are ``legal``) and None; or,
@@ -627,7 +679,15 @@ def checked_choice(bot: Bot, state: GameState, rng: random.Random,
     try:
         view = state if budget is None else state.determinized(rng.getrandbits(64))
         started = time.perf_counter()
-        action = bot.choose(view, rng)
+        if budget is None:
+            action = bot.choose(view, rng)
+        else:  # a plugin's print() would land in analyse --json -'s JSON: stderr it is
+            try:
+                with contextlib.redirect_stdout(sys.stderr), _stopped_after(budget):
+                    action = bot.choose(view, rng)
+            except _Overran:
+                return None, (f"{bot.name} did not answer within its budget of {budget:g} s "
+                              "(stopped)")
         took = time.perf_counter() - started
         if budget is not None and took > budget:
             return None, f"{bot.name} took {took:.3g} s, over its budget of {budget:g} s"
@@ -635,7 +695,9 @@ def checked_choice(bot: Bot, state: GameState, rng: random.Random,
             shown = repr(action)
             shown = shown if len(shown) <= 60 else shown[:57] + "..."
             return None, f"{bot.name} returned an illegal action: {shown}"
-    except Exception as exc:  # the bot's bug: it loses the game, the run goes on
+    # The bot's bug: it loses the game, the run goes on; sys.exit() in a bot too (it
+    # ended the whole run, silently, with the bot's exit status).
+    except (Exception, SystemExit) as exc:
         return None, f"{bot.name} raised {type(exc).__name__}: {exc}"
     return action, None
 

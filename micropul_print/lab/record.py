@@ -436,6 +436,9 @@ def pages_pdf(pages: Sequence[Drawing], title: str, paper: str = "a4") -> bytes:
     room_w, room_h = width - 2 * PAPER_MARGIN, height - 2 * PAPER_MARGIN
     buffer = io.BytesIO()
     canvas = make_canvas(buffer, (width * mm, height * mm), title)
+    # reportlab's own default was "unspecified": a replay says what it holds.
+    canvas.setSubject(f"A game replayed and checked move by move: {len(pages)} pages, "
+                      "the set-up then one per player turn")
     for page in pages:
         scale = min(1.0, room_w / page.width, room_h / page.height)
         canvas.saveState()

@@ -33,6 +33,11 @@ from micropul_print.lab.runner import Results
 SCHEMA = Path(__file__).with_name("report.schema.json")
 
 
+def games_count(games: int) -> str:
+    """``1 game``, ``2 games``: a run of one game per part said "1 games"."""
+    return f"{games} game" if games == 1 else f"{games} games"
+
+
 def display_path(source: str, shipped: bool = False, cwd: Path | None = None) -> str:
     """Where a set's file is, as a report names it: relative to the working folder when
     it lies there (``variants/a.yaml``), else its file's name alone; ``shipped:`` and
@@ -306,7 +311,7 @@ def _kinds_text(figures: JSON, unit: str = "") -> str:
 
 
 def _section_lines(section: JSON) -> list[str]:
-    lines = [f"{section_title(section)}: {section['games']} games"]
+    lines = [f"{section_title(section)}: {games_count(section['games'])}"]
     length = section["length"]
     lines.append(f"  length: {_show(length['mean'])} player turns (median "
                  f"{length['percentiles']['50']:g}); moves per game: "
@@ -432,7 +437,7 @@ def format_text(document: JSON) -> str:
     sets = [catalogue] + ([found["catalogue"] for found in sweep["sets"]] if sweep
                           else [against["catalogue"]] if against else [])
     lines = [f"{document['game']}: {'; '.join(set_title(s) for s in sets)}: "
-             f"{settings['games']} games per part, seeds {first}..{last}, bots "
+             f"{games_count(settings['games'])} per part, seeds {first}..{last}, bots "
              f"{', '.join(settings['bots'])}"]
     if len(sets) > 1:
         lines.append(f"{set_title(catalogue)}:")
@@ -832,7 +837,7 @@ def render_html(document: JSON) -> str:
              "<p>" + "<br>".join(f"<strong>{_e(s['label'])}</strong>: set "
                                  f"{_e(repr(s['name']))}, {_e(s['path'])}" for s in sets)
              + "</p>",
-             f'<p class="note">{settings["games"]} games per part, '
+             f'<p class="note">{games_count(settings["games"])} per part, '
              f"seeds {settings['seed']} to {settings['seed'] + settings['games'] - 1}, bots "
              f"{_e(', '.join(settings['bots']))}. A player turn is one decision of the player "
              "to move (one move). Intervals are 95 %: Wilson for shares, "

@@ -121,9 +121,12 @@ def _pct(interval: JSON) -> str:
 
 def format_text(report: JSON) -> str:
     """The skill trace as text: one line per step."""
+    from micropul_print.lab.report import games_count  # the report imports this module
+
     lines = [f"{report['game']} catalogue {report['catalogue']['name']!r} "
              f"({report['catalogue']['source']}): skill trace of {report['bot']}, "
-             f"{report['games']} games per seat order per step from seed {report['seed']}",
+             f"{games_count(report['games'])} per seat order per step from seed "
+             f"{report['seed']}",
              "each budget against the one below it: the stronger bot's share of the "
              "points (a tie 1/2), 95 % Wilson interval"]
     for step in report["steps"]:

@@ -87,34 +87,47 @@ class ServeApp:
     """Answers the server (server.App) from the kit folder and the watcher's status."""
 
     def __init__(self, options: ServeOptions, folder: Path, echo: TextIO) -> None:
-        from micropul_print.catalogue.loader import shipped_catalogue
-
         self.stopping = False
         self.kit = folder / "kit"
         self._children = Children()
         self._change = threading.Condition()
         self._echo = Echo(echo)
-        given = Path(options.catalogue) if options.catalogue else None
-        named = configured(options.cwd, "catalogue")
-        self.catalogue = (given or (options.cwd / named if named else None)
-                          or shipped_catalogue(options.game))
+        self._options = options
         words = [*([options.catalogue] if options.catalogue else []),
                  *(["--game", options.game] if options.game else [])]
         # One paper: the configured one, else A4 (as the default build makes).
         paper = [] if configured(options.cwd, "paper") else ["--paper", "a4"]
         self.watchers = [
             KitWatcher(self.kit / name, [*words, *paper, "--only", parts],
-                       words if name == "pieces" else None, self._children, self._changed,
-                       self._echo, niceness)
+                       self._check_words if name == "pieces" else None, self._children,
+                       self._changed, self._echo, niceness)
             for name, parts, niceness in WATCHERS]
         self.watcher = self.watchers[0]
-        self.lab = Lab(options.cwd, folder / "lab", self.catalogue, self._set_name,
+        self.lab = Lab(options.cwd, folder / "lab", lambda: self.catalogue, self._set_name,
                        self._children)
         self._warm_wanted = threading.Event()
         threading.Thread(target=self._warm, daemon=True, name="serve-warm").start()
         self._state_key: tuple[int, int] | None = None
         self._state = b""
         self._state_lock = threading.Lock()
+
+    @property
+    def catalogue(self) -> Path:
+        """The catalogue the kit is built from, read again from the configuration at
+        each ask: build --watch follows an edit of its [build] catalogue, and so do the
+        page's set, the check and the lab (they read it once, at start-up)."""
+        from micropul_print.catalogue.loader import shipped_catalogue
+
+        options = self._options
+        if options.catalogue:
+            return Path(options.catalogue)
+        named = configured(options.cwd, "catalogue")
+        return options.cwd / named if named else shipped_catalogue(options.game)
+
+    def _check_words(self) -> list[str]:
+        """check's arguments: the build's catalogue, not [check]'s, which may differ."""
+        game = self._options.game
+        return [str(self.catalogue), *(["--game", game] if game else [])]
 
     def _set_name(self) -> str:
         name, _game, _entries = view.catalogue_entries(self.catalogue)

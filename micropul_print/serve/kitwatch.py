@@ -151,7 +151,8 @@ class KitWatcher:
     """``build --watch`` into ``kit`` with ``build_args``; ``changed`` is called (from
     the reader thread) after each change of :attr:`status`."""
 
-    def __init__(self, kit: Path, build_args: Sequence[str], check_args: Sequence[str] | None,
+    def __init__(self, kit: Path, build_args: Sequence[str],
+                 check_args: Callable[[], Sequence[str]] | None,
                  children: Children, changed: Callable[[], None],
                  echo: Callable[[str], None], niceness: int = 0) -> None:
         self.kit = kit
@@ -159,7 +160,7 @@ class KitWatcher:
         self.status = KitStatus()
         self.lock = threading.Lock()
         self._build_args = list(build_args)
-        self._check_args = None if check_args is None else list(check_args)
+        self._check_args = check_args  # asked at each check: the configuration may change
         self._children = children
         self._changed = changed
         self._echo = echo
@@ -235,7 +236,7 @@ class KitWatcher:
             self._check_wanted.clear()
             try:
                 code, out, err = self._children.run(
-                    tool_command("check", *self._check_args, "--games", "0"),
+                    tool_command("check", *self._check_args(), "--games", "0"),
                     timeout=CHECK_SECONDS)
             except ChildrenStopped:
                 return

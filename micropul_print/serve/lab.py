@@ -115,11 +115,11 @@ class Lab:
     """The lab's files, searched again at most every RESCAN_SECONDS, and the replays
     drawn into ``folder``."""
 
-    def __init__(self, cwd: Path, folder: Path, catalogue: Path | None,
+    def __init__(self, cwd: Path, folder: Path, catalogue: Callable[[], Path | None],
                  set_name: Callable[[], str], children: Children) -> None:
         self.cwd = cwd
         self.folder = folder
-        self.catalogue = catalogue
+        self.catalogue = catalogue  # asked at each replay: the configuration may change
         self.set_name = set_name
         self._children = children
         self._lock = threading.Lock()
@@ -180,9 +180,10 @@ class Lab:
             record = json.loads(found.path.read_bytes())
         except (OSError, ValueError, RecursionError):
             record = {}
-        if (self.catalogue is not None and isinstance(record, dict)
+        catalogue = self.catalogue()
+        if (catalogue is not None and isinstance(record, dict)
                 and record.get("catalogue") == self.set_name()):
-            words += ["--catalogue", str(self.catalogue)]
+            words += ["--catalogue", str(catalogue)]
         try:
             code, out_text, err = self._children.run(tool_command(*words),
                                                      timeout=REPLAY_SECONDS, cwd=self.cwd)

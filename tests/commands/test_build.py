@@ -583,3 +583,58 @@ def test_a_theme_s_problems_are_shown_beside_the_catalogue_s(
         assert err[0].startswith(f"{catalogue}:") and ": error: 'tile_count' is 47" in err[0]
         assert f"{theme}:3:18: error: face.outline_width must be a length in millimetres; " \
                "got 'banana'" in err
+
+
+def test_build_out_a_folder_of_other_files_is_refused_at_the_option(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """build --out / (or the home folder) wrote a kit among the files there, and the next
+    build took them for its own: a folder holding files no build made, and no previous
+    kit, is refused before any work."""
+    monkeypatch.chdir(tmp_path)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    for name in ("a.txt", "b.txt", "c.txt", "d.txt", "notes"):
+        (mine / name).write_text("mine", encoding="utf-8")
+    assert main(["build", "--no-config", "--out", "mine", "--only", "svg", "--quiet"]) == 2
+    assert capsys.readouterr().err == (
+        "micropul-print build: error: argument --out: mine holds files no build made "
+        "(a.txt, b.txt, c.txt and 2 more), and no previous kit: give an empty folder, a "
+        "new one or a previous kit's\n")
+    assert sorted(p.name for p in mine.iterdir()) == ["a.txt", "b.txt", "c.txt", "d.txt",
+                                                       "notes"]
+
+
+def test_build_out_of_the_configuration_a_folder_of_other_files_is_refused_at_its_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "micropul-print.toml").write_text('[build]\nout = "."\n', encoding="utf-8")
+    assert main(["build", "--only", "svg", "--quiet"]) == 1
+    assert capsys.readouterr().err == (
+        "micropul-print.toml:2:7: error: out: . holds files no build made "
+        "(micropul-print.toml), and no previous kit: give an empty folder, a new one or a "
+        "previous kit's\n")
+
+
+def test_build_out_an_empty_folder_or_a_previous_kit_is_built_into(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "kit").mkdir()
+    assert main(["build", "--no-config", "--out", "kit", "--only", "svg", "--quiet"]) == 0
+    (tmp_path / "kit" / "tiles" / "mine.txt").write_text("mine", encoding="utf-8")
+    assert main(["build", "--no-config", "--out", "kit", "--only", "svg", "--quiet"]) == 0
+    assert (tmp_path / "kit" / "tiles" / "mine.txt").exists()
+
+
+def test_rulebook_out_a_folder_of_other_files_is_refused_at_the_option(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "a.txt").write_text("mine", encoding="utf-8")
+    assert main(["rulebook", "--no-config", "--out", "mine", "--lang", "en"]) == 2
+    assert capsys.readouterr().err == (
+        "micropul-print rulebook: error: argument --out: mine holds files no build made "
+        "(a.txt), and no previous kit: give an empty folder, a new one or a previous "
+        "kit's\n")

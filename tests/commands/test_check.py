@@ -187,3 +187,29 @@ def test_a_long_check_in_a_pipe_tells_its_progress_a_line_a_tenth() -> None:
     assert "\r" not in done.stderr
     progress = [line for line in done.stderr.splitlines() if line.startswith("check: ")]
     assert progress == [f"check: {n}/10000 games" for n in range(1000, 10001, 1000)]
+
+
+@pytest.mark.parametrize("game", ["micropul", "cellulae"])
+def test_check_names_the_shipped_catalogue_not_its_site_packages_path(
+        capsys: pytest.CaptureFixture[str], game: str) -> None:
+    """check printed the installed package's absolute path (site-packages/...) of the
+    shipped catalogue, in its summary and its notices: now shipped:NAME, as the lab's
+    reports name it."""
+    from micropul_print.catalogue.loader import shipped_catalogue
+
+    assert main(["check", "--no-config", "--game", game, "--games", "1"]) == 0
+    out, err = capsys.readouterr()
+    shipped = str(shipped_catalogue(game))
+    assert out.splitlines()[0].startswith(f"catalogue shipped:{game}.yaml: valid (")
+    assert shipped not in out + err
+    assert all(line.startswith(f"shipped:{game}.yaml:") for line in err.splitlines()
+               if ": notice: " in line)
+
+
+def test_check_names_a_user_catalogue_as_given(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "small.yaml").write_text(SMALL_SET, encoding="utf-8")
+    main(["check", "--no-config", "small.yaml", "--games", "1"])
+    assert capsys.readouterr().out.splitlines()[0] == "catalogue small.yaml: valid (3 tiles)"

@@ -149,3 +149,21 @@ def test_a_variant_is_named_after_its_folder(tmp_path: Path, folder: str, name: 
     assert main(["init", str(tmp_path / folder)]) == 0
     text = (tmp_path / folder / "micropul.yaml").read_text("utf-8")
     assert yaml.safe_load(text)["name"] == name
+
+
+@pytest.mark.parametrize(("folder", "name"), [
+    ("dice 🎲 set", "dice set"), ("🎲", "Micropul variant"), ("two\nlines", "two lines"),
+    ("tab\there", "tab here")])
+def test_a_variant_named_after_its_folder_keeps_only_what_the_sheets_print(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], folder: str, name: str) -> None:
+    """A folder named with an emoji gave a set name Lato lacks: every check of the fresh
+    variant warned 'the font of the sheets, Lato, lacks'; a newline went into the
+    headings."""
+    assert main(["init", str(tmp_path / folder)]) == 0
+    text = (tmp_path / folder / "micropul.yaml").read_text("utf-8")
+    assert yaml.safe_load(text)["name"] == name
+    monkeypatch.chdir(tmp_path / folder)
+    capsys.readouterr()
+    assert main(["check", "--games", "1"]) == 0
+    assert "warning" not in capsys.readouterr().err

@@ -240,3 +240,60 @@ def test_ink_saver_has_no_solid_dark_areas() -> None:
     for name in ("disc-dark", "square-dark", "stone-2"):
         style = theme.mark(name)
         assert style.fill == "#ffffff" and style.hatch is not None, name
+
+
+def test_a_disc_margin_of_half_its_cell_is_refused_at_the_margin(tmp_path: Path) -> None:
+    """A disc whose margin was half its cell or more drew nothing, silently; the build
+    now stops at the margin's line:col with the bound stated."""
+    from micropul_print.games.micropul.faces import theme_problems
+
+    path = write(tmp_path, CLASSIC.replace(
+        'disc-dark: {shape: disc, fill: "#000000", margin: 1.8,',
+        'disc-dark: {shape: disc, fill: "#000000", margin: 7.5,'))
+    theme, diagnostics = read_theme(path)
+    assert theme is not None and not diagnostics
+    assert [str(d).replace(str(path), "FILE") for d in theme_problems(theme)] == [
+        "FILE:27:53: error: marks.disc-dark.margin: a disc's margin must be below half its "
+        "cell, 7.5 mm (Micropul paints it in a cell 15 mm wide); got 7.5 mm, which leaves "
+        "no disc to draw"]
+
+
+def test_a_disc_margin_just_below_half_its_cell_is_taken(tmp_path: Path) -> None:
+    from micropul_print.games.micropul.faces import theme_problems
+
+    path = write(tmp_path, CLASSIC.replace(
+        'disc-dark: {shape: disc, fill: "#000000", margin: 1.8,',
+        'disc-dark: {shape: disc, fill: "#000000", margin: 7.4,'))
+    theme, _ = read_theme(path)
+    assert theme is not None and theme_problems(theme) == []
+
+
+def test_a_back_emblem_may_have_a_margin_a_quadrant_could_not(tmp_path: Path) -> None:
+    """The back is painted on the whole face: its bound is 15 mm, not a quadrant's 7.5."""
+    from micropul_print.games.micropul.faces import theme_problems
+
+    path = write(tmp_path, CLASSIC.replace("back-emblem: {shape: disc, margin: 7.0,",
+                                           "back-emblem: {shape: disc, margin: 10.0,"))
+    theme, _ = read_theme(path)
+    assert theme is not None and "margin: 10.0" in path.read_text(encoding="utf-8")
+    assert theme_problems(theme) == []
+
+
+def test_a_cellulae_square_margin_that_leaves_nothing_is_refused_at_the_margin(
+        tmp_path: Path) -> None:
+    """A square drew nothing too, silently (Cellulae's faces are squares, as small on the
+    board as a start square's 7 mm corner mark)."""
+    from micropul_print.catalogue.loader import load_catalogue, shipped_catalogue
+    from micropul_print.games.cellulae.faces import theme_problems
+
+    path = write(tmp_path, CLASSIC.replace('square-light: {shape: square, fill: "#ffffff"}',
+                                           'square-light: {shape: square, fill: "#ffffff", '
+                                           'margin: 3.5}'))
+    theme, diagnostics = read_theme(path)
+    assert theme is not None and not diagnostics
+    catalogue = load_catalogue(shipped_catalogue("cellulae"))
+    assert [str(d).replace(str(path), "FILE")
+            for d in theme_problems(catalogue, theme)] == [
+        "FILE:31:58: error: marks.square-light.margin: a square's margin must be below "
+        "half its cell, 3.5 mm (Cellulae paints it in a cell 7 mm wide); got 3.5 mm, which "
+        "leaves no square to draw"]

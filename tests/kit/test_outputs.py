@@ -165,11 +165,11 @@ def test_an_atomic_write_never_replaces_a_pipe_or_device(tmp_path: Path) -> None
     with pytest.raises(OSError) as caught:
         write_atomic(fifo, b"data")
     assert (caught.value.filename, caught.value.strerror) == (
-        str(fifo), "this is a pipe or socket, not a file")
+        str(fifo), "this is a pipe, not a file")
     assert stat.S_ISFIFO(fifo.stat().st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
     assert _problem(check_file_target, fifo) == (
-        f"{fifo}: error: cannot write the thing here: this is a pipe or socket, not a file")
+        f"{fifo}: error: cannot write the thing here: this is a pipe, not a file")
     assert _problem(check_file_target, Path("/dev/null")) == (
         "/dev/null: error: cannot write the thing here: this is a device, not a file")
 
@@ -197,8 +197,8 @@ def test_a_pipe_as_the_manifest_is_refused_before_anything_is_staged(tmp_path: P
     with pytest.raises(UserError) as caught, Staging(tmp_path):
         pass
     assert [str(d) for d in caught.value.diagnostics] == [
-        f"{tmp_path / MANIFEST}: error: cannot write the build's manifest: this is a pipe "
-        "or socket, not a file"]
+        f"{tmp_path / MANIFEST}: error: cannot write the build's manifest: this is a pipe, "
+        "not a file"]
     assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST]
 
 

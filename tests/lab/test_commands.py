@@ -132,7 +132,7 @@ def test_a_report_that_cannot_be_finished_leaves_no_half_of_it(
     # A full disk: the figures were printed, and no empty folder is left.
     monkeypatch.setattr("micropul_print.kit.outputs.write_atomic", full)
     assert main([*args, "--report", str(tmp_path / "full")]) == 1
-    assert "standard, solitaire: 1 games" in capsys.readouterr().out
+    assert "standard, solitaire: 1 game\n" in capsys.readouterr().out
     assert not (tmp_path / "full").exists()
 
 
@@ -527,8 +527,8 @@ def test_a_theme_that_is_not_one_is_refused_before_the_record_is_played(
      "/dev/null/variant: error: /dev/null is a device, not a directory: init writes its "
      "files into a folder\n"),
     (["calibrate", "--offset", "0,0", "--config", "/dev/null/micropul-print.toml"],
-     "/dev/null/micropul-print.toml: error: cannot write: /dev/null is a device, not a "
-     "directory\n"),
+     "/dev/null/micropul-print.toml: error: cannot write the configuration here: "
+     "/dev/null is a device, not a directory\n"),
 ])
 def test_dev_null_as_an_output_folder_is_called_a_device_not_a_file(
         argv: list[str], message: str, tmp_path: Path) -> None:
@@ -647,9 +647,38 @@ def test_a_truncated_record_is_an_error_at_its_end(
     path = tmp_path / "game.json"
     path.write_text(record_text[: len(record_text) // 2], encoding="utf-8")
     assert main(["replay", str(path), "--out", str(tmp_path / "turns")]) == 1
-    assert re.fullmatch(rf"{re.escape(str(path))}:\d+:\d+: error: invalid YAML: .*\n",
+    assert re.fullmatch(rf"{re.escape(str(path))}:\d+:\d+: error: invalid JSON: .*\n",
                         capsys.readouterr().err)
     assert not (tmp_path / "turns").exists()
+
+
+def test_a_broken_json_record_is_invalid_json_not_invalid_yaml(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record (JSON) cut short said 'invalid YAML', a format the user never wrote."""
+    path = tmp_path / "game.json"
+    path.write_text("[\n", encoding="utf-8")
+    assert main(["replay", "--no-config", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        f"{path}:2:1: error: invalid JSON: did not find expected node content (while "
+        "parsing a flow node)\n")
+
+
+def test_a_placement_off_any_json_number_is_said_so_not_an_unknown_kind_of_move(
+        tmp_path: Path) -> None:
+    """x = 10^20 (read as text, beyond what JSON readers keep exact) was 'expected one of
+    place, draw, claim', of a move that was a place."""
+    assert run(tmp_path, "play", "--bots", "greedy", "--seed", "1", "--record",
+               "game.json").returncode == 0
+    lines = (tmp_path / "game.json").read_text("utf-8").splitlines()
+    moves_at = lines.index('  "moves": [')
+    lines[moves_at + 3] = ('    {"player": 1, "place": {"tile": 9, "x": 100000000000000000000, '
+                           '"y": 5, "rotation": 0}},')
+    (tmp_path / "game.json").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run(tmp_path, "replay", "game.json")
+    assert result.returncode == 1
+    assert result.stderr.endswith(
+        "(place's x must be a whole number, at most 2^53 - 1 either side of 0 (what every "
+        "JSON reader keeps exact))\n")
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -780,6 +809,10 @@ def test_a_replay_is_readable_on_the_kit_s_paper(tmp_path: Path) -> None:
         # The metadata names no folder of this machine.
         assert pdf.metadata is not None and str(tmp_path) not in str(pdf.metadata)
         assert pdf.metadata.title == "Micropul replay: game.json"
+        # reportlab's default subject was "unspecified".
+        assert pdf.metadata.subject == (
+            f"A game replayed and checked move by move: {len(pdf.pages)} pages, the set-up "
+            "then one per player turn")
     first = (tmp_path / "a4" / "turn-001.svg").read_text("utf-8")
     # The game named once, the move in notation, its player named.
     assert "Micropul: player turn 1 of" in first and "Micropul, Micropul" not in first
@@ -1012,7 +1045,7 @@ def _fifo(path: Path) -> None:
      "read; remove it or point it at a catalogue"),
     (_dangling, "a symbolic link to 'gone.yaml', which is not there: no catalogue to read; "
      "remove it or point it at a catalogue"),
-    (_fifo, "not a file (a device, a pipe or a socket): no catalogue to read"),
+    (_fifo, "a pipe, not a file: no catalogue to read"),
 ])
 @pytest.mark.parametrize("alone", [True, False])
 def test_a_sweep_folder_s_symlink_loop_is_reported_not_taken_for_no_catalogue(
@@ -1073,3 +1106,27 @@ def test_a_lab_value_from_the_configuration_is_refused_at_its_place(
     (tmp_path / "micropul-print.toml").write_text(f"[{command}]\n{line}\n", "utf-8")
     assert main([command, "--game", "micropul"]) == 1
     assert capsys.readouterr().err == f"micropul-print.toml:{message}\n"
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--players", "2"], "and --players leaves out the solitaire"),
+    (["--game", "cellulae"], "and Cellulae has no solitaire"),
+])
+def test_no_mirror_with_one_bot_and_no_solitaire_is_a_usage_error_not_an_empty_run(
+        capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    """--no-mirror --bots greedy --players 2 played nothing, printed a heading alone and
+    ended with status 0."""
+    assert main(["analyse", "--no-config", "--no-mirror", "--bots", "greedy", "--games",
+                 "1", "--jobs", "1", *argv]) == 2
+    assert capsys.readouterr().err == (
+        "micropul-print analyse: error: no mirror pairing (no bot against itself) with one "
+        f"bot (greedy) leaves no game to play, {message}; give a second bot, or let the bot "
+        "play itself\n")
+
+
+def test_one_game_a_part_is_one_game_not_1_games(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyse", "--no-config", "--games", "1", "--bots", "random",
+                 "--players", "1", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "1 game per part, seeds 0..0" in out and "standard, solitaire: 1 game\n" in out
+    assert "1 games" not in out

@@ -103,7 +103,7 @@ def test_the_command_reports_text_json_and_a_chart(
     args = ["analyse", "--skill-trace", "lookahead:1", "--games", "1", "--jobs", "1"]
     assert main([*args, "--json", str(tmp_path / "trace.json")]) == 0
     out = capsys.readouterr().out
-    assert "skill trace of lookahead:1, 1 games per seat order per step" in out
+    assert "skill trace of lookahead:1, 1 game per seat order per step" in out
     assert "  standard: lookahead:16 v lookahead:8: " in out
     document = json.loads((tmp_path / "trace.json").read_text("utf-8"))
     assert document["format"] == "micropul-print skill trace"

@@ -48,20 +48,24 @@ def test_the_documented_bot_is_the_one_registered() -> None:
 
 
 def test_plugin_bots_are_listed_after_the_shipped_ones(plugged: None) -> None:
-    assert bots.bot_names() == ["random", "greedy", "lookahead", "cheater", "raiser",
-                                "sloth", "thrifty"]
+    assert bots.bot_names() == ["random", "greedy", "lookahead", "chatter", "cheater",
+                                "hanger", "hasty", "nobody", "quitter", "raiser", "sloth",
+                                "thrifty"]
     assert bots.make_bot("thrifty").name == "thrifty"
     with pytest.raises(ValueError, match=r"^bad bot 'thrifty:3': thrifty takes no options$"):
         bots.make_bot("thrifty:3")
     with pytest.raises(ValueError, match=r"\(expected random, greedy, lookahead\[.*\], "
-                                         r"cheater, raiser, sloth or thrifty\)$"):
+                                         r"chatter, cheater, hanger, hasty, nobody, quitter, "
+                                         r"raiser, sloth or thrifty\)$"):
         bots.make_bot("unloadable")
 
 
 @pytest.mark.parametrize("spec, why", [
     ("raiser", "raiser raised RuntimeError: the bot's own bug"),
     ("cheater", "cheater returned an illegal action: ('not', 'an', 'action')"),
-    ("sloth", "sloth took "),
+    ("sloth", "sloth did not answer within its budget of 0.01 s (stopped)"),
+    ("quitter", "quitter raised SystemExit: 3"),
+    ("hanger", "hanger did not answer within its budget of 0.05 s (stopped)"),
 ])
 def test_a_bot_breaking_the_rules_loses_by_forfeit(plugged: None, spec: str, why: str,
                                                     catalogue: object) -> None:
@@ -82,7 +86,10 @@ def test_a_plugin_bot_plays_in_a_ladder_and_a_broken_one_is_left_out(tmp_path: P
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     warnings = [line for line in result.stderr.splitlines() if "warning" in line]
-    assert warnings == ["micropul-print: warning: the bot plugin 'unloadable' "
+    assert warnings == ["micropul-print: warning: the bot plugin 'odd,name' "
+                        "(testbots:raiser) has a name --bots cannot give (no ':', ',' or "
+                        "spaces) (left out)",
+                        "micropul-print: warning: the bot plugin 'unloadable' "
                         "(no_such_module_of_bots:make) failed to load: ModuleNotFoundError: "
                         "No module named 'no_such_module_of_bots' (left out)"]
     report = json.loads((tmp_path / "out.json").read_text())
@@ -91,3 +98,52 @@ def test_a_plugin_bot_plays_in_a_ladder_and_a_broken_one_is_left_out(tmp_path: P
     assert {row["bot"] for row in section["ladder"]} == {"greedy", "thrifty", "raiser"}
     assert section["forfeits"][0] == "seed 0, seat 2: raiser raised RuntimeError: the bot's own bug"
     assert "lost by forfeit: seed 0, seat 2: raiser raised" in result.stdout
+
+
+def test_a_bot_calling_sys_exit_loses_by_forfeit_and_the_run_goes_on(tmp_path: Path) -> None:
+    """sys.exit(3) in a bot ended the whole analyse run, silently, with status 3."""
+    result = run(tmp_path, "analyse", "--bots", "random,quitter", "--games", "1",
+                 "--players", "2", "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    assert "lost by forfeit: seed 0, seat 2: quitter raised SystemExit: 3" in result.stdout
+
+
+def test_a_factory_making_no_bot_is_a_usage_error_not_an_internal_error(
+        tmp_path: Path) -> None:
+    """A factory returning None was an internal error (AttributeError, exit 70)."""
+    result = run(tmp_path, "analyse", "--bots", "random,nobody", "--games", "1",
+                 "--jobs", "1")
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == (
+        "micropul-print analyse: error: the bot plugin 'nobody' made "
+        "NoneType, not a bot, for 'nobody' (a bot has a name and a choose(state, rng): see "
+        "docs/analysis.md)")
+
+
+def test_a_bot_s_print_goes_to_stderr_not_into_the_json_on_stdout(tmp_path: Path) -> None:
+    """A plugin bot's print() landed in analyse --json -'s JSON, which no longer parsed."""
+    result = run(tmp_path, "analyse", "--bots", "chatter", "--games", "1", "--players", "1",
+                 "--jobs", "1", "--json", "-")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["format"] == "micropul-print analysis"
+    assert "chatter thinks aloud" in result.stderr
+
+
+def test_a_bot_that_never_answers_is_stopped_and_loses_in_a_worker_too(
+        tmp_path: Path) -> None:
+    """A bot that never returned hung the whole run: its overrun was measured only once
+    it answered."""
+    result = run(tmp_path, "analyse", "--bots", "random,hanger", "--games", "1",
+                 "--players", "2", "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    assert ("lost by forfeit: seed 0, seat 2: hanger did not answer within its budget of "
+            "0.05 s (stopped)") in result.stdout
+
+
+def test_a_bot_with_a_budget_that_is_none_is_a_usage_error(plugged: None) -> None:
+    """move_seconds = -1 (or NaN, or a string) was taken as 10 s without a word."""
+    with pytest.raises(ValueError) as caught:
+        bots.make_bot("hasty")
+    assert str(caught.value) == (
+        "the bot plugin 'hasty' made 'hasty' with move_seconds -1.0: a time budget is a "
+        "number of seconds above 0, at most 3600")

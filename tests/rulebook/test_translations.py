@@ -425,7 +425,7 @@ def test_a_pipe_among_ones_translations_is_refused_without_waiting(
     os.mkfifo(tmp_path / "mine" / "cellulae" / "nl.po")
     code = main(["rulebook", "--game", "cellulae", "--locales", "mine", *argv])
     assert (code, capsys.readouterr().err) == (
-        1, "mine/cellulae/nl.po: error: is a pipe or socket, not a file\n")
+        1, "mine/cellulae/nl.po: error: is a pipe, not a file\n")
 
 
 def test_a_configured_locales_folder_with_nothing_for_the_book_is_said_at_its_line(

@@ -120,3 +120,31 @@ def test_the_configured_report_folder(tmp_path: Path) -> None:
     assert lab.report_folder(tmp_path) == tmp_path / "lab"
     (tmp_path / "micropul-print.toml").write_text("[analyse\n")
     assert lab.report_folder(tmp_path) is None
+
+
+def test_serve_follows_the_build_s_catalogue_of_the_configuration_it_watches(
+        tmp_path: Path) -> None:
+    """serve read its page's catalogue once, at start-up, and its check ran [check]'s
+    catalogue, which may differ from the build's: both follow [build] now."""
+    import shutil
+
+    from micropul_print.catalogue.loader import shipped_catalogue
+    from micropul_print.serve.app import ServeApp, ServeOptions
+
+    for name in ("built.yaml", "checked.yaml", "edited.yaml"):
+        shutil.copy(shipped_catalogue("micropul"), tmp_path / name)
+    config = tmp_path / "micropul-print.toml"
+    config.write_text('[build]\ncatalogue = "built.yaml"\n[check]\ncatalogue = '
+                      '"checked.yaml"\n', encoding="utf-8")
+    app = ServeApp(ServeOptions(cwd=tmp_path), tmp_path / "served", echo=None)  # type: ignore[arg-type]
+    try:
+        assert app.catalogue == tmp_path / "built.yaml"
+        assert app._check_words() == [str(tmp_path / "built.yaml")]
+        assert app.lab.catalogue() == tmp_path / "built.yaml"
+        config.write_text('[build]\ncatalogue = "edited.yaml"\n', encoding="utf-8")
+        assert app.catalogue == tmp_path / "edited.yaml"
+        assert app._check_words() == [str(tmp_path / "edited.yaml")]
+        assert app.lab.catalogue() == tmp_path / "edited.yaml"
+    finally:
+        app.stopping = True
+        app._warm_wanted.set()

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from micropul_print.base.errors import Diagnostic, Severity, errors_in, printable, quoted
 from micropul_print.game.api import CheckReport, seeds_of
+from micropul_print.game.plugin import shown_source
 from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
 from micropul_print.games.cellulae.rules import (
     BLACK,
@@ -245,7 +246,8 @@ def check_cellulae(
     ``games`` random games are played on each board the catalogue offers; ``progress``
     is called with the games played so far over all boards. It fails on an error, or on
     a warning too when ``strict``."""
-    lines = [f"catalogue {catalogue.source}: valid (Cellulae, {catalogue.tile_total} tiles)"]
+    shown = shown_source(catalogue.source, None if official is None else official.source)
+    lines = [f"catalogue {shown}: valid (Cellulae, {catalogue.tile_total} tiles)"]
     problems: list[Diagnostic] = []
     if official is not None:
         what, problems = official_lines(catalogue, official)

@@ -47,7 +47,9 @@ def theme_problems(catalogue: CellulaeCatalogue, theme: Theme) -> list[Diagnosti
                        f"{', '.join(sorted(theme.marks))})")
             problems.append(Diagnostic(catalogue.source, 0, 0, message)
                             if face.mark_where is None else face.mark_where.diagnostic(message))
-    return problems
+    # A face's mark is painted as small as a start square's corner mark on the board.
+    cells = {face.mark: START_MARK for face in catalogue.faces}
+    return problems + theme.disc_margin_problems(cells, "Cellulae paints it in a cell")
 
 
 def check_theme(catalogue: CellulaeCatalogue, theme: Theme) -> None:

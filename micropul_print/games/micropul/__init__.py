@@ -70,6 +70,7 @@ class MicropulGame:
               progress: Callable[[int, int], None] | None) -> CheckReport:
         from micropul_print.base.errors import errors_in
         from micropul_print.catalogue.loader import read_catalogue
+        from micropul_print.game.plugin import shown_source
         from micropul_print.games.micropul.setcheck import (
             compare_with_official,
             comparison_problems,
@@ -82,7 +83,8 @@ class MicropulGame:
 
         official, _ = read_catalogue(self.shipped_catalogue())
         comparison = compare_with_official(catalogue, official)
-        lines = [f"catalogue {catalogue.source}: valid ({len(catalogue.tiles)} tiles)"]
+        shown = shown_source(catalogue.source, self.shipped_catalogue())
+        lines = [f"catalogue {shown}: valid ({len(catalogue.tiles)} tiles)"]
         lines += format_comparison(catalogue, comparison)
         facts = set_facts(catalogue)
         lines += format_facts(facts)

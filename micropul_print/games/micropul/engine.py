@@ -202,4 +202,29 @@ def action_from_json(data: Any) -> Move:
                 and type(body["x"]) is int and type(body["y"]) is int
                 and body["quadrant"] in QUADRANT_NAMES):
             return Claim(body["x"], body["y"], QUADRANT_NAMES.index(body["quadrant"]))
-    raise ValueError(f"not a Micropul move: {data!r} (expected one of place, draw, claim)")
+    raise ValueError(f"not a Micropul move: {data!r} ({_move_problem(data)})")
+
+
+_MOVE_KEYS = {"place": ("tile", "x", "y", "rotation"), "claim": ("x", "y", "quadrant")}
+
+
+def _move_problem(data: Any) -> str:
+    """What is wrong with a move's JSON that action_from_json refused: a place whose x
+    was too long a number (read as text) was 'expected one of place, draw, claim'."""
+    kind = next(iter(data)) if isinstance(data, dict) and len(data) == 1 else None
+    if kind == "draw":
+        return "a draw is null or a tile's number"
+    if kind not in _MOVE_KEYS:
+        return "expected one of place, draw, claim"
+    keys = _MOVE_KEYS[kind]
+    body = data[kind]
+    if not isinstance(body, dict) or set(body) != set(keys):
+        return f"a {kind} has the keys {', '.join(keys)}, each once"
+    for key in keys:
+        if key == "quadrant":
+            if body[key] not in QUADRANT_NAMES:
+                return f"quadrant must be one of {', '.join(QUADRANT_NAMES)}"
+        elif type(body[key]) is not int:
+            return (f"{kind}'s {key} must be a whole number, at most 2^53 - 1 either side "
+                    "of 0 (what every JSON reader keeps exact)")
+    return "expected one of place, draw, claim"  # not reached: the move was read

@@ -48,10 +48,17 @@ NEEDED_MARKS = (*MARKS.values(), "back-fill", "back-emblem",
                 *(f"stone-{player}" for player in PLAYERS))
 
 
+# The smallest cell each mark that may be a disc is painted in, mm: a quadrant for the
+# micropul (the big ones fill the tile), the whole face for the back.
+DISC_CELLS = {"disc-light": TILE_SIZE_MM / 2, "disc-dark": TILE_SIZE_MM / 2,
+              "back-fill": TILE_SIZE_MM, "back-emblem": TILE_SIZE_MM}
+
+
 def theme_problems(theme: Theme) -> list[Diagnostic]:
     """A problem, at the theme's marks, for each mark Micropul needs and the theme does
     not define (a theme file of the user's may leave one out)."""
-    return theme.missing_marks(NEEDED_MARKS, "Micropul's tiles")
+    return (theme.missing_marks(NEEDED_MARKS, "Micropul's tiles")
+            + theme.disc_margin_problems(DISC_CELLS, "Micropul paints it in a cell"))
 
 
 def check_theme(theme: Theme) -> None:

@@ -27,7 +27,7 @@ def test_shipped_set_passes_with_a_report_for_every_board(catalogue: CellulaeCat
     report = check_cellulae(catalogue, games=20, seed=0, official=catalogue)
     assert report.ok and report.diagnostics == ()
     lines = list(report.lines)
-    assert lines[0] == "catalogue " + catalogue.source + ": valid (Cellulae, 81 tiles)"
+    assert lines[0] == "catalogue shipped:cellulae.yaml: valid (Cellulae, 81 tiles)"
     assert lines.pop(1) == "official set (Cellulae by Federico Latini)"
     assert lines[1] == (
         "Cellulae by Federico Latini: 81 tiles of 30 mm, white face (square-light) and "

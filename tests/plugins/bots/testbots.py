@@ -43,3 +43,58 @@ def cheater(options: str | None) -> Cheater:
 
 def sloth(options: str | None) -> Sloth:
     return Sloth()
+
+
+class Quitter:
+    name = "quitter"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        raise SystemExit(3)  # what sys.exit(3) raises
+
+
+class Chatter:
+    name = "chatter"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        print("chatter thinks aloud")
+        return state.legal_actions()[0]
+
+
+def quitter(options: str | None) -> Quitter:
+    return Quitter()
+
+
+def chatter(options: str | None) -> Chatter:
+    return Chatter()
+
+
+def nobody(options: str | None) -> None:  # a factory that forgot its return
+    return None
+
+
+class Hanger:
+    name = "hanger"
+    move_seconds = 0.05
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        while True:  # never answers, and swallows what an Exception would say
+            try:
+                time.sleep(30)
+            except Exception:  # the point: a bot that hides its errors
+                continue
+
+
+def hanger(options: str | None) -> Hanger:
+    return Hanger()
+
+
+class Hasty:
+    name = "hasty"
+    move_seconds = -1.0  # not a budget
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        return state.legal_actions()[0]
+
+
+def hasty(options: str | None) -> Hasty:
+    return Hasty()
