@@ -290,6 +290,14 @@ def kit_jobs(kit: GameKit, layouts: Sequence[SheetLayout], options: KitOptions,
         if reprint is not None:  # as the sheets: the full file and the reprint
             jobs.append(KitJob("sheets", _print_shop_job(kit, options.flip, reprint),
                                cost=1, imports=pdf_imports, label="reprint print shop"))
+    return jobs + rulebook_jobs(kit, options, langs)
+
+
+def rulebook_jobs(kit: GameKit, options: KitOptions, langs: Sequence[str]) -> list[KitJob]:
+    """The jobs writing ``kit``'s rulebooks in ``langs`` (kit_jobs' last), when
+    ``options.parts`` asks for them."""
+    imports = kit.pieces.imports
+    jobs: list[KitJob] = []
     if "rulebooks" in options.parts and langs:
         # The rulebooks follow the sheets' papers. In parallel, a job per language and
         # kind (each lays its book out once and draws it on every paper; the texts and
