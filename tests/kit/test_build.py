@@ -435,9 +435,9 @@ def test_the_rulebook_check_is_said_before_what_a_build_finds_after_it(
         with pytest.raises(UserError, match="another micropul-print build"):
             build_kit(locked, options)
         _failing_check(monkeypatch)
-        for out, more in [(tmp_path / "b", {"tiles": (99,)}), (tmp_path / "file", {}),
-                          (locked, {})]:
+        for out, asked in [(tmp_path / "b", options._replace(tiles=(99,))),
+                           (tmp_path / "file", options), (locked, options)]:
             with pytest.raises(UserError) as problem:
-                build_kit(out, options._replace(**more))
+                build_kit(out, asked)
             assert [str(d) for d in problem.value.diagnostics] == [
                 "book.po:7:1: error: a stale translation"]
