@@ -89,11 +89,11 @@ def _init_kit_worker() -> None:
         _EVENTS.cancel_join_thread()
 
 
-def _run_job(index: int, news_as: int | None = None) -> _Outcome:
-    """Run the job of _PENDING at ``index``, telling its news under ``news_as`` (by
-    default, its index)."""
+def _run_job(index: int, news: Any = None, news_as: int | None = None) -> _Outcome:
+    """Run the job of _PENDING at ``index``, telling its news on ``news`` (by default,
+    the events queue) under ``news_as`` (by default, its index)."""
     messages: list[str] = []
-    queue = _EVENTS
+    queue = _EVENTS if news is None else news
     key = index if news_as is None else news_as
 
     def say(message: str) -> None:
@@ -232,7 +232,7 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
         if pool is not None:
             pool.join()
         if early_worker is not None:
-            _let_end(early_worker)
+            _let_end(early_worker, early_results)
     finally:
         if early_worker is not None:  # no worker outlives the build, however it ends
             early_worker.terminate()
@@ -248,17 +248,15 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
     return results
 
 
-def _let_end(worker: Any) -> None:
-    """Wait a moment for the early worker to end by itself, reading what news it still
-    sends meanwhile (it flushes its news before it ends: news nobody read would keep it
-    waiting for ever); what is still running after that is terminated (finally)."""
-    import queue as queues
-
-    assert _EVENTS is not None
+def _let_end(worker: Any, channel: Any) -> None:
+    """Wait a moment for the early worker, done with its jobs, to end by itself (what it
+    may still send is read meanwhile); what is still running after that is terminated
+    (finally)."""
     deadline = time.monotonic() + ENDING_GRACE_SECONDS
     while worker.is_alive() and time.monotonic() < deadline:
-        with contextlib.suppress(queues.Empty):
-            _EVENTS.get(timeout=_POLL_SECONDS)
+        worker.join(_POLL_SECONDS)
+        while not channel.empty():
+            channel.get()
 
 
 def _start_order(jobs: Sequence[KitJob]) -> list[int]:
@@ -284,8 +282,10 @@ def _collect(jobs: Sequence[KitJob], say: Progress, told: BuildEvents,
     while next_index < len(jobs):
         try:  # a worker's news first, as it comes
             index, kind, message = _EVENTS.get(timeout=_POLL_SECONDS)
-            if index < 0:  # the early worker's job number
+            if index < 0:  # the early worker's wake-up: its news is on its own pipe
                 index = early_index[-1 - index]
+                if kind == "done":
+                    continue
             if index in outcomes:  # news of a finished job comes too late
                 continue
             if kind == "started":
@@ -299,11 +299,7 @@ def _collect(jobs: Sequence[KitJob], say: Progress, told: BuildEvents,
         except queues.Empty:
             pass
         if early_worker is not None:
-            waiting = sum(index not in outcomes for index in early_index)
-            for number, outcome in _early_outcomes(early_worker, early_results, waiting):
-                index = early_index[number]
-                outcomes[index] = outcome
-                told.finished(index, outcome[0].paths, outcome[3])
+            _early_news(early_worker, early_results, told, early_index, outcomes)
         for index in [i for i in late if i not in outcomes and pending[i].ready()]:
             outcomes[index] = pending[index].get()  # a bug in a job is raised here
             written, _messages, _diagnostics, seconds = outcomes[index]
@@ -320,63 +316,64 @@ def _collect(jobs: Sequence[KitJob], say: Progress, told: BuildEvents,
     return [results[index] for index in range(len(jobs))]
 
 
-def _run_early(count: int, results: Any) -> None:
+def _run_early(count: int, channel: Any) -> None:
     """The early worker (_run_in_workers): run the first ``count`` jobs of _PENDING in
-    turn, telling their news under -1 - their number, each outcome put on ``results``
-    (a bug: its exception, with its traceback, as a pool's worker sends it) and then
-    told on the events queue, which wakes the parent. Its news is flushed before it
-    ends, unless it is stopped: then, as in _init_kit_worker, it is not waited for."""
+    turn. Each job's news and then its outcome (a bug: its exception, with its
+    traceback, as a pool's worker sends it) go on ``channel``, a pipe of its own whose
+    every put is done when it returns, under -1 - the job's number; the events queue
+    only wakes the parent. That queue's news is never waited for here (as in
+    _init_kit_worker): a pool worker that ends while it sends there leaves the queue's
+    lock taken, and a worker flushing its news would wait for it for ever."""
     # How a pool's worker sends a job's exception (typeshed does not list them).
     from multiprocessing.pool import (  # type: ignore[attr-defined]
         ExceptionWithTraceback,
         MaybeEncodingError,
     )
 
-    init_worker()
-    events = _EVENTS
-    try:
-        for number in range(count):
-            outcome: object
-            failed = False
-            try:
-                outcome = _run_job(number, news_as=-1 - number)
-            except Exception as exc:
-                outcome, failed = ExceptionWithTraceback(exc, exc.__traceback__), True
-            try:
-                results.put((number, outcome))
-            except Exception as exc:  # an exception pickle cannot carry, as a pool says
-                results.put((number, MaybeEncodingError(exc, outcome)))
-                failed = True
-            if events is not None:
-                events.put((-1 - number, "done", ""))
-            if failed:
-                break
-        if events is not None:
-            events.close()
-            events.join_thread()
-    except BaseException:
-        if events is not None:
-            events.cancel_join_thread()
-        raise
+    _init_kit_worker()
+    for number in range(count):
+        key = -1 - number
+        outcome: object
+        failed = False
+        try:
+            outcome = _run_job(number, channel, key)
+        except Exception as exc:
+            outcome, failed = ExceptionWithTraceback(exc, exc.__traceback__), True
+        try:
+            channel.put((key, "outcome", outcome))
+        except Exception as exc:  # an exception pickle cannot carry, as a pool says
+            channel.put((key, "outcome", MaybeEncodingError(exc, outcome)))
+            failed = True
+        if _EVENTS is not None:
+            with contextlib.suppress(ValueError, OSError):
+                _EVENTS.put((key, "done", ""))
+        if failed:
+            break
 
 
-def _early_outcomes(worker: Any, results: Any, waiting: int) -> list[tuple[int, _Outcome]]:
-    """The outcomes (by job number) the early worker sent since last asked, ``waiting``
-    of its jobs' being still to come; a bug in its job, or the worker's end before its
-    jobs were done, raised here."""
-    got: list[tuple[int, _Outcome]] = []
-    if not waiting:
-        return got
+def _early_news(worker: Any, channel: Any, told: BuildEvents, early_index: Sequence[int],
+                outcomes: dict[int, _Outcome]) -> None:
+    """What the early worker sent since last asked: its jobs' news told, their outcomes
+    added to ``outcomes`` (by index among all jobs); a bug in its job, or its end
+    before its jobs were done, raised here."""
+    if all(index in outcomes for index in early_index):
+        return
     ended = not worker.is_alive()  # before looking: what it sent before it ended is there
-    while not results.empty():
-        number, outcome = results.get()
-        if isinstance(outcome, BaseException):
-            raise outcome
-        got.append((number, outcome))
-    if ended and len(got) < waiting:
+    while not channel.empty():
+        key, kind, news = channel.get()
+        index = early_index[-1 - key]
+        if kind == "started":
+            told.started(index)
+        elif kind == "said":
+            told.said(index, news)
+        elif isinstance(news, BaseException):
+            raise news
+        else:
+            outcomes[index] = news
+            told.finished(index, news[0].paths, news[3])
+    if ended and not all(index in outcomes for index in early_index):
         raise RuntimeError("a worker process ended before its jobs were done (exit status "
                            f"{worker.exitcode})")
-    return got
 
 
 def _prepare_workers(jobs: Sequence[KitJob]) -> None:
