@@ -441,3 +441,18 @@ def test_the_rulebook_check_is_said_before_what_a_build_finds_after_it(
                 build_kit(out, asked)
             assert [str(d) for d in problem.value.diagnostics] == [
                 "book.po:7:1: error: a stale translation"]
+
+
+def test_german_books_cost_most_and_start_first() -> None:
+    """German's hyphenation patterns (1 MB) make its books the longest and largest jobs:
+    started first, on fresh workers, they end neither last nor on a grown worker."""
+    from micropul_print.kit.plan import rulebook_jobs
+    from micropul_print.kit.pool import _start_order
+
+    langs = ["en", "de", "es", "fr", "it", "pl"]
+    pieces = [piece for job in rulebook_jobs(micropul_kit(), KitOptions(), langs)
+              for piece in job.split()]
+    assert [piece.label for piece in pieces][:2] == ["rulebook en a4,letter",
+                                                     "rulebook de a4,letter"]
+    assert [pieces[i].label for i in _start_order(pieces)][:2] == [
+        "rulebook de a4,letter", "booklet de a4,letter"]
