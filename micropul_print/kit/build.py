@@ -26,6 +26,7 @@ from micropul_print.game.plugin import Game
 from micropul_print.kit.outputs import Staging
 from micropul_print.kit.plan import (
     KIT_PARTS,
+    TILE_FILES,
     KitJob,
     KitOptions,
     PrintRecord,
@@ -157,10 +158,13 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
         if "rulebooks" in options.parts:
             # Whether to start the first jobs in a worker: as the whole build would be
             # (workers_for) with one rulebook job at least, the cheapest there is.
+            # The tile files start while the checks run: the other jobs planned so far
+            # (sheets) wait for the pool, whose workers share the PDF code the
+            # rulebooks import, instead of importing it once more.
             workers = workers_for(options.jobs, [job.cost for _s, _g, job in scoped]
                                   + [PARALLEL_MIN_COST])
-            results = run_jobs([job for _scope, _game, job in scoped], workers, say, events,
-                               then=then)
+            results = run_jobs([job for _scope, _game, job in scoped if job.part == TILE_FILES],
+                               workers, say, events, then=then)
         else:  # nothing to check
             jobs, workers = then()
             results = run_jobs(jobs, workers, say, events)
@@ -328,8 +332,6 @@ def _rulebook_langs(options: KitOptions, game: Game) -> list[str]:
     return list(options.langs) if options.langs is not None else book.languages()
 
 
-# The part of the jobs writing a game's tile images (gameapi.KitJob.part).
-TILE_FILES = "tile files"
 
 def _layouts(papers: Sequence[str]) -> list[SheetLayout]:
     return [load_layout(paper) for paper in papers]
