@@ -26,14 +26,16 @@ from micropul_print.game.plugin import Game
 from micropul_print.kit.outputs import Staging
 from micropul_print.kit.plan import (
     KIT_PARTS,
+    TILE_FILES,
     KitJob,
     KitOptions,
     PrintRecord,
     Progress,
     game_kit,
     kit_jobs,
+    rulebook_jobs,
 )
-from micropul_print.kit.pool import BuildEvents, run_jobs, workers_for
+from micropul_print.kit.pool import PARALLEL_MIN_COST, BuildEvents, run_jobs, workers_for
 from micropul_print.sheets.layout import SheetLayout, load_layout
 
 __all__ = ["DEFAULT_OPTIONS", "PARTS", "BuildEvents", "KitOptions", "KitReport", "build_kit",
@@ -100,29 +102,73 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
     if problems:  # before any job starts
         raise UserError(problems)
     layouts = _layouts(options.papers) if "sheets" in options.parts else []
-    _check_rulebooks(resolved, options)
+    # The rulebooks' checks run while the first jobs (the tile files...) do, in a worker
+    # of their own, where a user cannot tell: whatever stops the build before them
+    # (the output directory refused, --tiles) is raised only once they passed, and a
+    # check that fails leaves the output directory as it was. Otherwise, first.
+    checked = not _quiet_staging(Path(out))
+    if checked:
+        _check_rulebooks(resolved, options)
+
+    def check_first() -> None:  # before raising what would have been found after
+        nonlocal checked
+        if not checked:
+            checked = True
+            _check_rulebooks(resolved, options)
 
     staging = Staging(out)
-    with staging as output:
+    with contextlib.ExitStack() as leaving:
+        try:
+            output = leaving.enter_context(staging)
+        except Exception:
+            check_first()
+            raise
         report = KitReport(output.root)
         report.options = options
         report.catalogues = {game.info.name: catalogue for game, catalogue in resolved}
         report.theme = theme
-        scoped: list[tuple[str, Game, KitJob]] = []  # (scope, game, job)
-        for game, catalogue in resolved:
-            kit = game_kit(game, catalogue, theme, output, numbers=options.numbers)
-            for job in kit_jobs(kit, layouts, options, _rulebook_langs(options, game),
-                                alone=len(resolved) == 1):
-                # Always the pieces: a progress line for each (each rulebook...).
-                scoped += [(f"{game.info.name}/{job.part}", game, piece)
-                           for piece in job.split()]
-        workers = workers_for(options.jobs, [job.cost for _scope, _game, job in scoped])
+        # The jobs of each game: those that need no check first (they may start while
+        # the checks run), then the rulebooks', planned after them (their languages
+        # load the rulebooks' code, which the checks load anyway).
+        first: list[list[tuple[str, Game, KitJob]]] = []  # (scope, game, job) per game
+        kits = []
+        try:
+            for game, catalogue in resolved:
+                kits.append(game_kit(game, catalogue, theme, output, numbers=options.numbers))
+                first.append(_scoped(game, kit_jobs(kits[-1], layouts, options, (),
+                                                    alone=len(resolved) == 1)))
+        except Exception:
+            check_first()
+            raise
+        scoped: list[tuple[str, Game, KitJob]] = [item for items in first for item in items]
+
+        def then() -> tuple[list[KitJob], int]:  # run_jobs: before it tells of any job
+            check_first()
+            scoped[:] = []
+            for (game, _catalogue), kit, planned in zip(resolved, kits, first, strict=True):
+                scoped.extend(planned)
+                scoped.extend(_scoped(game, rulebook_jobs(kit, options,
+                                                          _rulebook_langs(options, game))))
+            if events is not None:
+                events.planned([f"{game.info.name} {job.label or job.part}"
+                                for _s, game, job in scoped])
+            jobs = [job for _scope, _game, job in scoped]
+            return jobs, workers_for(options.jobs, [job.cost for job in jobs])
+
+        if "rulebooks" in options.parts:
+            # Whether to start the first jobs in a worker: as the whole build would be
+            # (workers_for) with one rulebook job at least, the cheapest there is.
+            # The tile files start while the checks run: the other jobs planned so far
+            # (sheets) wait for the pool, whose workers share the PDF code the
+            # rulebooks import, instead of importing it once more.
+            workers = workers_for(options.jobs, [job.cost for _s, _g, job in scoped]
+                                  + [PARALLEL_MIN_COST])
+            results = run_jobs([job for _scope, _game, job in scoped if job.part == TILE_FILES],
+                               workers, say, events, then=then)
+        else:  # nothing to check
+            jobs, workers = then()
+            results = run_jobs(jobs, workers, say, events)
         made: dict[str, list[Path]] = {}
-        jobs = [job for _scope, _game, job in scoped]
-        if events is not None:
-            events.planned([f"{game.info.name} {job.label or job.part}"
-                            for _s, game, job in scoped])
-        results = run_jobs(jobs, workers, say, events)
         for (scope, _game, job), written in zip(scoped, results, strict=True):
             report.files.extend(written.paths)
             report.prints.update(written.prints)
@@ -214,6 +260,32 @@ def _check_rulebooks(resolved: Sequence[Resolved], options: KitOptions) -> None:
         raise UserError(problems)
 
 
+def _scoped(game: Game, jobs: Sequence[KitJob]) -> list[tuple[str, Game, KitJob]]:
+    """Each job's pieces (a progress line for each rulebook...), with its scope in the
+    summary (``<game>/<part>``) and its game."""
+    return [(f"{game.info.name}/{job.part}", game, piece) for job in jobs
+            for piece in job.split()]
+
+
+def _quiet_staging(out: Path) -> bool:
+    """Whether entering the staging of ``out`` (outputs.Staging) leaves no trace a user
+    could see when the build then stops: at most ``out`` itself is made (and removed
+    again), and no earlier build's commit journal or staged files wait there to be
+    finished or removed (with a note)."""
+    from micropul_print.kit.outputs import JOURNAL, STAGING_PREFIX
+
+    try:
+        root = out.absolute()
+        if not root.parent.is_dir():
+            return False
+        if not root.exists():
+            return not root.is_symlink()
+        return (root.is_dir() and not os.path.lexists(root / JOURNAL)
+                and not any(root.glob(f"{STAGING_PREFIX}*")))
+    except (OSError, ValueError):  # found again, and said, by the staging
+        return False
+
+
 def _catalogues(options: KitOptions, loaded: Any = None) -> list[Any]:
     """The catalogue of each game to build, in the order of ``options.games``: a given
     ``catalogue`` stands for its own game, the shipped ones for the others. Every
@@ -260,8 +332,6 @@ def _rulebook_langs(options: KitOptions, game: Game) -> list[str]:
     return list(options.langs) if options.langs is not None else book.languages()
 
 
-# The part of the jobs writing a game's tile images (gameapi.KitJob.part).
-TILE_FILES = "tile files"
 
 def _layouts(papers: Sequence[str]) -> list[SheetLayout]:
     return [load_layout(paper) for paper in papers]

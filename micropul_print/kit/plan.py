@@ -164,14 +164,17 @@ class KitJob:
     # and each of its pieces ("rulebook en").
     label: str = ""
     piece_labels: Sequence[str] = ()
+    # Each piece's cost (default: a share of the job's).
+    piece_costs: Sequence[int] = ()
 
     def split(self) -> list[KitJob]:
         if not self.pieces:
             return [self]
         share = max(1, self.cost // len(self.pieces))
         labels = list(self.piece_labels) or [self.label] * len(self.pieces)
-        return [KitJob(self.part, run, share, self.imports, label=label)
-                for run, label in zip(self.pieces, labels, strict=True)]
+        costs = list(self.piece_costs) or [share] * len(self.pieces)
+        return [KitJob(self.part, run, cost, self.imports, label=label)
+                for run, label, cost in zip(self.pieces, labels, costs, strict=True)]
 
 
 _TILE_IMPORTS = ("micropul_print.backends.svg", "micropul_print.backends.png")
@@ -291,6 +294,14 @@ def kit_jobs(kit: GameKit, layouts: Sequence[SheetLayout], options: KitOptions,
         if reprint is not None:  # as the sheets: the full file and the reprint
             jobs.append(KitJob("sheets", _print_shop_job(kit, options.flip, reprint),
                                cost=1, imports=pdf_imports, label="reprint print shop"))
+    return jobs + rulebook_jobs(kit, options, langs)
+
+
+def rulebook_jobs(kit: GameKit, options: KitOptions, langs: Sequence[str]) -> list[KitJob]:
+    """The jobs writing ``kit``'s rulebooks in ``langs`` (kit_jobs' last), when
+    ``options.parts`` asks for them."""
+    imports = kit.pieces.imports
+    jobs: list[KitJob] = []
     if "rulebooks" in options.parts and langs:
         # The rulebooks follow the sheets' papers. In parallel, a job per language and
         # kind (each lays its book out once and draws it on every paper; the texts and
@@ -298,15 +309,37 @@ def kit_jobs(kit: GameKit, layouts: Sequence[SheetLayout], options: KitOptions,
         papers = list(options.papers)
         on = ",".join(papers)  # the labels name the papers: "rulebook en a4,letter"
         kinds = [False, True] if options.booklets else [False]
+        costs = [_rulebook_cost(lang) for lang in langs]
         for booklet in kinds:
             kind = "booklet" if booklet else "rulebook"
             jobs.append(KitJob(
                 "rulebooks", _rulebooks_job(kit, langs, papers, booklet=booklet),
-                cost=3 * len(langs), imports=(*imports, *_RULEBOOK_IMPORTS),
+                cost=sum(costs), imports=(*imports, *_RULEBOOK_IMPORTS),
                 pieces=[_rulebooks_job(kit, [lang], papers, booklet=booklet)
                         for lang in langs],
-                label=f"{kind}s {on}", piece_labels=[f"{kind} {lang} {on}" for lang in langs]))
+                label=f"{kind}s {on}", piece_labels=[f"{kind} {lang} {on}" for lang in langs],
+                piece_costs=costs))
     return jobs
+
+
+# A rulebook job's cost (3: as the cheapest there is, kit/pool.py), and what a language's
+# hyphenation patterns add: reading German's (1 MB, ten times any other's) makes its
+# books the longest and largest jobs of a build, started first (on a fresh worker).
+RULEBOOK_COST = 3
+_PATTERN_BYTES_PER_COST = 250_000
+
+
+def _rulebook_cost(lang: str) -> int:
+    import pyphen  # type: ignore[import-untyped]
+
+    from micropul_print.rulebook.hyphenation import HYPHENATION_DICTIONARIES
+
+    name = HYPHENATION_DICTIONARIES.get(lang) or pyphen.language_fallback(lang)
+    try:
+        size = Path(pyphen.LANGUAGES[name]).stat().st_size if name else 0
+    except (KeyError, OSError):
+        size = 0
+    return RULEBOOK_COST + size // _PATTERN_BYTES_PER_COST
 
 
 def sheet_options(options: KitOptions) -> SheetOptions:

@@ -15,14 +15,19 @@ import functools
 import gc
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from micropul_print.base.errors import Diagnostic, UserError
 from micropul_print.game import registry
 from micropul_print.kit.plan import TILE_FILES, KitJob, Progress, Written
-from micropul_print.kit.workers import forking_workers, give_back_memory, init_worker
+from micropul_print.kit.workers import (
+    ENDING_GRACE_SECONDS,
+    forking_workers,
+    give_back_memory,
+    init_worker,
+)
 
 
 class BuildEvents(Protocol):
@@ -84,17 +89,20 @@ def _init_kit_worker() -> None:
         _EVENTS.cancel_join_thread()
 
 
-def _run_job(index: int) -> _Outcome:
+def _run_job(index: int, news: Any = None, news_as: int | None = None) -> _Outcome:
+    """Run the job of _PENDING at ``index``, telling its news on ``news`` (by default,
+    the events queue) under ``news_as`` (by default, its index)."""
     messages: list[str] = []
-    queue = _EVENTS
+    queue = _EVENTS if news is None else news
+    key = index if news_as is None else news_as
 
     def say(message: str) -> None:
         messages.append(message)
         if queue is not None:
-            queue.put((index, "said", message))
+            queue.put((key, "said", message))
 
     if queue is not None:
-        queue.put((index, "started", ""))
+        queue.put((key, "started", ""))
     started = time.perf_counter()
     try:
         return _PENDING[index].run(say), messages, (), time.perf_counter() - started
@@ -125,14 +133,29 @@ class NoEvents:
 _POLL_SECONDS = 0.05
 
 
+# The rest of a build's plan after its checks (run_jobs): every job, and the workers for
+# them.
+Then = Callable[[], tuple[Sequence[KitJob], int]]
+
+
 def run_jobs(jobs: Sequence[KitJob], workers: int, say: Progress,
-              events: BuildEvents | None = None) -> list[Written]:
+              events: BuildEvents | None = None, *, then: Then | None = None) -> list[Written]:
     """Run every job, in worker processes when ``workers`` > 1; results in job order.
     ``say`` is told each job's messages as its turn comes, ``events`` as they happen;
     every problem of every job is raised together, as one UserError. Whatever ends the
     parent's wait (a problem, Ctrl-C, SIGTERM) terminates every worker before it goes
-    on."""
+    on.
+
+    ``then``: the build's checks and the rest of its plan, run in this process before
+    anything is told of any job (a UserError from it stops the build); it returns every
+    job of the build in order, ``jobs`` among them (the same objects), and the workers
+    for them all, and the results are those of all its jobs. With ``workers`` > 1,
+    ``jobs`` start meanwhile, in a worker of their own; the others start after it, in
+    workers forked then, which find what it checked and loaded."""
     told: BuildEvents = events or NoEvents()
+    if then is not None and (workers <= 1 or not jobs):
+        jobs, workers = then()
+        then = None
     if workers <= 1:  # in this process: progress as it happens, the first problem stops
         serial: list[Written] = []
         for index, job in enumerate(jobs):
@@ -146,86 +169,211 @@ def run_jobs(jobs: Sequence[KitJob], workers: int, say: Progress,
             serial.append(job.run(both))
             told.finished(index, serial[-1].paths, time.perf_counter() - started)
         return serial
-    return _run_in_workers(jobs, workers, say, told)
+    return _run_in_workers(jobs, workers, say, told, then)
 
 
 def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
-                    told: BuildEvents) -> list[Written]:
+                    told: BuildEvents, then: Then | None = None) -> list[Written]:
     import multiprocessing
-    import queue as queues
 
-    results: dict[int, Written] = {}
-    problems: list[Diagnostic] = []
-    _prepare_workers(jobs)
     global _EVENTS
     context = multiprocessing.get_context("fork")
-    _PENDING[:] = jobs
-    _EVENTS = context.Queue()  # before the fork: every worker inherits it
     # What the parent made so far is never garbage the workers must look for: out of
     # their collector's way, its pages are not copied into each worker by a collection.
     gc.freeze()
-    with forking_workers():
-        pool = context.Pool(workers, initializer=_init_kit_worker)
+    _EVENTS = context.Queue()  # before the fork: every worker inherits it
+    early: list[KitJob] = []  # the jobs started before ``then``, by the early worker
+    early_results: Any = None
+    early_worker: Any = None
+    pool: Any = None
     try:
-        # The tile files first (a game's one job that cannot be split, and the one that
-        # needs the most memory: run by a fresh worker, not one grown by other jobs),
-        # then the longest first, so that no long job starts last.
-        order = sorted(range(len(jobs)),
-                       key=lambda i: (jobs[i].part != TILE_FILES, -jobs[i].cost))
-        events = _EVENTS
+        if then is not None:
+            # The jobs planned before the checks start while this process checks (the
+            # two would otherwise take turns on one CPU for the first half second of a
+            # build), in a worker of their own that ends with them: the memory the tile
+            # files took goes with it.
+            early = [jobs[index] for index in _start_order(jobs)]
+            _PENDING[:] = early
+            early_results = context.SimpleQueue()
+            with forking_workers():
+                early_worker = context.Process(target=_run_early,
+                                               args=(len(early), early_results), daemon=True)
+                early_worker.start()
+            jobs, workers = then()  # a problem here ends the early worker (finally)
+            gc.freeze()  # what the checks made, too
+        # Each early job's index among all, by its number in the early worker (which
+        # tells its news under -1 - that number: _run_early).
+        where = {id(job): index for index, job in enumerate(jobs)}
+        early_index = [where[id(job)] for job in early]
+        late = [index for index in _start_order(jobs) if index not in set(early_index)]
+        _PENDING[:] = jobs
+        pending: dict[int, Any] = {}
+        if late:
+            _prepare_workers([jobs[index] for index in late])
+            with forking_workers():
+                pool = context.Pool(max(1, min(workers, len(late))),
+                                    initializer=_init_kit_worker)
+            events = _EVENTS
 
-        def arrived(_outcome: object, index: int) -> None:
-            # Run by the pool's result thread in this process when a job's result (or
-            # its error) has come back: the wait below wakes at once, not at its next
-            # poll (the last job's would otherwise add up to a poll to every build).
-            with contextlib.suppress(ValueError, OSError):  # the build is over
-                events.put((index, "done", ""))
+            def arrived(_outcome: object, index: int) -> None:
+                # Run by the pool's result thread in this process when a job's result
+                # (or its error) has come back: the wait below wakes at once, not at
+                # its next poll (the last job's would otherwise add up to a poll to
+                # every build).
+                with contextlib.suppress(ValueError, OSError):  # the build is over
+                    events.put((index, "done", ""))
 
-        pending = {index: pool.apply_async(_run_job, (index,),
-                                           callback=functools.partial(arrived, index=index),
-                                           error_callback=functools.partial(arrived,
-                                                                            index=index))
-                   for index in order}
-        pool.close()
-        outcomes: dict[int, _Outcome] = {}
-        next_index = 0  # the next job whose messages and result are taken, in job order
-        while next_index < len(jobs):
-            try:  # a worker's news first, as it comes
-                index, kind, message = _EVENTS.get(timeout=_POLL_SECONDS)
-                if index in outcomes:  # news of a finished job comes too late
-                    continue
-                if kind == "started":
-                    told.started(index)
-                elif kind == "said":
-                    told.said(index, message)
-                if kind != "done":
-                    continue
-                pending[index].wait()  # the callback runs just before the result is set
-            except queues.Empty:
-                pass
-            for index in [i for i in order if i not in outcomes and pending[i].ready()]:
-                outcomes[index] = pending[index].get()  # a bug in a job is raised here
-                written, _messages, _diagnostics, seconds = outcomes[index]
-                told.finished(index, written.paths, seconds)
-            while next_index in outcomes:
-                written, messages, diagnostics, _seconds = outcomes[next_index]
-                for message in messages:
-                    say(message)
-                problems.extend(diagnostics)
-                results[next_index] = written
-                next_index += 1
-        pool.join()
+            pending = {index: pool.apply_async(
+                _run_job, (index,), callback=functools.partial(arrived, index=index),
+                error_callback=functools.partial(arrived, index=index)) for index in late}
+            pool.close()
+        results = _collect(jobs, say, told, pending, late, early_worker, early_results,
+                           early_index)
+        if pool is not None:
+            pool.join()
+        if early_worker is not None:
+            _let_end(early_worker, early_results)
     finally:
-        pool.terminate()  # no worker outlives the build, however it ends
-        pool.join()
+        if early_worker is not None:  # no worker outlives the build, however it ends
+            early_worker.terminate()
+            early_worker.join()
+        if pool is not None:
+            pool.terminate()
+            pool.join()
         _PENDING.clear()
         _EVENTS.close()
         _EVENTS.cancel_join_thread()
         _EVENTS = None
         gc.unfreeze()  # a later build in this process (build --watch) collects them
+    return results
+
+
+def _let_end(worker: Any, channel: Any) -> None:
+    """Wait a moment for the early worker, done with its jobs, to end by itself (what it
+    may still send is read meanwhile); what is still running after that is terminated
+    (finally)."""
+    deadline = time.monotonic() + ENDING_GRACE_SECONDS
+    while worker.is_alive() and time.monotonic() < deadline:
+        worker.join(_POLL_SECONDS)
+        while not channel.empty():
+            channel.get()
+
+
+def _start_order(jobs: Sequence[KitJob]) -> list[int]:
+    """The indices of ``jobs`` in the order they start: the tile files first (a game's
+    one job that cannot be split, and the one that needs the most memory: run by a
+    fresh worker, not one grown by other jobs), then the longest first, so that no long
+    job starts last."""
+    return sorted(range(len(jobs)), key=lambda i: (jobs[i].part != TILE_FILES, -jobs[i].cost))
+
+
+def _collect(jobs: Sequence[KitJob], say: Progress, told: BuildEvents,
+             pending: dict[int, Any], late: Sequence[int], early_worker: Any,
+             early_results: Any, early_index: Sequence[int]) -> list[Written]:
+    """The parent's wait: each job's news told as it comes, its messages said and its
+    result taken in job order; every problem of every job raised together."""
+    import queue as queues
+
+    assert _EVENTS is not None
+    results: dict[int, Written] = {}
+    problems: list[Diagnostic] = []
+    outcomes: dict[int, _Outcome] = {}
+    next_index = 0  # the next job whose messages and result are taken, in job order
+    while next_index < len(jobs):
+        try:  # a worker's news first, as it comes
+            index, kind, message = _EVENTS.get(timeout=_POLL_SECONDS)
+            if index < 0:  # the early worker's wake-up: its news is on its own pipe
+                index = early_index[-1 - index]
+                if kind == "done":
+                    continue
+            if index in outcomes:  # news of a finished job comes too late
+                continue
+            if kind == "started":
+                told.started(index)
+            elif kind == "said":
+                told.said(index, message)
+            if kind != "done":
+                continue
+            if index in pending:
+                pending[index].wait()  # the callback runs just before the result is set
+        except queues.Empty:
+            pass
+        if early_worker is not None:
+            _early_news(early_worker, early_results, told, early_index, outcomes)
+        for index in [i for i in late if i not in outcomes and pending[i].ready()]:
+            outcomes[index] = pending[index].get()  # a bug in a job is raised here
+            written, _messages, _diagnostics, seconds = outcomes[index]
+            told.finished(index, written.paths, seconds)
+        while next_index in outcomes:
+            written, messages, diagnostics, _seconds = outcomes[next_index]
+            for message in messages:
+                say(message)
+            problems.extend(diagnostics)
+            results[next_index] = written
+            next_index += 1
     if problems:
         raise UserError(dict.fromkeys(problems))  # a problem two jobs found, once
     return [results[index] for index in range(len(jobs))]
+
+
+def _run_early(count: int, channel: Any) -> None:
+    """The early worker (_run_in_workers): run the first ``count`` jobs of _PENDING in
+    turn. Each job's news and then its outcome (a bug: its exception, with its
+    traceback, as a pool's worker sends it) go on ``channel``, a pipe of its own whose
+    every put is done when it returns, under -1 - the job's number; the events queue
+    only wakes the parent. That queue's news is never waited for here (as in
+    _init_kit_worker): a pool worker that ends while it sends there leaves the queue's
+    lock taken, and a worker flushing its news would wait for it for ever."""
+    # How a pool's worker sends a job's exception (typeshed does not list them).
+    from multiprocessing.pool import (  # type: ignore[attr-defined]
+        ExceptionWithTraceback,
+        MaybeEncodingError,
+    )
+
+    _init_kit_worker()
+    for number in range(count):
+        key = -1 - number
+        outcome: object
+        failed = False
+        try:
+            outcome = _run_job(number, channel, key)
+        except Exception as exc:
+            outcome, failed = ExceptionWithTraceback(exc, exc.__traceback__), True
+        try:
+            channel.put((key, "outcome", outcome))
+        except Exception as exc:  # an exception pickle cannot carry, as a pool says
+            channel.put((key, "outcome", MaybeEncodingError(exc, outcome)))
+            failed = True
+        if _EVENTS is not None:
+            with contextlib.suppress(ValueError, OSError):
+                _EVENTS.put((key, "done", ""))
+        if failed:
+            break
+
+
+def _early_news(worker: Any, channel: Any, told: BuildEvents, early_index: Sequence[int],
+                outcomes: dict[int, _Outcome]) -> None:
+    """What the early worker sent since last asked: its jobs' news told, their outcomes
+    added to ``outcomes`` (by index among all jobs); a bug in its job, or its end
+    before its jobs were done, raised here."""
+    if all(index in outcomes for index in early_index):
+        return
+    ended = not worker.is_alive()  # before looking: what it sent before it ended is there
+    while not channel.empty():
+        key, kind, news = channel.get()
+        index = early_index[-1 - key]
+        if kind == "started":
+            told.started(index)
+        elif kind == "said":
+            told.said(index, news)
+        elif isinstance(news, BaseException):
+            raise news
+        else:
+            outcomes[index] = news
+            told.finished(index, news[0].paths, news[3])
+    if ended and not all(index in outcomes for index in early_index):
+        raise RuntimeError("a worker process ended before its jobs were done (exit status "
+                           f"{worker.exitcode})")
 
 
 def _prepare_workers(jobs: Sequence[KitJob]) -> None:

@@ -299,3 +299,160 @@ def test_a_bug_in_a_plugins_job_is_blamed_on_the_plugin_even_from_a_worker(
     with pytest.raises(ZeroDivisionError) as bug:
         run_jobs(jobs, workers, lambda _message: None)
     assert registry.plugin_blamed(bug.value) == "buggy"
+
+
+class _Told:
+    """A BuildEvents that records what it is told, in order."""
+
+    def __init__(self) -> None:
+        self.told: list[str] = []
+
+    def planned(self, labels: Any) -> None:
+        self.told.append(f"planned {list(labels)}")
+
+    def started(self, index: int) -> None:
+        self.told.append(f"started {index}")
+
+    def said(self, index: int, message: str) -> None:
+        self.told.append(f"said {index} {message}")
+
+    def finished(self, index: int, files: Any, seconds: float) -> None:
+        self.told.append(f"finished {index}")
+
+
+def test_jobs_planned_before_the_checks_start_while_they_run_and_are_told_after(
+        tmp_path: Path) -> None:
+    import time
+
+    from micropul_print.kit.plan import KitJob, Written
+    from micropul_print.kit.pool import run_jobs
+
+    marker = tmp_path / "started"
+
+    def first(say: Callable[[str], None]) -> Written:
+        say("first")
+        marker.write_text("")
+        return Written([marker])
+
+    def late(say: Callable[[str], None]) -> Written:
+        say("late")
+        return Written([tmp_path / "late"])
+
+    messages: list[str] = []
+    events = _Told()
+    early = [KitJob("svg", first, cost=1)]
+
+    def then() -> tuple[list[KitJob], int]:
+        waited = time.monotonic() + 30
+        while not marker.exists() and time.monotonic() < waited:
+            time.sleep(0.01)
+        assert marker.exists()  # the first job ran while this waited
+        assert messages == [] and events.told == []  # and nothing was told of it
+        return [KitJob("rulebooks", late, cost=3), *early], 2
+
+    results = run_jobs(early, 2, messages.append, events, then=then)
+    assert [written.paths for written in results] == [[tmp_path / "late"], [marker]]
+    assert messages == ["late", "first"]  # in job order
+    assert {"started 1", "finished 1", "started 0", "finished 0"} <= set(events.told)
+
+
+def test_checks_that_fail_stop_the_jobs_started_before_them_and_nothing_is_told() -> None:
+    import multiprocessing
+
+    from micropul_print.base.errors import Diagnostic, UserError
+    from micropul_print.kit.plan import KitJob, Written
+    from micropul_print.kit.pool import run_jobs
+
+    def slow(say: Callable[[str], None]) -> Written:
+        import time
+
+        say("slow")
+        time.sleep(60)
+        return Written()
+
+    def then() -> tuple[list[KitJob], int]:
+        raise UserError([Diagnostic("rules.po", 3, 1, "stale")])
+
+    messages: list[str] = []
+    events = _Told()
+    with pytest.raises(UserError) as problem:
+        run_jobs([KitJob("svg", slow, cost=1)], 2, messages.append, events, then=then)
+    assert [str(d) for d in problem.value.diagnostics] == ["rules.po:3:1: error: stale"]
+    assert messages == [] and events.told == []
+    assert multiprocessing.active_children() == []  # the early worker is gone
+
+
+def _failing_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    import micropul_print.rulebook as rulebook
+    from micropul_print.base.errors import Diagnostic, UserError
+
+    def check(*_args: Any, **_kwargs: Any) -> Any:
+        raise UserError([Diagnostic("book.po", 7, 1, "a stale translation")])
+
+    monkeypatch.setattr(rulebook, "check_rulebook", check)
+
+
+def test_a_failed_rulebook_check_says_only_its_problem_and_leaves_the_kit_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from micropul_print.base.errors import UserError
+
+    out = tmp_path / "kit"
+    options = KitOptions(dpi=30, langs=("en",), papers=("a4",), booklets=False, jobs=2)
+    build_kit(out, options)
+    before = {path: path.read_bytes() for path in out.rglob("*") if path.is_file()}
+    _failing_check(monkeypatch)
+    messages: list[str] = []
+    events = _Told()
+    with pytest.raises(UserError) as problem:
+        build_kit(out, options._replace(dpi=40), progress=messages.append, events=events)
+    assert [str(d) for d in problem.value.diagnostics] == [
+        "book.po:7:1: error: a stale translation"]
+    assert messages == [] and events.told == []
+    assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == before
+    fresh = tmp_path / "fresh"
+    with pytest.raises(UserError):
+        build_kit(fresh, options)
+    assert not fresh.exists()
+
+
+def test_the_rulebook_check_is_said_before_what_a_build_finds_after_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import fcntl
+
+    from micropul_print.base.errors import UsageError, UserError
+    from micropul_print.kit.outputs import LOCK
+
+    options = KitOptions(dpi=30, langs=("en",), papers=("a4",), booklets=False, jobs=2)
+    with pytest.raises(UsageError):  # a tile the set does not have
+        build_kit(tmp_path / "a", options._replace(tiles=(99,)))
+    (tmp_path / "file").write_text("")
+    with pytest.raises(UserError, match="cannot write the kit here"):
+        build_kit(tmp_path / "file", options)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    with (locked / LOCK).open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another build writes there
+        with pytest.raises(UserError, match="another micropul-print build"):
+            build_kit(locked, options)
+        _failing_check(monkeypatch)
+        for out, asked in [(tmp_path / "b", options._replace(tiles=(99,))),
+                           (tmp_path / "file", options), (locked, options)]:
+            with pytest.raises(UserError) as problem:
+                build_kit(out, asked)
+            assert [str(d) for d in problem.value.diagnostics] == [
+                "book.po:7:1: error: a stale translation"]
+
+
+def test_german_books_cost_most_and_start_first() -> None:
+    """German's hyphenation patterns (1 MB) make its books the longest and largest jobs:
+    started first, on fresh workers, they end neither last nor on a grown worker."""
+    from micropul_print.kit.plan import rulebook_jobs
+    from micropul_print.kit.pool import _start_order
+
+    langs = ["en", "de", "es", "fr", "it", "pl"]
+    pieces = [piece for job in rulebook_jobs(micropul_kit(), KitOptions(), langs)
+              for piece in job.split()]
+    assert [piece.label for piece in pieces][:2] == ["rulebook en a4,letter",
+                                                     "rulebook de a4,letter"]
+    assert [pieces[i].label for i in _start_order(pieces)][:2] == [
+        "rulebook de a4,letter", "booklet de a4,letter"]
