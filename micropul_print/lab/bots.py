@@ -154,12 +154,34 @@ def move_values(state: GameState, moves: Sequence[Any]) -> list[tuple[float, flo
     return values
 
 
-def greedy_ranking(state: GameState, moves: Sequence[Any]) -> list[Any]:
-    """``moves`` from the best to the worst by greedy's :func:`move_value`, equals in
-    their given order."""
+def greedy_ranking(state: GameState, moves: Sequence[Any],
+                   rng: random.Random | None = None) -> list[Any]:
+    """``moves`` from the best to the worst by greedy's :func:`move_value`; equals in
+    an order drawn from ``rng`` (without one, in their given order). The lookahead
+    gives its own: with equals in legal order, a game without chance or hidden tiles
+    (Cellulae) would be the same game whatever the seed."""
     values = move_values(state, moves)
-    order = sorted(range(len(moves)), key=lambda i: values[i], reverse=True)
+    order = sorted(range(len(moves)), key=values.__getitem__, reverse=True)
+    if rng is not None:
+        _shuffle_equals(order, values, rng)
     return [moves[i] for i in order]
+
+
+def _shuffle_equals(order: list[int], values: Sequence[tuple[float, float]],
+                    rng: random.Random) -> None:
+    """Shuffle, in place, each run of ``order`` whose ``values`` are equal (a
+    Fisher-Yates shuffle on ``rng.random()``: draws only for the ties)."""
+    count = len(order)
+    start = 0
+    while start < count:
+        value = values[order[start]]
+        end = start + 1
+        while end < count and values[order[end]] == value:
+            end += 1
+        for i in range(end - 1, start, -1):
+            j = start + int(rng.random() * (i - start + 1))
+            order[i], order[j] = order[j], order[i]
+        start = end
 
 
 def _greedy_pick(state: GameState, moves: Sequence[Any], rng: random.Random) -> Any:
@@ -313,17 +335,24 @@ class LookaheadBot:
             root.visits += 1
             done += 1
         # The most visited move; among equals (with more moves than nodes, most were
-        # visited once), the best mean reward, then greedy's ranking (or legal order).
-        order = root.ranking or {}
+        # visited once), the best mean reward, then greedy's ranking (its equals in an
+        # order drawn from rng); unranked (w0), one of the equals drawn from rng.
+        ranking = root.ranking
 
-        def rank(i: int) -> tuple[int, float, int]:
-            child = root.children.get(moves[i])
-            tiebreak = -order.get(moves[i], i)
+        def rank(move: Any) -> tuple[int, float]:
+            child = root.children.get(move)
             if child is None:
-                return -1, 0.0, tiebreak
-            return child.visits, child.reward / child.visits, tiebreak
+                return -1, 0.0
+            return child.visits, child.reward / child.visits
 
-        return moves[max(range(len(moves)), key=rank)]
+        keys = [rank(move) for move in moves]
+        best = max(keys)
+        tied = [move for move, key in zip(moves, keys, strict=True) if key == best]
+        if len(tied) == 1:
+            return tied[0]
+        if ranking is not None:
+            return min(tied, key=lambda move: ranking.get(move, len(ranking)))
+        return tied[int(rng.random() * len(tied))]
 
     def _iterate(self, root: _Node, state: GameState, rng: random.Random,
                  bounds: _Bounds, width: float, root_legal: Sequence[Any]) -> None:
@@ -335,7 +364,7 @@ class LookaheadBot:
         while not state.is_terminal():
             if node is root:
                 if width > 0:
-                    legal = _widened(node, state, legal, width)
+                    legal = _widened(node, state, legal, width, rng)
             elif width > 0 and node.ranking is not None and is_legal is not None:
                 # A ranked node needs only its best moves that are legal here: each
                 # looked at alone, not the whole list (the same moves either way).
@@ -343,7 +372,7 @@ class LookaheadBot:
             else:
                 legal = state.legal_actions()
                 if width > 0:
-                    legal = _widened(node, state, legal, width)
+                    legal = _widened(node, state, legal, width, rng)
             children = node.children
             for move in legal:
                 child = children.get(move)
@@ -392,11 +421,12 @@ def _search_copies(state: GameState) -> Callable[[int], GameState]:
     return state.determinized
 
 
-def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float) -> list[Any]:
+def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float,
+             rng: random.Random) -> list[Any]:
     """The moves of ``legal`` that ``node`` may choose among now: its best by greedy's
-    ranking, more as it is visited more."""
+    ranking (equals in an order drawn from ``rng``), more as it is visited more."""
     if node.ranking is None:
-        node.order = greedy_ranking(state, legal)
+        node.order = greedy_ranking(state, legal, rng)
         node.ranking = {move: i for i, move in enumerate(node.order)}
     allowed = max(1, int(width * math.sqrt(node.visits + 1)))
     # The first ``allowed`` of legal sorted by rank, the unranked after in legal order;
