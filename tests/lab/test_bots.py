@@ -298,7 +298,10 @@ def test_the_state_s_shortcuts_change_no_game(players: int,
     """Micropul's ``scores_after`` (moves valued without playing them), ``is_legal``
     (a ranked move looked at alone) and ``scratch_determinized`` (determinisations
     without undo records) are shortcuts: without them, greedy and the guided lookahead
-    play the same games, move for move."""
+    play the same games, move for move. (``scratch_redrawn`` draws its
+    determinisations from the search's generator instead of a seed drawn from it: other
+    draws, other games; tests/engines/test_copy.py checks that it is the same
+    determinisation for the same generator.)"""
     specs = ["greedy", "lookahead:12:w1"]
 
     def games() -> list[list[Any]]:
@@ -316,10 +319,53 @@ def test_the_state_s_shortcuts_change_no_game(players: int,
             played.append(moves)
         return played
 
-    fast = games()
     kind = type(_state("micropul", 0))
+    monkeypatch.delattr(kind, "scratch_redrawn")
+    fast = games()
     monkeypatch.delattr(kind, "scratch_determinized")
     assert games() == fast
     monkeypatch.delattr(kind, "scores_after")
     monkeypatch.delattr(kind, "is_legal")
     assert games() == fast
+
+
+@pytest.mark.parametrize("game", ["micropul", "cellulae"])
+def test_the_search_stopped_once_its_choice_is_settled_plays_the_same_games(
+        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lookahead stops once its most visited move leads by more visits than the
+    iterations left: every iteration run, the games are the same, move for move (the
+    search's generator is its own, so the iterations it spares change no later
+    decision)."""
+    from micropul_print.lab import bots
+
+    def games() -> list[list[Any]]:
+        played = []
+        for seed in range(2):
+            state = _state(game, seed)
+            players = [make_bot("lookahead")] * state.players
+            rngs = [random.Random(bot_seed(seed, seat)) for seat in range(state.players)]
+            moves = []
+            while not state.is_terminal():
+                move = players[state.current_player()].choose(
+                    state, rngs[state.current_player()])
+                moves.append(move)
+                state.apply_action(move)
+            played.append(moves)
+        return played
+
+    stopped = games()
+    calls = 0
+    iterate = bots.LookaheadBot._iterate
+
+    def counted(*args: Any) -> None:
+        nonlocal calls
+        calls += 1
+        iterate(*args)
+
+    monkeypatch.setattr(bots.LookaheadBot, "_iterate", counted)
+    assert games() == stopped
+    early = calls
+    calls = 0
+    monkeypatch.setattr(bots, "STOP_WHEN_SETTLED", False)
+    assert games() == stopped
+    assert calls > early  # some searches did stop early
