@@ -391,7 +391,7 @@ class LookaheadBot:
         while not state.is_terminal():
             if node is root:
                 if width > 0:
-                    legal = _widened(node, state, legal, width, rng, top)
+                    legal = _widened(node, state, legal, width, rng, top, root_legal)
             elif width > 0 and node.ranking is not None and is_legal is not None:
                 # A ranked node needs only its best moves that are legal here: each
                 # looked at alone, not the whole list (the same moves either way).
@@ -457,13 +457,19 @@ def _search_copies(state: GameState) -> Callable[[random.Random], GameState]:
 
 
 def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float,
-             rng: random.Random, top: int | None) -> list[Any]:
+             rng: random.Random, top: int | None,
+             root_legal: Sequence[Any] | None = None) -> list[Any]:
     """The moves of ``legal`` that ``node`` may choose among now: its best by greedy's
     ranking (equals in an order drawn from ``rng``), more as it is visited more."""
-    if node.ranking is None:
+    fresh = node.ranking is None
+    if fresh:
         node.order = greedy_ranking(state, legal, rng, top)
         node.ranking = {move: i for i, move in enumerate(node.order)}
     allowed = max(1, int(width * math.sqrt(node.visits + 1)))
+    if fresh or legal is root_legal:
+        # Ranked from these very moves (or the root's, the same at every visit): the
+        # first ``allowed`` are all legal here.
+        return node.order[:allowed]
     # The first ``allowed`` of legal sorted by rank, the unranked after in legal order;
     # without a sort: the ranked moves in order, while they are legal here.
     present = set(legal)
@@ -474,6 +480,7 @@ def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float,
             if len(chosen) == allowed:
                 return chosen
     ranking = node.ranking
+    assert ranking is not None
     for move in legal:
         if move not in ranking:
             chosen.append(move)
