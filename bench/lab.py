@@ -159,7 +159,10 @@ def compare(base: Path, games: int, seed: int, cpus: list[int], runs: int = 2) -
         for name, checkout in (("base", base), ("this", ROOT)):
             cpu, rows[name] = _analyse(checkout, games, seed)
             best[name] = min(best[name], cpu)
-            print(f"  {name}: {cpu:7.1f} s CPU", flush=True)
+            rating = rows[name]["rating"]
+            assert isinstance(rating, dict)
+            print(f"  {name}: {cpu:7.1f} s CPU, lookahead over greedy "
+                  f"{rating['value']:+.0f} Elo", flush=True)
     ratio = best["base"] / best["this"]
     gaps: dict[str, dict[str, float]] = {}
     for name in ("base", "this"):
