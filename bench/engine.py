@@ -6,7 +6,7 @@
     .venv/bin/python -m bench engine --compiled-test  # the differential test, compiled
 
 Random playouts per second on one core for Micropul (two-player, solitaire) and Cellulae
-(5 x 5, 7 x 7, 9 x 9), the engine's and the reference's (tests/engines/reference: the
+(5 × 5, 7 × 7, 9 × 9), the engine's and the reference's (tests/engines/reference: the
 engine before the speed-up), and their ratio: ratios measured in one run are the figures
 to quote, the machine being shared and noisy. Also the time per turn, the set-up of a
 game, legal-action listings, ``check``'s fixed cost (the set facts of the official set),
@@ -186,8 +186,8 @@ def _cellulae(games: int, repeat: int) -> dict[str, float]:
             return count
 
         new_rate, ref_rate = _best_rates(new, ref, repeat)
-        ratios[f"Cellulae {side} x {side}"] = _line(
-            f"Cellulae {side} x {side} random games ({turns / count:.1f} turns)",
+        ratios[f"Cellulae {side} × {side}"] = _line(
+            f"Cellulae {side} × {side} random games ({turns / count:.1f} turns)",
             new_rate, ref_rate, "games/s",
         )
     return ratios

@@ -16,14 +16,17 @@ greedy,lookahead``) and for the lookahead against greedy alone. Goal (issue 14):
 games with the lookahead "in minutes", taken as at most 10 minutes for the mix; exit
 status 1 if missed.
 
-    python -m bench lab --base=DIR [--compare-games=N]
+    python -m bench lab --base=DIR [--compare-games=N[,N...]] [--compare-runs=R]
 
 With ``--base``, instead: ``analyse --players 2 --bots greedy,lookahead --games N``
-(default 100) run as a command on this checkout and on the checkout DIR (e.g. a ``git
-worktree`` of the commit to compare with), alternately, twice each, in this run, pinned
-to two CPUs with two workers: the CPU time of each (its best), their ratio (goal of
-issue 25: at least 3x), and each side's ladder gap lookahead-over-greedy with its
-interval (the same strength: the gap no smaller, the intervals overlapping).
+(default 100; several counts, e.g. ``100,500``, each in turn) run as a command on this
+checkout and on the checkout DIR (e.g. a ``git worktree`` of the commit to compare
+with), alternately, R times each (default 2), in this run, pinned to two CPUs with two
+workers: the CPU time of each (its best), their ratio (goal of issue 25: at least 3x),
+and each side's ladder gap lookahead-over-greedy with its interval, on the same seeds,
+and whether the strength is the same as the goal means it: this checkout's gap no
+smaller than the base's, their intervals overlapping. Exit status 1 unless every count
+meets both.
 """
 
 from __future__ import annotations
@@ -64,12 +67,18 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
     parser.add_argument("--base", type=Path,
                         help="compare analyse's time with the checkout in this folder")
-    parser.add_argument("--compare-games", type=int, default=100,
-                        help="analyse --games with --base (default: 100)")
+    parser.add_argument("--compare-games", type=_counts, default=[100],
+                        help="analyse --games with --base, one count or several "
+                             "comma-separated (default: 100)")
+    parser.add_argument("--compare-runs", type=int, default=2,
+                        help="runs of each side per count with --base, the best kept "
+                             "(default: 2)")
     args, _others = parser.parse_known_args(argv)  # the other benchmarks' options
     cpus = pin_to_two_cpus()
     if args.base is not None:
-        return compare(args.base, args.compare_games, args.seed, cpus)
+        each_met = [compare(args.base, games, args.seed, cpus, args.compare_runs)
+               for games in args.compare_games]
+        return 0 if all(each_met) else 1
     game = registry.get("micropul")
     catalogue = load_catalogue(game.shipped_catalogue())
     whole = plan("micropul", catalogue, ["greedy", "lookahead"], args.games, args.seed,
@@ -123,22 +132,48 @@ def _analyse(checkout: Path, games: int, seed: int) -> tuple[float, dict[str, ob
     return cpu, row
 
 
-def compare(base: Path, games: int, seed: int, cpus: list[int]) -> int:
-    """This checkout's analyse against ``base``'s, alternately (see the docstring)."""
+def _counts(text: str) -> list[int]:
+    """``--compare-games``: one count of games or several, comma-separated."""
+    counts = [int(part) for part in text.split(",")]
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"expected counts of games: {text!r}")
+    return counts
+
+
+def same_strength(this: dict[str, float], base: dict[str, float]) -> bool:
+    """Issue 25's "same strength": this checkout's gap lookahead-over-greedy (a rating
+    with its interval, ``value``, ``low``, ``high``) no smaller than the base's, and
+    the two intervals overlapping."""
+    return this["value"] >= base["value"] and this["low"] <= base["high"] \
+        and base["low"] <= this["high"]
+
+
+def compare(base: Path, games: int, seed: int, cpus: list[int], runs: int = 2) -> bool:
+    """This checkout's analyse against ``base``'s, alternately (see the docstring):
+    whether the goal is met (the ratio and the same strength)."""
     print(f"analyse --players 2 --bots greedy,lookahead --games {games}, on CPUs {cpus}: "
           f"this checkout ({ROOT}) against {base}", flush=True)
     best = {"this": float("inf"), "base": float("inf")}
     rows: dict[str, dict[str, object]] = {}
-    for _ in range(2):
+    for _ in range(runs):
         for name, checkout in (("base", base), ("this", ROOT)):
             cpu, rows[name] = _analyse(checkout, games, seed)
             best[name] = min(best[name], cpu)
-            print(f"  {name}: {cpu:7.1f} s CPU", flush=True)
+            rating = rows[name]["rating"]
+            assert isinstance(rating, dict)
+            print(f"  {name}: {cpu:7.1f} s CPU, lookahead over greedy "
+                  f"{rating['value']:+.0f} Elo", flush=True)
     ratio = best["base"] / best["this"]
+    gaps: dict[str, dict[str, float]] = {}
     for name in ("base", "this"):
         rating = rows[name]["rating"]
         assert isinstance(rating, dict)
+        gaps[name] = rating
         print(f"  {name}: lookahead over greedy {rating['value']:+.0f} Elo "
               f"({rating['low']:+.0f} to {rating['high']:+.0f})")
-    print(f"ratio (base CPU / this CPU, best of two each): {ratio:.2f}x (goal: 3x)")
-    return 0 if ratio >= 3 else 1
+    same = same_strength(gaps["this"], gaps["base"])
+    print(f"  same strength (gap no smaller, intervals overlapping): "
+          f"{'yes' if same else 'NO'}")
+    print(f"ratio at {games} games (base CPU / this CPU, best of {runs} each): "
+          f"{ratio:.2f}x (goal: 3x)", flush=True)
+    return ratio >= 3 and same

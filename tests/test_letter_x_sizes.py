@@ -33,6 +33,14 @@ def test_no_message_of_the_package_writes_a_size_with_a_letter_x() -> None:
     assert not found, found
 
 
+def test_no_benchmark_writes_a_size_with_a_letter_x() -> None:
+    """The benchmarks' help and lines too (bench engine's said "5 x 5")."""
+    found = [f"{path.relative_to(ROOT)}:{line}: {text}"
+             for path in sorted((ROOT / "bench").glob("*.py"))
+             for line, text in _strings(path) if LETTER_X_SIZE.search(text)]
+    assert not found, found
+
+
 def test_no_doc_writes_a_size_with_a_letter_x() -> None:
     found = [f"{path.relative_to(ROOT)}:{number}: {line}"
              for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

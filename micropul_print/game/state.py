@@ -57,6 +57,10 @@ class GameState(Protocol):
     that only plays forward from it and throws it away: :meth:`undo` may be refused
     (IndexError) on it and on its clones, which lets the state skip its undo records
     (the lookahead's determinisations, when the state also has ``scores_after``).
+    And ``scratch_redrawn(rng)``: the same, drawing from the generator ``rng`` itself
+    (shared with the caller, neither seeded nor copied): ``scratch_redrawn(
+    random.Random(seed))`` is ``scratch_determinized(seed)``; the lookahead prefers it,
+    sparing a generator's seeding per determinisation.
     """
 
     @property

@@ -158,12 +158,37 @@ def move_values(state: GameState, moves: Sequence[Any]) -> list[tuple[float, flo
     return values
 
 
-def greedy_ranking(state: GameState, moves: Sequence[Any]) -> list[Any]:
-    """``moves`` from the best to the worst by greedy's :func:`move_value`, equals in
-    their given order."""
+def greedy_ranking(state: GameState, moves: Sequence[Any],
+                   rng: random.Random | None = None, top: int | None = None) -> list[Any]:
+    """``moves`` from the best to the worst by greedy's :func:`move_value`; equals in
+    an order drawn from ``rng`` (without one, in their given order). The lookahead
+    gives its own: with equals in legal order, a game without chance or hidden tiles
+    (Cellulae) would be the same game whatever the seed. With ``top``, only the first
+    ``top`` places are drawn so (the search never looks further); equals after them
+    stay in their given order."""
     values = move_values(state, moves)
-    order = sorted(range(len(moves)), key=lambda i: values[i], reverse=True)
+    order = sorted(range(len(moves)), key=values.__getitem__, reverse=True)
+    if rng is not None:
+        _shuffle_equals(order, values, rng, len(order) if top is None else top)
     return [moves[i] for i in order]
+
+
+def _shuffle_equals(order: list[int], values: Sequence[tuple[float, float]],
+                    rng: random.Random, top: int) -> None:
+    """Draw, in place, the order of each run of ``order`` whose ``values`` are equal,
+    as far as the first ``top`` places (a Fisher-Yates shuffle on ``rng.random()``,
+    stopped there: draws only for the ties among the first ``top``)."""
+    count = len(order)
+    start = 0
+    while start < count and start < top:
+        value = values[order[start]]
+        end = start + 1
+        while end < count and values[order[end]] == value:
+            end += 1
+        for i in range(start, min(end - 1, top)):
+            j = i + int(rng.random() * (end - i))
+            order[i], order[j] = order[j], order[i]
+        start = end
 
 
 def _greedy_pick(state: GameState, moves: Sequence[Any], rng: random.Random) -> Any:
@@ -200,6 +225,9 @@ class GreedyBot:
 # higher (docs/analysis.md).
 GUIDED = (30, 1.0)
 ALONE = (100, 0.0)
+# The node budget's search ends early once its choice is settled (LookaheadBot.choose);
+# False: every iteration is run (the tests compare the two).
+STOP_WHEN_SETTLED = True
 GREEDY_ROLLOUT_SAMPLE = 4  # a greedy rollout move is the best of this many random ones
 
 
@@ -311,26 +339,54 @@ class LookaheadBot:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         redraw = _search_copies(state)
+        # The search draws from a generator of its own, seeded from ``rng`` (one draw a
+        # decision): how many iterations it runs changes none of the later decisions.
+        rng = random.Random(rng.getrandbits(64))
+        children = root.children
+        # No node is visited more than ``nodes`` times, so none chooses among more than
+        # its first ``top`` ranked moves (_widened): ties after them need no drawing.
+        top = None if deadline is not None else int(width * math.sqrt(nodes + 1)) + 1
         while (done < nodes if deadline is None
                else done == 0 or time.perf_counter() < deadline):
-            self._iterate(root, redraw(rng.getrandbits(64)), rng, bounds, width, moves)
+            self._iterate(root, redraw(rng), rng, bounds, width, moves, top)
             root.visits += 1
             done += 1
+            if deadline is None and STOP_WHEN_SETTLED:
+                # The choice is settled once the most visited move leads every other
+                # by more visits than the iterations left: the rest of the search
+                # could not change it.
+                first = second = 0
+                for child in children.values():
+                    visits = child.visits
+                    if visits > first:
+                        first, second = visits, first
+                    elif visits > second:
+                        second = visits
+                if first - second > nodes - done:
+                    break
         # The most visited move; among equals (with more moves than nodes, most were
-        # visited once), the best mean reward, then greedy's ranking (or legal order).
-        order = root.ranking or {}
+        # visited once), the best mean reward, then greedy's ranking (its equals in an
+        # order drawn from rng); unranked (w0), one of the equals drawn from rng.
+        ranking = root.ranking
 
-        def rank(i: int) -> tuple[int, float, int]:
-            child = root.children.get(moves[i])
-            tiebreak = -order.get(moves[i], i)
+        def rank(move: Any) -> tuple[int, float]:
+            child = root.children.get(move)
             if child is None:
-                return -1, 0.0, tiebreak
-            return child.visits, child.reward / child.visits, tiebreak
+                return -1, 0.0
+            return child.visits, child.reward / child.visits
 
-        return moves[max(range(len(moves)), key=rank)]
+        keys = [rank(move) for move in moves]
+        best = max(keys)
+        tied = [move for move, key in zip(moves, keys, strict=True) if key == best]
+        if len(tied) == 1:
+            return tied[0]
+        if ranking is not None:
+            return min(tied, key=lambda move: ranking.get(move, len(ranking)))
+        return tied[int(rng.random() * len(tied))]
 
     def _iterate(self, root: _Node, state: GameState, rng: random.Random,
-                 bounds: _Bounds, width: float, root_legal: Sequence[Any]) -> None:
+                 bounds: _Bounds, width: float, root_legal: Sequence[Any],
+                 top: int | None) -> None:
         node, path = root, []
         # At the root, the real position's legal actions: what the player to move may
         # do is in sight, so every determinisation has the same (GameState.determinized).
@@ -339,7 +395,7 @@ class LookaheadBot:
         while not state.is_terminal():
             if node is root:
                 if width > 0:
-                    legal = _widened(node, state, legal, width)
+                    legal = _widened(node, state, legal, width, rng, top, root_legal)
             elif width > 0 and node.ranking is not None and is_legal is not None:
                 # A ranked node needs only its best moves that are legal here: each
                 # looked at alone, not the whole list (the same moves either way).
@@ -347,7 +403,7 @@ class LookaheadBot:
             else:
                 legal = state.legal_actions()
                 if width > 0:
-                    legal = _widened(node, state, legal, width)
+                    legal = _widened(node, state, legal, width, rng, top)
             children = node.children
             for move in legal:
                 child = children.get(move)
@@ -385,24 +441,39 @@ class LookaheadBot:
 
 
 
-def _search_copies(state: GameState) -> Callable[[int], GameState]:
-    """What makes the search's determinisations of ``state`` for a seed: its
-    ``scratch_determinized`` (GameState: the same copy, without undo records) when it
-    also has ``scores_after`` (so that nothing in the search takes a move back), else
-    its ``determinized``."""
-    scratch: Callable[[int], GameState] | None = getattr(state, "scratch_determinized", None)
-    if scratch is not None and getattr(state, "scores_after", None) is not None:
-        return scratch
-    return state.determinized
+def _search_copies(state: GameState) -> Callable[[random.Random], GameState]:
+    """What makes the search's determinisations of ``state`` from its generator: the
+    state's ``scratch_redrawn`` (GameState: a copy without undo records, drawing from
+    that generator itself), else its ``scratch_determinized`` (the same copy, from a
+    seed drawn from the generator), when it also has ``scores_after`` (so that nothing
+    in the search takes a move back); else its ``determinized``."""
+    if getattr(state, "scores_after", None) is not None:
+        redrawn: Callable[[random.Random], GameState] | None = getattr(
+            state, "scratch_redrawn", None)
+        if redrawn is not None:
+            return redrawn
+        scratch: Callable[[int], GameState] | None = getattr(state, "scratch_determinized",
+                                                             None)
+        if scratch is not None:
+            return lambda rng: scratch(rng.getrandbits(64))
+    determinized = state.determinized
+    return lambda rng: determinized(rng.getrandbits(64))
 
 
-def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float) -> list[Any]:
+def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float,
+             rng: random.Random, top: int | None,
+             root_legal: Sequence[Any] | None = None) -> list[Any]:
     """The moves of ``legal`` that ``node`` may choose among now: its best by greedy's
-    ranking, more as it is visited more."""
-    if node.ranking is None:
-        node.order = greedy_ranking(state, legal)
+    ranking (equals in an order drawn from ``rng``), more as it is visited more."""
+    fresh = node.ranking is None
+    if fresh:
+        node.order = greedy_ranking(state, legal, rng, top)
         node.ranking = {move: i for i, move in enumerate(node.order)}
     allowed = max(1, int(width * math.sqrt(node.visits + 1)))
+    if fresh or legal is root_legal:
+        # Ranked from these very moves (or the root's, the same at every visit): the
+        # first ``allowed`` are all legal here.
+        return node.order[:allowed]
     # The first ``allowed`` of legal sorted by rank, the unranked after in legal order;
     # without a sort: the ranked moves in order, while they are legal here.
     present = set(legal)
@@ -413,6 +484,7 @@ def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float) 
             if len(chosen) == allowed:
                 return chosen
     ranking = node.ranking
+    assert ranking is not None
     for move in legal:
         if move not in ranking:
             chosen.append(move)

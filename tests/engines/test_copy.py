@@ -117,3 +117,30 @@ def test_a_cellulae_copy_plays_on_like_its_original() -> None:
             assert board.rows() == rows and board.move_stack == stack
             assert board.play_random(random.Random(seed)) == outcome
             assert board.move_stack == copy.move_stack
+
+
+def test_a_redrawn_copy_from_a_generator_is_the_seeded_determinisation(
+        catalogue: Catalogue) -> None:
+    """MicropulState.scratch_redrawn(rng) (the lookahead's determinisations, drawing
+    from the search's generator): from ``random.Random(seed)``, the very game
+    ``scratch_determinized(seed)`` and ``determinized(seed)`` give, draws included."""
+    from micropul_print.games.micropul.engine import MicropulState
+
+    for players in (1, 2):
+        for seed in range(30):
+            state = MicropulState(Match(catalogue, players, seed), 0)
+            for _ in range(seed % 20):
+                if state.is_terminal():
+                    break
+                state.apply_action(state.match.random_action())
+            copies = [state.scratch_redrawn(random.Random(seed)),
+                      state.scratch_determinized(seed), state.determinized(seed)]
+            assert len({repr(_state(copy.match)) for copy in copies}) == 1
+            choices = random.Random(seed)
+            while not copies[0].is_terminal():
+                legal = copies[0].legal_actions()
+                move = legal[int(choices.random() * len(legal))]
+                for copy in copies:
+                    copy.apply_action(move)
+                assert len({repr(_state(copy.match)) for copy in copies}) == 1
+                assert len({repr(copy.match.rng.getstate()) for copy in copies}) == 1

@@ -3,6 +3,7 @@ same game, and each bot beats the one below it with statistical significance."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.game import registry
 from micropul_print.game.api import GameState
-from micropul_print.lab import stats
+from micropul_print.lab import record, stats
 from micropul_print.lab.bots import (
     GreedyBot,
     LookaheadBot,
@@ -67,8 +68,8 @@ def test_the_same_seed_gives_the_same_game() -> None:
         bot = make_bot("lookahead:10")
         rng = random.Random(seed)
         played = []
-        # Guided by greedy, the search's seed only redraws what is hidden, which
-        # changes its choices once the game narrows (on this deal, from move 33).
+        # The search's seed redraws what is hidden and breaks ties between moves
+        # greedy values alike.
         for _ in range(40):
             move = bot.choose(state, rng)
             played.append(move)
@@ -77,6 +78,22 @@ def test_the_same_seed_gives_the_same_game() -> None:
 
     assert moves(1) == moves(1)
     assert moves(1) != moves(2)
+
+
+def test_lookahead_games_of_a_game_without_chance_differ_from_seed_to_seed() -> None:
+    """Cellulae has no chance and nothing hidden: only the lookahead's seed (ties
+    between moves valued alike broken by it) tells one seed's game from another's;
+    the same seed gives the same record."""
+    plugin = registry.get("cellulae")
+    catalogue = load_catalogue(plugin.shipped_catalogue())
+
+    def game(seed: int) -> tuple[str, str]:
+        played = record.play("cellulae", catalogue, ["lookahead", "lookahead"], seed)[0]
+        return json.dumps(played.moves), played.to_json_text()
+
+    games = [game(seed) for seed in range(8)]
+    assert len({moves for moves, _record in games}) >= 6
+    assert game(3) == games[3]
 
 
 def test_bot_specs() -> None:
@@ -162,10 +179,10 @@ def test_greedy_beats_random_significantly() -> None:
 
 
 @pytest.mark.parametrize(("game", "variant", "seeds"), [
-    ("cellulae", "5", 10), ("cellulae", "7", 6), ("micropul", None, 8)])
+    ("cellulae", "5", 10), ("cellulae", "7", 6), ("micropul", None, 12)])
 def test_lookahead_beats_greedy_significantly(game: str, variant: str | None,
                                               seeds: int) -> None:
-    # At its default budget; Cellulae 9 x 9 is left to the analysis (docs/analysis.md):
+    # At its default budget; Cellulae 9 × 9 is left to the analysis (docs/analysis.md):
     # its games are the longest.
     points = _points(game, "lookahead", "greedy", seeds, variant=variant)
     assert points.low > 0.5, points
@@ -281,7 +298,10 @@ def test_the_state_s_shortcuts_change_no_game(players: int,
     """Micropul's ``scores_after`` (moves valued without playing them), ``is_legal``
     (a ranked move looked at alone) and ``scratch_determinized`` (determinisations
     without undo records) are shortcuts: without them, greedy and the guided lookahead
-    play the same games, move for move."""
+    play the same games, move for move. (``scratch_redrawn`` draws its
+    determinisations from the search's generator instead of a seed drawn from it: other
+    draws, other games; tests/engines/test_copy.py checks that it is the same
+    determinisation for the same generator.)"""
     specs = ["greedy", "lookahead:12:w1"]
 
     def games() -> list[list[Any]]:
@@ -299,10 +319,53 @@ def test_the_state_s_shortcuts_change_no_game(players: int,
             played.append(moves)
         return played
 
-    fast = games()
     kind = type(_state("micropul", 0))
+    monkeypatch.delattr(kind, "scratch_redrawn")
+    fast = games()
     monkeypatch.delattr(kind, "scratch_determinized")
     assert games() == fast
     monkeypatch.delattr(kind, "scores_after")
     monkeypatch.delattr(kind, "is_legal")
     assert games() == fast
+
+
+@pytest.mark.parametrize("game", ["micropul", "cellulae"])
+def test_the_search_stopped_once_its_choice_is_settled_plays_the_same_games(
+        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lookahead stops once its most visited move leads by more visits than the
+    iterations left: every iteration run, the games are the same, move for move (the
+    search's generator is its own, so the iterations it spares change no later
+    decision)."""
+    from micropul_print.lab import bots
+
+    def games() -> list[list[Any]]:
+        played = []
+        for seed in range(2):
+            state = _state(game, seed)
+            players = [make_bot("lookahead")] * state.players
+            rngs = [random.Random(bot_seed(seed, seat)) for seat in range(state.players)]
+            moves = []
+            while not state.is_terminal():
+                move = players[state.current_player()].choose(
+                    state, rngs[state.current_player()])
+                moves.append(move)
+                state.apply_action(move)
+            played.append(moves)
+        return played
+
+    stopped = games()
+    calls = 0
+    iterate = bots.LookaheadBot._iterate
+
+    def counted(*args: Any) -> None:
+        nonlocal calls
+        calls += 1
+        iterate(*args)
+
+    monkeypatch.setattr(bots.LookaheadBot, "_iterate", counted)
+    assert games() == stopped
+    early = calls
+    calls = 0
+    monkeypatch.setattr(bots, "STOP_WHEN_SETTLED", False)
+    assert games() == stopped
+    assert calls > early  # some searches did stop early

@@ -94,17 +94,25 @@ class MicropulState:
         return MicropulState(self.match.clone(), self.played)  # the tile tables are shared
 
     def determinized(self, seed: int) -> MicropulState:
-        return self._redrawn(seed, scratch=False)
+        return self._redrawn(random.Random(seed), scratch=False)
 
     def scratch_determinized(self, seed: int) -> MicropulState:
         """:meth:`determinized` for a search that only plays forward from it and throws
         it away (GameState's optional ``scratch_determinized``): the same game, without
         undo records (``undo()`` raises IndexError; Match.scratch_copy), cheaper to play
         on."""
-        return self._redrawn(seed, scratch=True)
+        return self._redrawn(random.Random(seed), scratch=True)
 
-    def _redrawn(self, seed: int, *, scratch: bool) -> MicropulState:
-        rng = random.Random(seed)  # the draws to come are unknown too
+    def scratch_redrawn(self, rng: random.Random) -> MicropulState:
+        """:meth:`scratch_determinized` drawing from ``rng`` itself, shared, neither
+        seeded nor copied (GameState's optional ``scratch_redrawn``): a search's
+        determinisation, whose shuffle and later draws go on with the search's own
+        generator; seeding a generator for each costs a quarter of a determinisation.
+        ``scratch_redrawn(random.Random(seed))`` is ``scratch_determinized(seed)``."""
+        return self._redrawn(rng, scratch=True)
+
+    def _redrawn(self, rng: random.Random, *, scratch: bool) -> MicropulState:
+        # rng: the draws to come are unknown too
         match = self.match
         state = MicropulState(match.scratch_copy(rng) if scratch else match.clone(rng),
                               self.played)
