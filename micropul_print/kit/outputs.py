@@ -161,6 +161,10 @@ def check_output_directory(path: Path, what: str) -> None:
 # manifest, the lock, the journal and the staging folders of an interrupted build.
 OUR_PREFIX = ".micropul-print"
 SHOWN_FOREIGN = 3  # names of files no build made shown in the refusal
+# What a file browser leaves in any folder it shows (hidden files, ours among them,
+# .DS_Store, .gitkeep and the like, count too): a folder holding only these is as good
+# as empty, or a user who looked into a new folder could not build into it.
+SYSTEM_MADE = frozenset({"Thumbs.db", "desktop.ini"})
 
 
 def foreign_contents(root: Path) -> str | None:
@@ -174,7 +178,8 @@ def foreign_contents(root: Path) -> str | None:
         return None
     if MANIFEST in names:
         return None
-    foreign = [name for name in names if not name.startswith(OUR_PREFIX)]
+    foreign = [name for name in names
+               if not name.startswith(".") and name not in SYSTEM_MADE]
     if not foreign:
         return None
     shown = ", ".join(printable(name) for name in foreign[:SHOWN_FOREIGN])

@@ -627,6 +627,21 @@ def test_build_out_an_empty_folder_or_a_previous_kit_is_built_into(
     assert (tmp_path / "kit" / "tiles" / "mine.txt").exists()
 
 
+def test_build_out_a_folder_of_only_what_file_browsers_leave_is_built_into(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new folder opened in a file browser gets .DS_Store, Thumbs.db or desktop.ini
+    (or holds a .gitkeep): still an empty folder to a user, and kept as it is."""
+    monkeypatch.chdir(tmp_path)
+    kit = tmp_path / "kit"
+    kit.mkdir()
+    for name in (".DS_Store", ".gitkeep", "Thumbs.db", "desktop.ini"):
+        (kit / name).write_text("system", encoding="utf-8")
+    assert main(["build", "--no-config", "--out", "kit", "--only", "svg", "--quiet"]) == 0
+    assert (kit / ".DS_Store").read_text(encoding="utf-8") == "system"
+    assert (kit / "Thumbs.db").exists()
+    assert (kit / "tiles").is_dir()
+
+
 def test_rulebook_out_a_folder_of_other_files_is_refused_at_the_option(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
