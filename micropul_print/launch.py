@@ -29,7 +29,7 @@ def entry() -> int:
         interrupts.install()  # cli.main installs them again, and restores these at its end
         from micropul_print import cli
 
-        return cli.entry()
+        code = cli.entry()
     except BaseException as stop:
         interrupts_module = sys.modules.get("micropul_print.base.interrupts")
         terminated_class = getattr(interrupts_module, "Terminated", _EarlySigterm)
@@ -38,7 +38,26 @@ def entry() -> int:
         terminated = not isinstance(stop, KeyboardInterrupt) or _sigterm_seen()
         print(f"micropul-print: {'stopped (SIGTERM)' if terminated else 'interrupted'}",
               file=sys.stderr)
-        return 143 if terminated else 130
+        code = 143 if terminated else 130
+    if code in (130, 143):
+        _end_now(code)
+    return code
+
+
+def _end_now(code: int) -> None:
+    """End a command a signal stopped with ``code``, now. Its workers and staged files
+    are gone by then (each was undone on the way out), but the interpreter's own
+    teardown may still end the process by SIGINT instead (status -2, not 130): CPython
+    does so when it believes a KeyboardInterrupt went unhandled, and a Ctrl-C that
+    came while a build was starting its workers was taken for one about one time in
+    five. What is buffered is written first."""
+    import contextlib
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # closed, gone
+            stream.flush()
+    os._exit(code)
 
 
 def _sigterm_seen() -> bool:
