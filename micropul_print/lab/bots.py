@@ -163,7 +163,7 @@ def greedy_ranking(state: GameState, moves: Sequence[Any],
     """``moves`` from the best to the worst by greedy's :func:`move_value`; equals in
     an order drawn from ``rng`` (without one, in their given order). The lookahead
     gives its own: with equals in legal order, a game without chance or hidden tiles
-    (Cellulae) would be the same game whatever the seed. With ``top``, only the first
+    would be the same game whatever the seed. With ``top``, only the first
     ``top`` places are drawn so (the search never looks further); equals after them
     stay in their given order."""
     values = move_values(state, moves)
