@@ -157,13 +157,11 @@ def check_output_directory(path: Path, what: str) -> None:
     refuse_link_loops(root)
 
 
-# Every file a build leaves at the top of its folder besides the kit's own folders: the
-# manifest, the lock, the journal and the staging folders of an interrupted build.
-OUR_PREFIX = ".micropul-print"
 SHOWN_FOREIGN = 3  # names of files no build made shown in the refusal
-# What a file browser leaves in any folder it shows (hidden files, ours among them,
-# .DS_Store, .gitkeep and the like, count too): a folder holding only these is as good
-# as empty, or a user who looked into a new folder could not build into it.
+# Besides hidden files (what a build leaves at the top of its folder, the manifest, the
+# lock, the journal and staging folders, is hidden; so are .DS_Store and .gitkeep),
+# what a file browser leaves in any folder it shows: a folder holding only these is as
+# good as empty, or a user who looked into a new folder could not build into it.
 SYSTEM_MADE = frozenset({"Thumbs.db", "desktop.ini"})
 
 
