@@ -205,7 +205,8 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
         # tells its news under -1 - that number: _run_early).
         where = {id(job): index for index, job in enumerate(jobs)}
         early_index = [where[id(job)] for job in early]
-        late = [index for index in _start_order(jobs) if index not in set(early_index)]
+        started_early = set(early_index)
+        late = [index for index in _start_order(jobs) if index not in started_early]
         _PENDING[:] = jobs
         pending: dict[int, Any] = {}
         if late:
