@@ -474,23 +474,7 @@ def _widened(node: _Node, state: GameState, legal: Sequence[Any], width: float,
         # Ranked from these very moves (or the root's, the same at every visit): the
         # first ``allowed`` are all legal here.
         return node.order[:allowed]
-    # The first ``allowed`` of legal sorted by rank, the unranked after in legal order;
-    # without a sort: the ranked moves in order, while they are legal here.
-    present = set(legal)
-    chosen = []
-    for move in node.order:
-        if move in present:
-            chosen.append(move)
-            if len(chosen) == allowed:
-                return chosen
-    ranking = node.ranking
-    assert ranking is not None
-    for move in legal:
-        if move not in ranking:
-            chosen.append(move)
-            if len(chosen) == allowed:
-                break
-    return chosen
+    return _first_allowed(node, allowed, set(legal).__contains__, lambda: legal)
 
 
 def _widened_by_look(node: _Node, state: GameState, width: float,
@@ -499,6 +483,14 @@ def _widened_by_look(node: _Node, state: GameState, width: float,
     the state's ``is_legal`` (GameState): the ranked moves looked at one by one, the
     whole list made only if too few of them are legal here."""
     allowed = max(1, int(width * math.sqrt(node.visits + 1)))
+    return _first_allowed(node, allowed, is_legal, state.legal_actions)
+
+
+def _first_allowed(node: _Node, allowed: int, is_legal: Callable[[Any], bool],
+                   all_legal: Callable[[], Sequence[Any]]) -> list[Any]:
+    """The first ``allowed`` legal moves by the ranked ``node``'s rank, the unranked
+    after them in legal order; without a sort: the ranked moves in order while they
+    are legal here, and ``all_legal()`` asked for only if too few of them are."""
     chosen = []
     for move in node.order:
         if is_legal(move):
@@ -507,7 +499,7 @@ def _widened_by_look(node: _Node, state: GameState, width: float,
                 return chosen
     ranking = node.ranking
     assert ranking is not None
-    for move in state.legal_actions():
+    for move in all_legal():
         if move not in ranking:
             chosen.append(move)
             if len(chosen) == allowed:
