@@ -16,7 +16,7 @@ from typing import IO, Any, assert_never
 
 from reportlab.lib.colors import toColor
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics, ttfonts
+from reportlab.pdfbase import pdfdoc, pdfmetrics, ttfonts
 from reportlab.pdfgen.canvas import Canvas
 
 from micropul_print.backends import fonts
@@ -58,22 +58,94 @@ def subset_tag(font_name: bytes, codes: list[int]) -> bytes:
     return "".join(letters).encode()
 
 
+# Subsets made and compressed in this process, the most recent last: a book's A4 and
+# Letter files, and its booklet's, embed the same subsets (the same text, set in the
+# same order), and making a subset and compressing it was a twentieth of a rulebook's
+# time. A dozen is a book's worth (four faces, one to three subsets each).
+SUBSETS_KEPT = 24
+
+
+class _KeptSubsets:
+    """What reportlab makes of a subset, kept per process by what it depends on: the
+    font file's bytes of a subset (by font file and character codes) and their
+    compressed form (by those bytes). The same bytes out as reportlab's own."""
+
+    def __init__(self) -> None:
+        self.made: dict[tuple[str, tuple[int, ...]], bytes] = {}
+        self.compressed: dict[bytes, bytes] = {}
+
+    def make(self, face: Any, subset: list[int]) -> bytes:
+        key = (str(face.filename), tuple(subset))
+        content = self.made.pop(key, None)
+        if content is None:
+            content = ttfonts.TTFontFile.makeSubset(face, subset)
+        self.made[key] = content
+        _drop_oldest(self.made)
+        return content
+
+    def compress(self, content: bytes | str) -> bytes:
+        if isinstance(content, str):
+            content = content.encode("utf8")
+        packed = self.compressed.pop(content, None)
+        if packed is None:
+            packed = _FLATE.encode(content)
+        self.compressed[content] = packed
+        _drop_oldest(self.compressed)
+        return packed
+
+
+def _drop_oldest(kept: dict[Any, bytes]) -> None:
+    while len(kept) > SUBSETS_KEPT:
+        del kept[next(iter(kept))]
+
+
+_KEPT_SUBSETS = _KeptSubsets()
+
+
+def _kept_subset(face: Any, subset: list[int]) -> bytes:
+    return _KEPT_SUBSETS.make(face, subset)
+
+_FLATE = pdfdoc.PDFStreamFilterZCompress()  # reportlab's own, whatever is lent
+
+
+class _KeptFlate:
+    """reportlab's Flate filter, answering from _KEPT_SUBSETS."""
+
+    pdfname = "FlateDecode"
+
+    def encode(self, content: bytes | str) -> bytes:
+        return _KEPT_SUBSETS.compress(content)
+
+    def decode(self, encoded: bytes) -> bytes:
+        return bytes(_FLATE.decode(encoded))
+
+
+_KEPT_FLATE = _KeptFlate()
+
+
 class TaggedTTFont(ttfonts.TTFont):  # type: ignore[misc]  # reportlab is untyped
     """reportlab's TrueType font, its subsets tagged by subset_tag rather than by
-    their number."""
+    their number, and each subset made and compressed once per process."""
+
+    def __init__(self, name: str, filename: str) -> None:
+        super().__init__(name, filename)
+        face = self.face
+        face.makeSubset = functools.partial(_kept_subset, face)
 
     def addObjects(self, doc: Any) -> None:
         state = self.state.get(doc)
         subsets = [] if state is None else [list(subset) for subset in state.subsets]
         tags = [subset_tag(self.face.name, subset) for subset in subsets]
-        # reportlab builds each subset's name with the module's SUBSETN(n) inside this
-        # method: lend it ours for the call (a build paints in one thread).
-        numbered = ttfonts.SUBSETN
+        # reportlab builds each subset's name with the module's SUBSETN(n), and gives
+        # its streams the module's PDFZCompress, inside this method: lend it ours for
+        # the call (a build paints in one thread).
+        numbered, flate = ttfonts.SUBSETN, pdfdoc.PDFZCompress
         ttfonts.SUBSETN = lambda n: tags[n]
+        pdfdoc.PDFZCompress = _KEPT_FLATE
         try:
             super().addObjects(doc)
         finally:
-            ttfonts.SUBSETN = numbered
+            ttfonts.SUBSETN, pdfdoc.PDFZCompress = numbered, flate
 
 
 def register_fonts() -> None:
