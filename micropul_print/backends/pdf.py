@@ -198,6 +198,16 @@ def draw(canvas: PageCanvas, drawing: Drawing, x: float, y: float) -> None:
     canvas.restoreState()
 
 
+def paint(canvas: Canvas, drawing: Drawing) -> None:
+    """Paint ``drawing`` with its top-left corner at the canvas's current origin: the
+    same operators wherever the origin is and whatever the page's size."""
+    canvas.saveState()
+    canvas.scale(mm, -mm)  # one unit is 1 mm, y runs down, as in the primitives
+    for item in drawing.items:
+        _paint(canvas, item)
+    canvas.restoreState()
+
+
 def to_pdf(drawing: Drawing, title: str = "") -> bytes:
     """A one-page PDF exactly the drawing's size; identical bytes for identical input."""
     buffer = io.BytesIO()

@@ -13,7 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, Paragraph
 
 from micropul_print.backends.pdf import PageCanvas
-from micropul_print.backends.pdf import draw as draw_drawing
+from micropul_print.backends.pdf import paint as paint_drawing
 from micropul_print.rulebook import reportlab_adapter as private
 from micropul_print.rulebook.blocks import Picture
 from micropul_print.rulebook.markup import WORD_GAP, split_markup
@@ -28,12 +28,10 @@ def tagged(flowable: Flowable, block: int | None, kind: str) -> Flowable:
 
 def _paint(canvas: PageCanvas, picture: Picture, height_pt: float) -> None:
     """Paint ``picture`` with its top-left at the current origin's top (the flowable's
-    box is ``height_pt`` tall). The backend positions drawings from the page's top-left,
-    so the page height is taken off again first."""
+    box is ``height_pt`` tall): the same operators on every paper (Laid.pdfs)."""
     x, y, width, height = picture.clip or (0.0, 0.0, picture.drawing.width,
                                             picture.drawing.height)
     scale = picture.size / width
-    page_height = float(canvas.page_size[1])
     canvas.saveState()
     if picture.clip is not None:
         path = canvas.beginPath()
@@ -41,8 +39,8 @@ def _paint(canvas: PageCanvas, picture: Picture, height_pt: float) -> None:
         canvas.clipPath(path, stroke=0, fill=0)
     canvas.translate(0, height_pt)
     canvas.scale(scale, scale)
-    canvas.translate(-x * mm, y * mm - page_height)
-    draw_drawing(canvas, picture.drawing, 0.0, 0.0)
+    canvas.translate(-x * mm, y * mm)
+    paint_drawing(canvas, picture.drawing)
     canvas.restoreState()
     if picture.frame:
         canvas.saveState()
