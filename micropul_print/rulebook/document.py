@@ -86,13 +86,33 @@ class Laid:
     def pdf(self) -> bytes:
         """The book as PDF bytes on its paper (drawn once, when first asked for)."""
         if self._pdf is None:
-            self._pdf = self._draw()
+            buffer = io.BytesIO()
+            self._draw(buffer, self.paper or self.page_size)
+            self._pdf = buffer.getvalue()
         return self._pdf
 
-    def _draw(self) -> bytes:
-        register_fonts()
-        texts, paper = self.texts, self.paper or self.page_size
+    def pdfs(self, papers: Sequence[tuple[float, float]]) -> list[bytes]:
+        """The book as PDF bytes on each of ``papers`` (points), in order, each what
+        :meth:`on` that paper would give. A book's pages are drawn once: on the other
+        papers they are the same operators but for the offset that centres each page
+        (a booklet's canvas imposes its pages on each paper: drawn on each)."""
+        if self.canvasmaker is not None:
+            return [self.on(paper, self.canvasmaker).pdf for paper in papers]
         buffer = io.BytesIO()
+        canvas, centrings = self._draw(buffer, papers[0])
+        pdfs = [buffer.getvalue()]
+        for paper in papers[1:]:
+            offsets = [centred(self.page_size, paper)] * len(centrings)
+            pdf, centrings = private.other_paper(canvas, centrings, paper, offsets)
+            pdfs.append(pdf)
+        return pdfs
+
+    def _draw(self, buffer: io.BytesIO,
+              paper: tuple[float, float]) -> tuple[PageCanvas, list[private.Centring]]:
+        """Draw the book on ``paper`` into ``buffer``: the canvas it was saved from,
+        and where each page's centring went (reportlab_adapter.centre_page)."""
+        register_fonts()
+        texts = self.texts
         canvas = (self.canvasmaker or PageCanvas)(
             buffer, pagesize=paper, invariant=1, pageCompression=1, lang=texts.lang,
             # Lato from the first operator on: no standard-14 font is ever referenced.
@@ -109,16 +129,17 @@ class Laid:
             canvas.setViewerPreference("PrintScaling", "None")
             canvas.setViewerPreference("Duplex", "DuplexFlipLongEdge")
         dx, dy = centred(self.page_size, paper)
+        centrings = []
         for number, record in enumerate(self.records, start=1):
             canvas.saveState()
-            canvas.translate(dx, dy)
+            centrings.append(private.centre_page(canvas, dx, dy))
             self.furniture(canvas, number, record.template, self.page_size)
             for flowable, x, y, space in record.drawn:
                 flowable.drawOn(canvas, x, y, _sW=space)
             canvas.restoreState()
             canvas.showPage()
         canvas.save()
-        return buffer.getvalue()
+        return canvas, centrings
 
 
 def centred(page: tuple[float, float], paper: tuple[float, float]) -> tuple[float, float]:

@@ -112,9 +112,10 @@ def render(blocks: Sequence[PageBlock], texts: PageTexts,
 def render_papers(blocks: Sequence[PageBlock], texts: PageTexts, papers: Sequence[str], *,
                   page_budget: int | None = None) -> dict[str, bytes]:
     """The rulebook as PDF bytes on each of ``papers`` (names of PAPER_SIZES), laid out
-    once (on BOOK_PAGE) and drawn on each."""
+    once (on BOOK_PAGE) and drawn once (Laid.pdfs)."""
     laid = lay_out(blocks, texts, BOOK_PAGE, page_budget=page_budget)
-    return {paper: laid.on(PAPER_SIZES[paper]).pdf for paper in papers}
+    return dict(zip(papers, laid.pdfs([PAPER_SIZES[paper] for paper in papers]),
+                    strict=True))
 
 
 def lay_out(blocks: Sequence[PageBlock], texts: PageTexts,

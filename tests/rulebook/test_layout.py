@@ -466,3 +466,41 @@ def test_a_booklet_laid_out_after_its_book_parses_no_text_again(
     assert booklet.lay_out(blocks, texts, "a4").pdf == fresh
     # Only what a book has not: the cover's lines and caption.
     assert set(parsed) <= {"cover", "tagline", "version", "cover caption"}
+
+
+def test_a_book_drawn_once_for_two_papers_gives_what_drawing_on_each_gives() -> None:
+    """Laid.pdfs draws the pages once and formats the document again for the other
+    paper: the bytes are those of drawing the book on that paper (every game, every
+    language: Polish and German set letters beyond ASCII in their subsets)."""
+    from micropul_print.rulebook.document import centred
+
+    from .books import every_book
+
+    papers = [layout.PAPER_SIZES["a4"], layout.PAPER_SIZES["letter"],
+              (500.0, 820.0), layout.PAPER_SIZES["a4"]]
+    for game, lang, _book, blocks, texts in every_book():
+        laid = layout.lay_out(blocks, texts, layout.BOOK_PAGE)
+        once = laid.pdfs(papers)
+        each = [laid.on(paper).pdf for paper in papers]
+        assert once == each, (game, lang)
+        assert once[0] == once[3] and once[0] != once[1]
+        assert centred(laid.page_size, papers[2]) != centred(laid.page_size, papers[0])
+
+
+def test_the_papers_differ_in_their_page_sizes_and_centring_alone() -> None:
+    from pypdf import PdfReader
+
+    from .books import every_book
+
+    _game, _lang, _book, blocks, texts = next(every_book())
+    laid = layout.lay_out(blocks, texts, layout.BOOK_PAGE)
+    a4, letter = (PdfReader(io.BytesIO(pdf)) for pdf in laid.pdfs(
+        [layout.PAPER_SIZES["a4"], layout.PAPER_SIZES["letter"]]))
+    assert len(a4.pages) == len(letter.pages) == laid.pages
+    for page_a4, page_letter in zip(a4.pages, letter.pages, strict=True):
+        assert [float(v) for v in page_letter.mediabox] == [0, 0, 612, 792]
+        lines_a4 = page_a4.get_contents().get_data().split(b"\n")
+        lines_letter = page_letter.get_contents().get_data().split(b"\n")
+        differ = [(one, other) for one, other in zip(lines_a4, lines_letter, strict=True)
+                  if one != other]
+        assert differ == [(b"1 0 0 1 0 24.94488 cm", b"1 0 0 1 8.362205 0 cm")]
