@@ -11,6 +11,7 @@ PDF holds sheets, the text stays extractable, the fonts are embedded once.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from functools import partial
 from typing import Any
@@ -19,6 +20,7 @@ from micropul_print.backends.pdf import PageCanvas
 from micropul_print.base.paper import PAPERS
 from micropul_print.rulebook import layout
 from micropul_print.rulebook import reportlab_adapter as private
+from micropul_print.rulebook.document import centred
 
 # Per paper: the booklet's page and the sheet it is printed on (points).
 BOOKLET_PAPERS: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {
@@ -51,14 +53,23 @@ def imposition(pages: int) -> list[tuple[int | None, int | None]]:
 
 class ImposingCanvas(PageCanvas):
     """A canvas on which each page drawn becomes a form XObject; saving draws them
-    two up on ``sheet`` (width, height in points), in :func:`imposition` order, each
-    half centred on its side of the fold. The PDF asks viewers to print it duplex,
-    flipping on the short edge, and at its actual size."""
+    two up on a sheet, in :func:`imposition` order, each page centred on its half of
+    the sheet. ``papers``: (booklet page, sheet) of each paper the booklet is for, in
+    points; the sheets are those of the first, and :attr:`imposed` holds, per sheet
+    side, what :func:`reportlab_adapter.other_paper` changes for each of the others
+    (the pages, drawn on the canvas's own page size, are the same forms on all). The
+    PDF asks viewers to print it duplex, flipping on the short edge, and at its
+    actual size."""
 
-    def __init__(self, *args: Any, sheet: tuple[float, float], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, papers: Sequence[tuple[tuple[float, float],
+                                                        tuple[float, float]]],
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.sheet = sheet
+        self.papers = list(papers)
+        self.laid_page = self.page_size  # the pages' own size (the sheets' come later)
         self.pages = 0
+        # Per sheet side: where its operators are, and what they read on each paper.
+        self.imposed: list[tuple[private.Patch, list[str]]] = []
         self.setViewerPreference("Duplex", "DuplexFlipShortEdge")
         self.setViewerPreference("PrintScaling", "None")
         self.beginForm(self._form(1))
@@ -76,20 +87,36 @@ class ImposingCanvas(PageCanvas):
         # The form begun after the last page holds nothing: drop it (no endForm,
         # which would write it into the PDF).
         private.drop_open_form(self)
-        page_width, page_height = self.page_size
-        sheet_width, sheet_height = self.sheet
-        margin_x = (sheet_width - 2 * page_width) / 2
-        margin_y = (sheet_height - page_height) / 2
         for side in imposition(self.pages):
-            self.setPageSize(self.sheet)
-            for slot, page in enumerate(side):
-                if page is not None:
-                    self.saveState()
-                    self.translate(margin_x + slot * page_width, margin_y)
-                    self.doForm(self._form(page))
-                    self.restoreState()
+            self.setPageSize(self.papers[0][1])
+            code = self._code
+            texts = []
+            for page, sheet in self.papers:  # each paper's, the first's kept last
+                start = len(code)
+                self._impose(side, page, sheet)
+                texts.append("\n".join(code[start:]))
+                del code[start:]
+            start = len(code)
+            self._impose(side, *self.papers[0])
+            self.imposed.append((private.Patch(private.stream_offset(self, start), texts[0]),
+                                 texts))
             super().showPage()
         super().save()
+
+    def _impose(self, side: tuple[int | None, int | None], page: tuple[float, float],
+                sheet: tuple[float, float]) -> None:
+        """Draw the pages of ``side`` on ``sheet``, each centred on its half of it:
+        a ``page`` wide and high, either side of the fold."""
+        page_width, page_height = page
+        margin_x = (sheet[0] - 2 * page_width) / 2
+        margin_y = (sheet[1] - page_height) / 2
+        dx, dy = centred(self.laid_page, page)
+        for slot, number in enumerate(side):
+            if number is not None:
+                self.saveState()
+                self.translate(margin_x + slot * page_width + dx, margin_y + dy)
+                self.doForm(self._form(number))
+                self.restoreState()
 
 
 # Booklets are laid out on the largest page that fits on A5 and on half Letter, and
@@ -106,15 +133,26 @@ def render(blocks: Sequence[layout.PageBlock], texts: layout.PageTexts, paper: s
 
 def render_papers(blocks: Sequence[layout.PageBlock], texts: layout.PageTexts,
                   papers: Sequence[str], *, page_budget: int | None = None) -> dict[str, bytes]:
-    """The booklet as PDF bytes on each of ``papers``, laid out once."""
+    """The booklet as PDF bytes on each of ``papers``, laid out once and its pages
+    drawn once: on the other papers only the sheets differ (ImposingCanvas.imposed)."""
     laid = lay_out(blocks, texts, papers[0], page_budget=page_budget)
-    return {paper: on_paper(laid, paper).pdf for paper in papers}
+    drawn = on_paper(laid, *papers)
+    buffer = io.BytesIO()
+    canvas, _centrings = drawn.draw(buffer, BOOKLET_PAGE)
+    pdfs = {papers[0]: buffer.getvalue()}
+    patches = [patch for patch, _texts in canvas.imposed]
+    for index, paper in enumerate(papers[1:], start=1):
+        pdfs[paper], patches = private.other_paper(
+            canvas, patches, BOOKLET_PAPERS[paper][1],
+            [texts[index] for _patch, texts in canvas.imposed])
+    return pdfs
 
 
-def on_paper(laid: layout.Laid, paper: str) -> layout.Laid:
-    """A booklet's layout (:func:`lay_out`) to be imposed on the sheets of ``paper``."""
-    page, sheet = BOOKLET_PAPERS[paper]
-    return laid.on(page, partial(ImposingCanvas, sheet=sheet))
+def on_paper(laid: layout.Laid, paper: str, *others: str) -> layout.Laid:
+    """A booklet's layout (:func:`lay_out`) to be imposed on the sheets of ``paper``
+    (and, by :func:`render_papers`, of ``others``)."""
+    return laid.on(BOOKLET_PAGE, partial(ImposingCanvas, papers=[
+        BOOKLET_PAPERS[name] for name in (paper, *others)]))
 
 
 def lay_out(blocks: Sequence[layout.PageBlock], texts: layout.PageTexts, paper: str,

@@ -87,7 +87,7 @@ class Laid:
         """The book as PDF bytes on its paper (drawn once, when first asked for)."""
         if self._pdf is None:
             buffer = io.BytesIO()
-            self._draw(buffer, self.paper or self.page_size)
+            self.draw(buffer, self.paper or self.page_size)
             self._pdf = buffer.getvalue()
         return self._pdf
 
@@ -99,17 +99,19 @@ class Laid:
         if self.canvasmaker is not None:
             return [self.on(paper, self.canvasmaker).pdf for paper in papers]
         buffer = io.BytesIO()
-        canvas, centrings = self._draw(buffer, papers[0])
+        canvas, centrings = self.draw(buffer, papers[0])
         pdfs = [buffer.getvalue()]
         for paper in papers[1:]:
-            offsets = [centred(self.page_size, paper)] * len(centrings)
-            pdf, centrings = private.other_paper(canvas, centrings, paper, offsets)
+            line = private.centring_line(*centred(self.page_size, paper))
+            pdf, centrings = private.other_paper(canvas, centrings, paper,
+                                                 [line] * len(centrings))
             pdfs.append(pdf)
         return pdfs
 
-    def _draw(self, buffer: io.BytesIO,
-              paper: tuple[float, float]) -> tuple[PageCanvas, list[private.Centring]]:
-        """Draw the book on ``paper`` into ``buffer``: the canvas it was saved from,
+    def draw(self, buffer: io.BytesIO,
+             paper: tuple[float, float]) -> tuple[PageCanvas, list[private.Patch]]:
+        """Draw the book on ``paper`` into ``buffer``: the canvas it was saved from
+        (:func:`reportlab_adapter.other_paper` formats it again for another paper),
         and where each page's centring went (reportlab_adapter.centre_page)."""
         register_fonts()
         texts = self.texts

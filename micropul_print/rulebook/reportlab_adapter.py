@@ -284,12 +284,12 @@ def drop_open_form(canvas: Any) -> None:
 
 
 @dataclass(frozen=True)
-class Centring:
-    """Where a page's centring operator sits in its content stream (characters from
-    the stream's start) and what it reads."""
+class Patch:
+    """Operators of a page that depend on its paper: where they start in the page's
+    content stream (characters from its start) and what they read."""
 
     at: int
-    line: str
+    text: str
 
 
 def centring_line(dx: float, dy: float) -> str:
@@ -297,10 +297,17 @@ def centring_line(dx: float, dy: float) -> str:
     return f"{fp_str(1, 0, 0, 1, dx, dy)} cm"
 
 
-def centre_page(canvas: Any, dx: float, dy: float) -> Centring:
+def stream_offset(canvas: Any, index: int) -> int:
+    """Where the line ``index`` of the current page's operators will start in the
+    page's content stream (Canvas.showPage joins them by lines after its preamble)."""
+    lines = [*canvas._psCommandsBeforePage, canvas._preamble, *canvas._code[:index]]
+    return len("\n".join(lines)) + 1
+
+
+def centre_page(canvas: Any, dx: float, dy: float) -> Patch:
     """Move the origin of ``canvas``'s page by (dx, dy) points, in an operator of its
-    own (no later transform is folded into it) whose place in the page's content
-    stream is returned: other_paper changes it for another paper."""
+    own (no later transform is folded into it), returned with its place in the page's
+    content stream: other_paper changes it for another paper."""
     code = canvas._code
     canvas.translate(dx, dy)
     if code[-1] != centring_line(dx, dy):
@@ -308,29 +315,28 @@ def centre_page(canvas: Any, dx: float, dy: float) -> Centring:
     # Canvas.transform folds a transform into the line before it when that line is
     # one: an empty line between keeps the centring alone on its line.
     code.append("")
-    lines = [*canvas._psCommandsBeforePage, canvas._preamble, *code[:-2]]
-    return Centring(len("\n".join(lines)) + 1, code[-2])
+    return Patch(stream_offset(canvas, len(code) - 2), code[-2])
 
 
-def other_paper(canvas: Any, centrings: list[Centring], paper: tuple[float, float],
-                offsets: list[tuple[float, float]]) -> tuple[bytes, list[Centring]]:
+def other_paper(canvas: Any, patches: list[Patch], paper: tuple[float, float],
+                texts: list[str]) -> tuple[bytes, list[Patch]]:
     """The document ``canvas`` has saved, formatted again on ``paper`` (points): each
-    page that size, its centring (centre_page) moved to its offset of ``offsets``;
-    and where the centrings now are. The same bytes as drawing the pages anew on that
-    paper, for a fraction of the time (only the pages' streams are compressed again)."""
+    page that size, its patch (the operators that depend on the paper) read as its
+    text of ``texts`` instead; and where the patches now are. The same bytes as
+    drawing the pages anew on that paper, for a fraction of the time (only the pages'
+    streams are compressed again)."""
     document = canvas._doc
     pages = document.Pages.pages
-    if len(pages) != len(centrings):
-        raise AssertionError("a page was drawn without its centring")
+    if len(pages) != len(patches):
+        raise AssertionError("a page was drawn without its patch")
     moved = []
-    for page, centring, (dx, dy) in zip(pages, centrings, offsets, strict=True):
+    for page, patch, text in zip(pages, patches, texts, strict=True):
         stream = page.Contents.content
-        end = centring.at + len(centring.line)
-        if stream[centring.at:end] != centring.line:
-            raise AssertionError("a page's centring is not where it was written")
-        line = centring_line(dx, dy)
-        page.Contents.content = stream[:centring.at] + line + stream[end:]
-        moved.append(Centring(centring.at, line))
+        end = patch.at + len(patch.text)
+        if stream[patch.at:end] != patch.text:
+            raise AssertionError("a page's patch is not where it was written")
+        page.Contents.content = stream[:patch.at] + text + stream[end:]
+        moved.append(Patch(patch.at, text))
         page.pagewidth, page.pageheight = paper
         page.MediaBox = PDFArray([0, 0, paper[0], paper[1]])
     return bytes(document.format()), moved

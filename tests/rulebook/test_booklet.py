@@ -27,7 +27,12 @@ from micropul_print.rulebook import (
     story,
     styles,
 )
-from micropul_print.rulebook.booklet import BOOKLET_GEOMETRY, BOOKLET_PAPERS, imposition
+from micropul_print.rulebook.booklet import (
+    BOOKLET_GEOMETRY,
+    BOOKLET_PAGE,
+    BOOKLET_PAPERS,
+    imposition,
+)
 from micropul_print.rulebook.locales import load_locale
 
 from .books import BOOKS, GAMES, every_book
@@ -168,13 +173,31 @@ def test_sheets_are_the_paper_in_landscape_pages_half_of_it(
         booklets: dict[tuple[str, str, str], bytes], paper: str) -> None:
     pdf = booklets["micropul", "en", paper]
     reader = PdfReader(io.BytesIO(pdf))
+    from pypdf.generic import ContentStream
+
+    page_width, page_height = PAGES_PT[paper]
+    sheet_width, sheet_height = SHEETS_PT[paper]
+    laid_width, laid_height = (round(v, 2) for v in BOOKLET_PAGE)
     for sheet in reader.pages:
         box = sheet.mediabox
         assert (round(float(box.width), 2), round(float(box.height), 2)) == SHEETS_PT[paper]
         resources: Any = sheet["/Resources"]
-        for form in resources["/XObject"].values():
-            bbox = [round(float(v), 2) for v in form.get_object()["/BBox"]]
-            assert bbox == [0, 0, *PAGES_PT[paper]]
+        # Each page is a form of the page the booklet was laid out on, placed with its
+        # centre on the centre of its half of the sheet (a page of the paper's booklet
+        # size, either side of the fold).
+        centres = []
+        for operands, operator in ContentStream(sheet.get_contents(), reader).operations:
+            if operator == b"cm":
+                x, y = float(operands[4]), float(operands[5])
+            elif operator == b"Do":
+                form = resources["/XObject"][operands[0]].get_object()
+                bbox = [round(float(v), 2) for v in form["/BBox"]]
+                assert bbox == [0, 0, laid_width, laid_height]
+                centres.append((round(x + laid_width / 2, 1), round(y + laid_height / 2, 1)))
+        margin = (sheet_width - 2 * page_width) / 2
+        slots = [(round(margin + (slot + 0.5) * page_width, 1), round(sheet_height / 2, 1))
+                 for slot in (0, 1)]
+        assert centres and set(centres) <= set(slots), (centres, slots)
     page, sheet_size = BOOKLET_PAPERS[paper]
     assert 2 * page[0] <= sheet_size[0] and page[1] == sheet_size[1]
 
@@ -315,3 +338,17 @@ def test_the_cover_picture_has_its_caption_above_the_foot(
     foot = (BOOKLET_GEOMETRY.bottom + 11) * mm
     assert min(line.y for line in below) > foot + 3 * mm
     assert " ".join(line.text for line in below).count(".") >= 1
+
+
+def test_a_booklet_drawn_once_for_two_papers_gives_what_drawing_on_each_gives() -> None:
+    """render_papers draws the pages once and formats the document again with the
+    other paper's sheets: the bytes are those of imposing the booklet on that paper
+    alone (every game, every language)."""
+    from .books import every_book
+
+    for game, lang, _book, blocks, texts in every_book():
+        once = booklet.render_papers(blocks, texts, ["a4", "letter"])
+        again = booklet.render_papers(blocks, texts, ["letter", "a4"])
+        each = {paper: booklet.lay_out(blocks, texts, paper).pdf for paper in ("a4", "letter")}
+        assert once == again == each, (game, lang)
+        assert each["a4"] != each["letter"]
