@@ -89,17 +89,10 @@ class ImposingCanvas(PageCanvas):
         private.drop_open_form(self)
         for side in imposition(self.pages):
             self.setPageSize(self.papers[0][1])
-            code = self._code
-            texts = []
-            for page, sheet in self.papers:  # each paper's, the first's kept last
-                start = len(code)
-                self._impose(side, page, sheet)
-                texts.append("\n".join(code[start:]))
-                del code[start:]
-            start = len(code)
+            texts = [private.operators_of(self, partial(self._impose, side, page, sheet))
+                     for page, sheet in self.papers]
+            self.imposed.append((private.Patch(private.stream_offset(self), texts[0]), texts))
             self._impose(side, *self.papers[0])
-            self.imposed.append((private.Patch(private.stream_offset(self, start), texts[0]),
-                                 texts))
             super().showPage()
         super().save()
 

@@ -13,6 +13,7 @@ checks each against the installed reportlab (and what the layout expects of it).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -297,11 +298,24 @@ def centring_line(dx: float, dy: float) -> str:
     return f"{fp_str(1, 0, 0, 1, dx, dy)} cm"
 
 
-def stream_offset(canvas: Any, index: int) -> int:
-    """Where the line ``index`` of the current page's operators will start in the
-    page's content stream (Canvas.showPage joins them by lines after its preamble)."""
+def stream_offset(canvas: Any, index: int | None = None) -> int:
+    """Where the line ``index`` of the current page's operators (None: the next line
+    written) will start in the page's content stream (Canvas.showPage joins them by
+    lines after its preamble)."""
     lines = [*canvas._psCommandsBeforePage, canvas._preamble, *canvas._code[:index]]
     return len("\n".join(lines)) + 1
+
+
+def operators_of(canvas: Any, paint: Callable[[], None]) -> str:
+    """The operators ``paint`` writes on ``canvas``'s page, as the page's stream would
+    hold them, taken back out of the page (``paint`` must leave the graphics state
+    as it found it)."""
+    code = canvas._code
+    start = len(code)
+    paint()
+    text = "\n".join(code[start:])
+    del code[start:]
+    return text
 
 
 def centre_page(canvas: Any, dx: float, dy: float) -> Patch:
