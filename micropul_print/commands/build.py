@@ -25,6 +25,7 @@ from micropul_print.commands.values import (
     file_name,
     folder_name,
     list_items,
+    once_each,
     theme_name,
     whole_number,
 )
@@ -96,7 +97,7 @@ def _scale(text: str) -> tuple[float, float]:
 
 def _choices(allowed: tuple[str, ...], what: str) -> Callable[[str], tuple[str, ...]]:
     def parse(text: str) -> tuple[str, ...]:
-        items = tuple(dict.fromkeys(list_items(text, what, ",".join(allowed[:2]))))
+        items = tuple(once_each(list_items(text, what, ",".join(allowed[:2])), what, text))
         unknown = [p for p in items if p not in allowed]
         if unknown or not items:
             raise argparse.ArgumentTypeError(

@@ -17,6 +17,7 @@ from micropul_print.commands.values import (
     file_name,
     folder_name,
     list_items,
+    once_each,
     theme_name,
 )
 from micropul_print.config import ConfigSpec
@@ -35,7 +36,7 @@ _CODES = "two or three lower-case letters, optionally _ and a region: nl.po, pt_
 
 
 def _langs(text: str) -> list[str]:
-    items = list(dict.fromkeys(list_items(text, "language code", "en,it")))
+    items = once_each(list_items(text, "language code", "en,it"), "language code", text)
     if not items:
         raise argparse.ArgumentTypeError(f"expected language codes such as en,it: {quoted(text)}")
     return items
