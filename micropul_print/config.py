@@ -20,6 +20,8 @@ from __future__ import annotations
 import argparse
 import codecs
 import copy
+import errno
+import os
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from micropul_print.base.errors import Diagnostic, UserError, printable, quoted
 from micropul_print.base.record import record
-from micropul_print.base.yamlsource import read_input_bytes
+from micropul_print.base.yamlsource import not_a_file, read_input_bytes
 
 if TYPE_CHECKING:
     import tomllib
@@ -218,19 +220,29 @@ INPUT_KEYS = frozenset({"catalogue", "theme"})
 
 def missing_inputs(args: argparse.Namespace, spec: ConfigSpec) -> list[Diagnostic]:
     """Where the file names an input (INPUT_KEYS among ``spec``'s paths) that is not
-    there: at the value, as every bad value of the file; the reader's own "file not
-    found" names the path alone, as though it had been typed."""
+    there, or is a folder (a pipe, a device): at the value, as every bad value of the
+    file; the reader's own "file not found" names the path alone, as though it had been
+    typed."""
     keys = {key: names for key, names in spec.paths.items() if key in INPUT_KEYS}
     problems = []
     for setting in getattr(args, SETTINGS, ()):
-        if (setting.key in keys and setting.at is not None
-                and isinstance(setting.value, str) and setting.value not in keys[setting.key]
-                and not Path(setting.value).exists()):
+        if (setting.key not in keys or setting.at is None
+                or not isinstance(setting.value, str) or setting.value in keys[setting.key]):
+            continue
+        source, line, col = setting.at
+        try:
+            mode = os.stat(setting.value).st_mode
+        except OSError as exc:  # not there; anything else, the reader says
+            if exc.errno not in (errno.ENOENT, errno.ENOTDIR):
+                continue
             names = keys[setting.key]
             hint = f" (nor a built-in {setting.key}: {', '.join(names)})" if names else ""
-            source, line, col = setting.at
             problems.append(Diagnostic(source, line, col, f"{setting.key}: file not found: "
                                        f"{printable(setting.value)!r}{hint}"))
+            continue
+        if not_a_file(mode):  # a folder, a pipe: as the reader would say it
+            problems.append(Diagnostic(source, line, col, f"{setting.key}: "
+                                       f"{printable(setting.value)!r} {not_a_file(mode)}"))
     return sorted(problems, key=lambda d: (d.line, d.col))
 
 

@@ -323,3 +323,24 @@ def test_an_input_the_file_names_that_is_not_there_is_blamed_on_the_file(
     assert cli.main(["build", "--no-config", "--theme", "nonexistent.yaml"]) == 1
     assert capsys.readouterr().err == "nonexistent.yaml: error: file not found\n"  # typed
     assert not (tmp_path / "kit").exists()
+
+
+def test_an_input_the_file_names_that_is_a_folder_is_blamed_on_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As a missing one: the reader's ".: error: is a directory, not a file" named the
+    folder alone, as though it had been typed, not the line of the file that named it."""
+    monkeypatch.chdir(tmp_path)
+    Path("themes").mkdir()
+    Path(CONFIG_NAME).write_text('[build]\ntheme = "themes"\ncatalogue = "."\n'
+                                 '[check]\ncatalogue = "themes"\n')
+    assert cli.main(["build", "--out", "kit"]) == 1
+    assert capsys.readouterr().err == (
+        f"{CONFIG_NAME}:2:9: error: theme: 'themes' is a directory, not a file\n"
+        f"{CONFIG_NAME}:3:13: error: catalogue: '.' is a directory, not a file\n")
+    assert cli.main(["check"]) == 1
+    assert capsys.readouterr().err == (
+        f"{CONFIG_NAME}:5:13: error: catalogue: 'themes' is a directory, not a file\n")
+    assert cli.main(["check", "--no-config", "themes"]) == 1
+    assert capsys.readouterr().err == "themes: error: is a directory, not a file\n"  # typed
+    assert not (tmp_path / "kit").exists()
