@@ -88,8 +88,22 @@ class OutputDir:
         if where.parent not in self._folders:
             where.parent.mkdir(parents=True, exist_ok=True)
             self._folders.add(where.parent)
-        with open(where, "wb") as handle:
-            handle.write(data)
+        try:
+            # Made, not opened: a second file of the kit led here (a symbolic link in the
+            # kit to another of its files) and overwrote the first, which the kit then
+            # lacked, the link left showing the other file's picture.
+            with open(where, "xb") as handle:
+                handle.write(data)
+        except FileExistsError:
+            place = self.root / relative
+            problem = (Diagnostic(str(place), 0, 0, f"this file of the kit is a symbolic "
+                                  f"link to {target}, another of its files: remove the link "
+                                  "and build again")
+                       if os.path.islink(place) else
+                       Diagnostic(str(target), 0, 0, "another file of the kit is a "
+                                  "symbolic link to this one: remove the link and build "
+                                  "again"))
+            raise UserError([problem]) from None
         return target
 
 

@@ -104,6 +104,26 @@ def test_only_svg_and_sheets_on_one_paper(tmp_path: Path) -> None:
     assert not [n for n in written if n.startswith(("tiles/png", "rules"))]
 
 
+def test_a_file_of_the_kit_linked_to_another_of_its_files_is_refused_changing_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tiles/svg/tile-03.svg a link to tile-04.svg (inside the kit, so followed): both
+    were written to one place, the second over the first, and the build said it was
+    done, tile 3's file showing tile 4."""
+    assert main(["build", "--out", str(tmp_path), "--only", "svg", "--quiet"]) == 0
+    svg = tmp_path / "tiles/svg"
+    before = {p.name: p.read_bytes() for p in svg.iterdir()}
+    (svg / "tile-03.svg").unlink()
+    (svg / "tile-03.svg").symlink_to("tile-04.svg")
+    assert main(["build", "--out", str(tmp_path), "--only", "svg", "--quiet"]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    # Tile 3 is written first, through the link; then tile 4 finds its place taken.
+    assert line == (f"{svg.resolve() / 'tile-04.svg'}: error: another file of the kit is a "
+                    "symbolic link to this one: remove the link and build again")
+    assert (svg / "tile-03.svg").readlink() == Path("tile-04.svg")
+    assert (svg / "tile-04.svg").read_bytes() == before["tile-04.svg"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "tiles"]
+
+
 def test_quiet_prints_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["build", "--out", str(tmp_path), "--only", "sheets", "--paper", "letter",
                  "--quiet"]) == 0
