@@ -85,7 +85,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-booklet", dest="booklet", action="store_false",
                         help="write the rulebooks only, no booklets")
     parser.add_argument("--check", action="store_true",
-                        help="only check the texts and every figure's claims; write nothing")
+                        help="only check the texts, every figure's claims and the theme; "
+                             "write nothing")
     parser.add_argument("--quiet", action="store_true", help="print nothing but problems")
 
 
@@ -142,6 +143,12 @@ def _build(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(message, file=sys.stderr)
 
+    # The theme is an input of --check too: a typo in it passed the check, and the
+    # build then refused it.
+    theme = load_theme(args.theme)
+    problems = registry.get(catalogue.game).theme_problems(catalogue, theme)
+    if problems:
+        raise UserError(problems)
     if args.check:
         _book, _locales, figures = check_rulebook(catalogue, langs, locales)
         say(f"rulebook: {', '.join(langs)}: every key and placeholder present; "
@@ -150,10 +157,6 @@ def _build(args: argparse.Namespace) -> int:
         return 0
     from micropul_print.kit.outputs import Staging
 
-    theme = load_theme(args.theme)
-    problems = registry.get(catalogue.game).theme_problems(catalogue, theme)
-    if problems:
-        raise UserError(problems)
     check_rulebook(catalogue, langs, locales)  # every problem before anything is written
     staging = Staging(args.out)
     with staging as output:
