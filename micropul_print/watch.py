@@ -185,6 +185,7 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                 except Exception as exc:  # a bug: said, and watching goes on
                     _bug(exc)
                     continue
+                moved = Path(fresh.out) != Path(args.out)
                 args, options = fresh, fresh_options
                 kits.clear()  # what the kits were made of was read with other settings
                 waiting = _said(missing(args))
@@ -193,6 +194,9 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                 # The other inputs changed with it (a folder made again) rebuild too.
                 work = merged([*config_rebuilds(before, options), *rebuilds(
                     [item for item in changed if item.kind != "configuration"], options)])
+                if moved:  # a new output folder (no option of the kit): the whole kit there
+                    work = merged([*work, *(Rebuild(game, frozenset(options.parts))
+                                            for game, _path in _catalogues(options))])
                 reload = True
                 kits.clear()
                 _run(work, options, kits, Path(args.out), build, say, names)

@@ -166,6 +166,24 @@ def test_a_configuration_made_while_watching_is_read(variant: Path) -> None:
         assert watcher.process.wait(timeout=LIMIT) == 130
 
 
+def test_a_new_out_in_the_configuration_builds_the_whole_kit_there(variant: Path) -> None:
+    """`out` is no option of the kit itself: changing it alone said "nothing to
+    rebuild", and the new folder stayed empty until another edit (which then wrote only
+    the parts it touched there)."""
+    config = variant / "micropul-print.toml"
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    try:
+        line = watcher.wait_for(lambda name, line: line.startswith("watching "))
+        config.write_text(config.read_text().replace('# out = "output"', 'out = "kit2"'))
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line.startswith("micropul-print.toml changed: rebuilt micropul svg (49 files")
+        assert sorted(p.name for p in (variant / "kit2/tiles/svg").iterdir()) == sorted(
+            p.name for p in (variant / "output/tiles/svg").iterdir())
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
+
+
 def test_a_configuration_removed_then_restored_keeps_its_settings(variant: Path) -> None:
     """A configuration deleted and written again (git checkout, some editors) was read
     as no file: the shipped set in the classic theme was built over the variant's kit,
