@@ -184,6 +184,32 @@ def test_a_new_out_in_the_configuration_builds_the_whole_kit_there(variant: Path
         assert watcher.process.wait(timeout=LIMIT) == 130
 
 
+def test_a_new_out_holding_files_no_build_made_is_refused_and_watching_goes_on(
+        variant: Path) -> None:
+    """As at the start: a folder of someone else's files, saved as `out` while watching,
+    was built into."""
+    config = variant / "micropul-print.toml"
+    (variant / "mine").mkdir()
+    (variant / "mine" / "notes.txt").write_text("mine")
+    text = config.read_text()
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "# out = " in row)
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    try:
+        watcher.wait_for(lambda name, line: line.startswith("watching "))
+        config.write_text(text.replace('# out = "output"', 'out = "mine"'))
+        assert watcher.wait_for(lambda name, line: "error" in line or "changed" in line) == (
+            f"micropul-print.toml:{line}:7: error: out: mine holds files no build made "
+            "(notes.txt), and no previous kit: give an empty folder, a new one or a "
+            "previous kit's")
+        assert sorted(p.name for p in (variant / "mine").iterdir()) == ["notes.txt"]
+        config.write_text(text.replace('# out = "output"', 'out = "kit2"'))
+        assert watcher.wait_for(lambda name, line: "error" in line or "changed" in line
+                                ).startswith("micropul-print.toml changed: rebuilt micropul svg")
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
+
+
 def test_a_configuration_removed_then_restored_keeps_its_settings(variant: Path) -> None:
     """A configuration deleted and written again (git checkout, some editors) was read
     as no file: the shipped set in the classic theme was built over the variant's kit,

@@ -246,7 +246,8 @@ def run(args: argparse.Namespace) -> int:
         foreign_contents,
     )
 
-    def check_out() -> None:  # before any work (a loop of links first: it says more)
+    def check_out(args: argparse.Namespace) -> None:  # before any work (a loop of links
+        # first: it says more)
         check_output_directory(Path(args.out), "the kit here")
         check_directory_target(Path(args.out), "the kit")  # read-only, as others say it
         foreign = foreign_contents(Path(args.out))
@@ -256,13 +257,19 @@ def run(args: argparse.Namespace) -> int:
     if args.watch:  # a missing input is said, and waited for
         from micropul_print.watch import watch
 
-        check_out()
-        return watch(args, kit_options, build,
+        def checked_options(args: argparse.Namespace) -> KitOptions:
+            # At each reading of the configuration: an `out` saved there while watching
+            # is judged as one given at the start (a folder of someone else's files was
+            # built into).
+            check_out(args)
+            return kit_options(args)
+
+        return watch(args, checked_options, build,
                      missing=lambda args: missing_inputs(args, CONFIG))
     missing = missing_inputs(args, CONFIG)
     if missing:
         raise UserError(missing)
-    check_out()
+    check_out(args)
     try:
         report = build(Path(args.out), kit_options(args), quiet=args.quiet)
     except UsageError as exc:  # --tiles judged against the catalogue: at the file's value
