@@ -434,6 +434,21 @@ def test_a_tile_number_outside_the_set_is_a_usage_error_whatever_only_says(
     assert not (tmp_path / "o").exists()
 
 
+def test_a_tile_number_outside_a_set_of_a_long_name_is_said_in_one_short_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The set's name (no bound of its own, up to the file's 1 MiB) was quoted whole: a
+    100,000-character line."""
+    catalogue = tmp_path / "long.yaml"
+    name = "x" * 100_000
+    catalogue.write_text(CATALOGUE_TEXT.replace("name: Micropul\n", f"name: {name}\n"),
+                         encoding="utf-8")
+    assert main(["build", str(catalogue), "--only", "svg", "--tiles", "49",
+                 "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print build: error: argument --tiles: no tile 49 in '{name[:60]}…' "
+        "(100000 characters) (its tiles are numbered 1 to 48)")
+
+
 def test_a_tile_number_outside_the_set_from_the_configuration_is_located_there(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
