@@ -210,6 +210,27 @@ def test_a_new_out_holding_files_no_build_made_is_refused_and_watching_goes_on(
         assert watcher.process.wait(timeout=LIMIT) == 130
 
 
+def test_an_edit_after_the_kit_s_folder_was_removed_builds_the_whole_kit_again(
+        variant: Path) -> None:
+    """`rm -rf output` while watching, then a tile's face edited: tile-01.svg alone was
+    written, a kit of one file."""
+    import shutil
+
+    catalogue = variant / "micropul.yaml"
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    try:
+        watcher.wait_for(lambda name, line: line.startswith("watching "))
+        shutil.rmtree(variant / "output")
+        catalogue.write_text(catalogue.read_text().replace(
+            "  - id: 1\n    face:\n      - W .\n", "  - id: 1\n    face:\n      - W W\n", 1))
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line.startswith("micropul.yaml changed: rebuilt micropul svg (49 files")
+        assert len(list((variant / "output/tiles/svg").iterdir())) == 49
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
+
+
 def test_a_configuration_removed_then_restored_keeps_its_settings(variant: Path) -> None:
     """A configuration deleted and written again (git checkout, some editors) was read
     as no file: the shipped set in the classic theme was built over the variant's kit,
