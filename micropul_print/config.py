@@ -213,6 +213,19 @@ def value_problem(args: argparse.Namespace, key: str, message: str) -> Exception
     return UsageError(f"argument --{key}: {message}")
 
 
+def at_the_setting(args: argparse.Namespace, key: str, problem: UserError) -> UserError:
+    """``problem`` with an option's path (``out``) that the run found it cannot use (a
+    file where its folder goes, a read-only place): at the value's place when it came
+    from the configuration file, where the user is to mend it, the path said in the
+    message; else as it is (named by the path typed)."""
+    for setting in getattr(args, SETTINGS, ()):
+        if setting.key == key and setting.at is not None:
+            source, line, col = setting.at
+            return UserError([Diagnostic(source, line, col, f"{key}: {d.file}: {d.message}")
+                              for d in problem.diagnostics])
+    return problem
+
+
 # The path keys that name files a command reads (not a folder it writes, or one it
 # checks itself: out, locales).
 INPUT_KEYS = frozenset({"catalogue", "theme"})

@@ -325,6 +325,23 @@ def test_an_input_the_file_names_that_is_not_there_is_blamed_on_the_file(
     assert not (tmp_path / "kit").exists()
 
 
+def test_an_out_the_file_names_that_cannot_be_a_kit_s_folder_is_blamed_on_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`out = "notes.txt"` (a file): the error named notes.txt alone, as though typed."""
+    monkeypatch.chdir(tmp_path)
+    Path("notes.txt").write_text("mine")
+    Path(CONFIG_NAME).write_text('[build]\nout = "notes.txt"\n')
+    assert cli.main(["build", "--only", "svg"]) == 1
+    assert capsys.readouterr().err == (
+        f"{CONFIG_NAME}:2:7: error: out: notes.txt: cannot write the kit here: this is a "
+        "file, not a directory\n")
+    assert cli.main(["build", "--only", "svg", "--out", "notes.txt"]) == 1  # typed
+    assert capsys.readouterr().err == (
+        "notes.txt: error: cannot write the kit here: this is a file, not a directory\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [CONFIG_NAME, "notes.txt"]
+
+
 def test_an_input_the_file_names_that_is_a_folder_is_blamed_on_the_file(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

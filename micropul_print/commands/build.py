@@ -239,7 +239,7 @@ _TILES_PROBLEM = "argument --tiles: "
 
 def run(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import UsageError, UserError
-    from micropul_print.config import missing_inputs, value_problem
+    from micropul_print.config import at_the_setting, missing_inputs, value_problem
     from micropul_print.kit.outputs import (
         check_directory_target,
         check_output_directory,
@@ -248,8 +248,11 @@ def run(args: argparse.Namespace) -> int:
 
     def check_out(args: argparse.Namespace) -> None:  # before any work (a loop of links
         # first: it says more)
-        check_output_directory(Path(args.out), "the kit here")
-        check_directory_target(Path(args.out), "the kit")  # read-only, as others say it
+        try:
+            check_output_directory(Path(args.out), "the kit here")
+            check_directory_target(Path(args.out), "the kit")  # read-only, as others say
+        except UserError as problem:  # at the configuration's `out`, if it came from there
+            raise at_the_setting(args, "out", problem) from None
         foreign = foreign_contents(Path(args.out))
         if foreign is not None:
             raise value_problem(args, "out", foreign)
