@@ -339,6 +339,11 @@ def test_an_out_the_file_names_that_cannot_be_a_kit_s_folder_is_blamed_on_the_fi
     assert cli.main(["build", "--only", "svg", "--out", "notes.txt"]) == 1  # typed
     assert capsys.readouterr().err == (
         "notes.txt: error: cannot write the kit here: this is a file, not a directory\n")
+    Path(CONFIG_NAME).write_text('[rulebook]\nout = "notes.txt"\n')
+    assert cli.main(["rulebook", "--lang", "en"]) == 1
+    assert capsys.readouterr().err == (
+        f"{CONFIG_NAME}:2:7: error: out: notes.txt: cannot write the rulebooks here: this is "
+        "a file, not a directory\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == [CONFIG_NAME, "notes.txt"]
 
 

@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
 def _build(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import UserError, joined
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
-    from micropul_print.config import value_problem
+    from micropul_print.config import at_the_setting, value_problem
     from micropul_print.draw.theme import load_theme
     from micropul_print.kit.outputs import (
         check_directory_target,
@@ -123,8 +123,11 @@ def _build(args: argparse.Namespace) -> int:
     )
 
     if not args.check:
-        check_output_directory(Path(args.out), "the rulebooks here")  # before any work
-        check_directory_target(Path(args.out), "the rulebooks")  # read-only, as others say
+        try:
+            check_output_directory(Path(args.out), "the rulebooks here")  # before any work
+            check_directory_target(Path(args.out), "the rulebooks")  # read-only, as others say
+        except UserError as problem:  # at the configuration's `out`, if it came from there
+            raise at_the_setting(args, "out", problem) from None
         foreign = foreign_contents(Path(args.out))
         if foreign is not None:
             raise value_problem(args, "out", foreign)
