@@ -20,6 +20,8 @@ from __future__ import annotations
 import argparse
 import codecs
 import copy
+import errno
+import os
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterator, Mapping
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from micropul_print.base.errors import Diagnostic, UserError, printable, quoted
 from micropul_print.base.record import record
-from micropul_print.base.yamlsource import read_input_bytes
+from micropul_print.base.yamlsource import not_a_file, read_input_bytes
 
 if TYPE_CHECKING:
     import tomllib
@@ -211,6 +213,19 @@ def value_problem(args: argparse.Namespace, key: str, message: str) -> Exception
     return UsageError(f"argument --{key}: {message}")
 
 
+def at_the_setting(args: argparse.Namespace, key: str, problem: UserError) -> UserError:
+    """``problem`` with an option's path (``out``) that the run found it cannot use (a
+    file where its folder goes, a read-only place): at the value's place when it came
+    from the configuration file, where the user is to mend it, the path said in the
+    message; else as it is (named by the path typed)."""
+    for setting in getattr(args, SETTINGS, ()):
+        if setting.key == key and setting.at is not None:
+            source, line, col = setting.at
+            return UserError([Diagnostic(source, line, col, f"{key}: {d.file}: {d.message}")
+                              for d in problem.diagnostics])
+    return problem
+
+
 # The path keys that name files a command reads (not a folder it writes, or one it
 # checks itself: out, locales).
 INPUT_KEYS = frozenset({"catalogue", "theme"})
@@ -218,19 +233,29 @@ INPUT_KEYS = frozenset({"catalogue", "theme"})
 
 def missing_inputs(args: argparse.Namespace, spec: ConfigSpec) -> list[Diagnostic]:
     """Where the file names an input (INPUT_KEYS among ``spec``'s paths) that is not
-    there: at the value, as every bad value of the file; the reader's own "file not
-    found" names the path alone, as though it had been typed."""
+    there, or is a folder (a pipe, a device): at the value, as every bad value of the
+    file; the reader's own "file not found" names the path alone, as though it had been
+    typed."""
     keys = {key: names for key, names in spec.paths.items() if key in INPUT_KEYS}
     problems = []
     for setting in getattr(args, SETTINGS, ()):
-        if (setting.key in keys and setting.at is not None
-                and isinstance(setting.value, str) and setting.value not in keys[setting.key]
-                and not Path(setting.value).exists()):
+        if (setting.key not in keys or setting.at is None
+                or not isinstance(setting.value, str) or setting.value in keys[setting.key]):
+            continue
+        source, line, col = setting.at
+        try:
+            mode = os.stat(setting.value).st_mode
+        except OSError as exc:  # not there; anything else, the reader says
+            if exc.errno not in (errno.ENOENT, errno.ENOTDIR):
+                continue
             names = keys[setting.key]
             hint = f" (nor a built-in {setting.key}: {', '.join(names)})" if names else ""
-            source, line, col = setting.at
             problems.append(Diagnostic(source, line, col, f"{setting.key}: file not found: "
                                        f"{printable(setting.value)!r}{hint}"))
+            continue
+        if not_a_file(mode):  # a folder, a pipe: as the reader would say it
+            problems.append(Diagnostic(source, line, col, f"{setting.key}: "
+                                       f"{printable(setting.value)!r} {not_a_file(mode)}"))
     return sorted(problems, key=lambda d: (d.line, d.col))
 
 

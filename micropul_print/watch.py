@@ -185,6 +185,7 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                 except Exception as exc:  # a bug: said, and watching goes on
                     _bug(exc)
                     continue
+                moved = Path(fresh.out) != Path(args.out)
                 args, options = fresh, fresh_options
                 kits.clear()  # what the kits were made of was read with other settings
                 waiting = _said(missing(args))
@@ -193,6 +194,9 @@ def watch(args: argparse.Namespace, options_of: Callable[[argparse.Namespace], K
                 # The other inputs changed with it (a folder made again) rebuild too.
                 work = merged([*config_rebuilds(before, options), *rebuilds(
                     [item for item in changed if item.kind != "configuration"], options)])
+                if moved:  # a new output folder (no option of the kit): the whole kit there
+                    work = merged([*work, *(Rebuild(game, frozenset(options.parts))
+                                            for game, _path in _catalogues(options))])
                 reload = True
                 kits.clear()
                 _run(work, options, kits, Path(args.out), build, say, names)
@@ -427,14 +431,27 @@ def rebuild_changed(changed: Sequence[Input], options: KitOptions, kits: dict[st
     """Rebuild what the ``changed`` inputs (no configuration among them) ask for: the
     edited tiles alone after an edit of tiles (_tiles_edited), else the parts they feed
     (rebuilds); ``kits`` is kept up to date (what each game's kit is made of)."""
-    if not _tiles_edited(changed, options, kits, out, build, say, names):
+    if _kit_gone(out) or not _tiles_edited(changed, options, kits, out, build, say, names):
         _run(rebuilds(changed, options), options, kits, out, build, say, names)
+
+
+def _kit_gone(out: Path) -> bool:
+    """Whether the kit's folder lost the last build's manifest (removed, emptied, by
+    `rm -rf output` say): the parts an edit touches, rebuilt alone, made a kit of one
+    tile's files there; the whole kit is rebuilt instead."""
+    from micropul_print.kit.outputs import MANIFEST
+
+    return not os.path.lexists(out / MANIFEST)
 
 
 def _run(work: Sequence[Rebuild], options: KitOptions, kits: dict[str, KitState], out: Path,
          build: Builder, say: Callable[[str], None], names: str) -> None:
     """_rebuild, and what each game's kit is made of remembered (or forgotten: the
     kit of a failed rebuild is the old one, or part of it)."""
+    if _kit_gone(out):
+        kits.clear()
+        work = merged([*work, *(Rebuild(game, frozenset(options.parts))
+                                for game, _path in _catalogues(options))])
     done, finished = _rebuild(work, options, out, build, say, names)
     if not finished and _changed_kit(done, out):
         for item in work:

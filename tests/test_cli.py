@@ -356,6 +356,33 @@ def test_an_empty_item_of_a_list_is_a_usage_error(
 
 
 @pytest.mark.parametrize(("words", "message"), [
+    (["build", "--lang", "en,en"], "argument --lang: language 'en' named twice in 'en,en': "
+     "name each once"),
+    (["build", "--lang", "pl, en,pl"], "argument --lang: language 'pl' named twice in "
+     "'pl, en,pl': name each once"),
+    (["build", "--only", "svg,svg"], "argument --only: part 'svg' named twice in 'svg,svg': "
+     "name each once"),
+    (["rulebook", "--lang", "en,en", "--check"],
+     "argument --lang: language code 'en' named twice in 'en,en': name each once"),
+    (["rulebook", "--untranslated", "de,de"],
+     "argument --untranslated: language code 'de' named twice in 'de,de': name each once"),
+])
+def test_an_item_named_twice_in_a_list_is_a_usage_error(
+        words: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Silently dropped, `en,en` built one language where the user most likely meant two
+    (a slip for en,es); as analyse --variants 5,5."""
+    monkeypatch.chdir(tmp_path)
+    short = {"build": ["--only", "svg"]}
+    with pytest.raises(SystemExit) as exit_:
+        main([*words, *short.get(words[0], [])])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print {words[0]}: error: {message}")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("words", "message"), [
     (["build", "--bleed", "\u30003"], "argument --bleed: not a number of millimetres: "
      "'\\u30003'"),
     (["build", "--dpi", "\u2003300"], "argument --dpi: the resolution must be a whole "

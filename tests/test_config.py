@@ -323,3 +323,46 @@ def test_an_input_the_file_names_that_is_not_there_is_blamed_on_the_file(
     assert cli.main(["build", "--no-config", "--theme", "nonexistent.yaml"]) == 1
     assert capsys.readouterr().err == "nonexistent.yaml: error: file not found\n"  # typed
     assert not (tmp_path / "kit").exists()
+
+
+def test_an_out_the_file_names_that_cannot_be_a_kit_s_folder_is_blamed_on_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`out = "notes.txt"` (a file): the error named notes.txt alone, as though typed."""
+    monkeypatch.chdir(tmp_path)
+    Path("notes.txt").write_text("mine")
+    Path(CONFIG_NAME).write_text('[build]\nout = "notes.txt"\n')
+    assert cli.main(["build", "--only", "svg"]) == 1
+    assert capsys.readouterr().err == (
+        f"{CONFIG_NAME}:2:7: error: out: notes.txt: cannot write the kit here: this is a "
+        "file, not a directory\n")
+    assert cli.main(["build", "--only", "svg", "--out", "notes.txt"]) == 1  # typed
+    assert capsys.readouterr().err == (
+        "notes.txt: error: cannot write the kit here: this is a file, not a directory\n")
+    Path(CONFIG_NAME).write_text('[rulebook]\nout = "notes.txt"\n')
+    assert cli.main(["rulebook", "--lang", "en"]) == 1
+    assert capsys.readouterr().err == (
+        f"{CONFIG_NAME}:2:7: error: out: notes.txt: cannot write the rulebooks here: this is "
+        "a file, not a directory\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [CONFIG_NAME, "notes.txt"]
+
+
+def test_an_input_the_file_names_that_is_a_folder_is_blamed_on_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As a missing one: the reader's ".: error: is a directory, not a file" named the
+    folder alone, as though it had been typed, not the line of the file that named it."""
+    monkeypatch.chdir(tmp_path)
+    Path("themes").mkdir()
+    Path(CONFIG_NAME).write_text('[build]\ntheme = "themes"\ncatalogue = "."\n'
+                                 '[check]\ncatalogue = "themes"\n')
+    assert cli.main(["build", "--out", "kit"]) == 1
+    assert capsys.readouterr().err == (
+        f"{CONFIG_NAME}:2:9: error: theme: 'themes' is a directory, not a file\n"
+        f"{CONFIG_NAME}:3:13: error: catalogue: '.' is a directory, not a file\n")
+    assert cli.main(["check"]) == 1
+    assert capsys.readouterr().err == (
+        f"{CONFIG_NAME}:5:13: error: catalogue: 'themes' is a directory, not a file\n")
+    assert cli.main(["check", "--no-config", "themes"]) == 1
+    assert capsys.readouterr().err == "themes: error: is a directory, not a file\n"  # typed
+    assert not (tmp_path / "kit").exists()

@@ -166,6 +166,71 @@ def test_a_configuration_made_while_watching_is_read(variant: Path) -> None:
         assert watcher.process.wait(timeout=LIMIT) == 130
 
 
+def test_a_new_out_in_the_configuration_builds_the_whole_kit_there(variant: Path) -> None:
+    """`out` is no option of the kit itself: changing it alone said "nothing to
+    rebuild", and the new folder stayed empty until another edit (which then wrote only
+    the parts it touched there)."""
+    config = variant / "micropul-print.toml"
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    try:
+        line = watcher.wait_for(lambda name, line: line.startswith("watching "))
+        config.write_text(config.read_text().replace('# out = "output"', 'out = "kit2"'))
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line.startswith("micropul-print.toml changed: rebuilt micropul svg (49 files")
+        assert sorted(p.name for p in (variant / "kit2/tiles/svg").iterdir()) == sorted(
+            p.name for p in (variant / "output/tiles/svg").iterdir())
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
+
+
+def test_a_new_out_holding_files_no_build_made_is_refused_and_watching_goes_on(
+        variant: Path) -> None:
+    """As at the start: a folder of someone else's files, saved as `out` while watching,
+    was built into."""
+    config = variant / "micropul-print.toml"
+    (variant / "mine").mkdir()
+    (variant / "mine" / "notes.txt").write_text("mine")
+    text = config.read_text()
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "# out = " in row)
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    try:
+        watcher.wait_for(lambda name, line: line.startswith("watching "))
+        config.write_text(text.replace('# out = "output"', 'out = "mine"'))
+        assert watcher.wait_for(lambda name, line: "error" in line or "changed" in line) == (
+            f"micropul-print.toml:{line}:7: error: out: mine holds files no build made "
+            "(notes.txt), and no previous kit: give an empty folder, a new one or a "
+            "previous kit's")
+        assert sorted(p.name for p in (variant / "mine").iterdir()) == ["notes.txt"]
+        config.write_text(text.replace('# out = "output"', 'out = "kit2"'))
+        assert watcher.wait_for(lambda name, line: "error" in line or "changed" in line
+                                ).startswith("micropul-print.toml changed: rebuilt micropul svg")
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
+
+
+def test_an_edit_after_the_kit_s_folder_was_removed_builds_the_whole_kit_again(
+        variant: Path) -> None:
+    """`rm -rf output` while watching, then a tile's face edited: tile-01.svg alone was
+    written, a kit of one file."""
+    import shutil
+
+    catalogue = variant / "micropul.yaml"
+    watcher = Watcher(variant, "--only", "svg", "--quiet")
+    try:
+        watcher.wait_for(lambda name, line: line.startswith("watching "))
+        shutil.rmtree(variant / "output")
+        catalogue.write_text(catalogue.read_text().replace(
+            "  - id: 1\n    face:\n      - W .\n", "  - id: 1\n    face:\n      - W W\n", 1))
+        line = watcher.wait_for(lambda name, line: "error" in line or "changed" in line)
+        assert line.startswith("micropul.yaml changed: rebuilt micropul svg (49 files")
+        assert len(list((variant / "output/tiles/svg").iterdir())) == 49
+    finally:
+        watcher.process.send_signal(signal.SIGINT)
+        assert watcher.process.wait(timeout=LIMIT) == 130
+
+
 def test_a_configuration_removed_then_restored_keeps_its_settings(variant: Path) -> None:
     """A configuration deleted and written again (git checkout, some editors) was read
     as no file: the shipped set in the classic theme was built over the variant's kit,

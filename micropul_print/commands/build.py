@@ -25,6 +25,7 @@ from micropul_print.commands.values import (
     file_name,
     folder_name,
     list_items,
+    once_each,
     theme_name,
     whole_number,
 )
@@ -96,7 +97,7 @@ def _scale(text: str) -> tuple[float, float]:
 
 def _choices(allowed: tuple[str, ...], what: str) -> Callable[[str], tuple[str, ...]]:
     def parse(text: str) -> tuple[str, ...]:
-        items = tuple(dict.fromkeys(list_items(text, what, ",".join(allowed[:2]))))
+        items = tuple(once_each(list_items(text, what, ",".join(allowed[:2])), what, text))
         unknown = [p for p in items if p not in allowed]
         if unknown or not items:
             raise argparse.ArgumentTypeError(
@@ -238,16 +239,20 @@ _TILES_PROBLEM = "argument --tiles: "
 
 def run(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import UsageError, UserError
-    from micropul_print.config import missing_inputs, value_problem
+    from micropul_print.config import at_the_setting, missing_inputs, value_problem
     from micropul_print.kit.outputs import (
         check_directory_target,
         check_output_directory,
         foreign_contents,
     )
 
-    def check_out() -> None:  # before any work (a loop of links first: it says more)
-        check_output_directory(Path(args.out), "the kit here")
-        check_directory_target(Path(args.out), "the kit")  # read-only, as others say it
+    def check_out(args: argparse.Namespace) -> None:  # before any work (a loop of links
+        # first: it says more)
+        try:
+            check_output_directory(Path(args.out), "the kit here")
+            check_directory_target(Path(args.out), "the kit")  # read-only, as others say
+        except UserError as problem:  # at the configuration's `out`, if it came from there
+            raise at_the_setting(args, "out", problem) from None
         foreign = foreign_contents(Path(args.out))
         if foreign is not None:
             raise value_problem(args, "out", foreign)
@@ -255,13 +260,19 @@ def run(args: argparse.Namespace) -> int:
     if args.watch:  # a missing input is said, and waited for
         from micropul_print.watch import watch
 
-        check_out()
-        return watch(args, kit_options, build,
+        def checked_options(args: argparse.Namespace) -> KitOptions:
+            # At each reading of the configuration: an `out` saved there while watching
+            # is judged as one given at the start (a folder of someone else's files was
+            # built into).
+            check_out(args)
+            return kit_options(args)
+
+        return watch(args, checked_options, build,
                      missing=lambda args: missing_inputs(args, CONFIG))
     missing = missing_inputs(args, CONFIG)
     if missing:
         raise UserError(missing)
-    check_out()
+    check_out(args)
     try:
         report = build(Path(args.out), kit_options(args), quiet=args.quiet)
     except UsageError as exc:  # --tiles judged against the catalogue: at the file's value

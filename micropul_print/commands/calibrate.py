@@ -101,8 +101,11 @@ def write_build_settings(target: Path, values: dict[str, tuple[float, float]]) -
         array = tomlkit.array()
         array.extend([x, y])
         table[key] = array
+    written = tomlkit.dumps(document)
+    if "\r\n" in text:  # a file saved on Windows: tomlkit ends the lines it adds by LF
+        written = written.replace("\r\n", "\n").replace("\n", "\r\n")
     try:  # through a link, to the shared file it names: renaming over the link unlinked it
-        write_atomic(target.resolve(), tomlkit.dumps(document).encode("utf-8"))
+        write_atomic(target.resolve(), written.encode("utf-8"))
     except OSError as exc:
         raise UserError([Diagnostic(str(target), 0, 0,
                                     f"cannot write: {exc.strerror or exc}")]) from None

@@ -7,6 +7,7 @@ tables point every command at them. Existing files are never overwritten.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -72,11 +73,26 @@ def run(args: argparse.Namespace) -> int:
         raise UserError([Diagnostic(str(folder / name), 0, 0, "already exists: init writes "
                                     "only new files (move it away, or choose another "
                                     "folder)") for name in there])
+    # All or nothing: a file-size limit or Ctrl-C at the second file left the first,
+    # and the next init refused it ("already exists").
+    made = [parent for parent in (folder, *folder.parents) if not os.path.lexists(parent)]
+    written: list[Path] = []
+    target = folder
     try:
         for name, data in files.items():
-            write_atomic(folder / name, data)
-    except OSError as exc:
-        raise UserError([Diagnostic(str(exc.filename or folder), 0, 0,
+            target = folder / name
+            write_atomic(target, data)
+            written.append(target)
+    except BaseException as exc:
+        for path in written:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        for parent in made:  # deepest first, as init made them
+            with contextlib.suppress(OSError):
+                parent.rmdir()
+        if not isinstance(exc, OSError):
+            raise
+        raise UserError([Diagnostic(str(target), 0, 0,
                                     f"cannot write: {exc.strerror or exc}")]) from None
     for name in files:  # a folder's name may hold ESC or U+202E: printed, they act
         print(printable(str(folder / name)))

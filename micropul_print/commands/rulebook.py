@@ -17,6 +17,7 @@ from micropul_print.commands.values import (
     file_name,
     folder_name,
     list_items,
+    once_each,
     theme_name,
 )
 from micropul_print.config import ConfigSpec
@@ -35,7 +36,7 @@ _CODES = "two or three lower-case letters, optionally _ and a region: nl.po, pt_
 
 
 def _langs(text: str) -> list[str]:
-    items = list(dict.fromkeys(list_items(text, "language code", "en,it")))
+    items = once_each(list_items(text, "language code", "en,it"), "language code", text)
     if not items:
         raise argparse.ArgumentTypeError(f"expected language codes such as en,it: {quoted(text)}")
     return items
@@ -84,7 +85,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-booklet", dest="booklet", action="store_false",
                         help="write the rulebooks only, no booklets")
     parser.add_argument("--check", action="store_true",
-                        help="only check the texts and every figure's claims; write nothing")
+                        help="only check the texts, every figure's claims and the theme; "
+                             "write nothing")
     parser.add_argument("--quiet", action="store_true", help="print nothing but problems")
 
 
@@ -106,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
 def _build(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import UserError, joined
     from micropul_print.catalogue.loader import load_catalogue, require_game, shipped_catalogue
-    from micropul_print.config import value_problem
+    from micropul_print.config import at_the_setting, value_problem
     from micropul_print.draw.theme import load_theme
     from micropul_print.kit.outputs import (
         check_directory_target,
@@ -121,8 +123,11 @@ def _build(args: argparse.Namespace) -> int:
     )
 
     if not args.check:
-        check_output_directory(Path(args.out), "the rulebooks here")  # before any work
-        check_directory_target(Path(args.out), "the rulebooks")  # read-only, as others say
+        try:
+            check_output_directory(Path(args.out), "the rulebooks here")  # before any work
+            check_directory_target(Path(args.out), "the rulebooks")  # read-only, as others say
+        except UserError as problem:  # at the configuration's `out`, if it came from there
+            raise at_the_setting(args, "out", problem) from None
         foreign = foreign_contents(Path(args.out))
         if foreign is not None:
             raise value_problem(args, "out", foreign)
@@ -141,6 +146,12 @@ def _build(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(message, file=sys.stderr)
 
+    # The theme is an input of --check too: a typo in it passed the check, and the
+    # build then refused it.
+    theme = load_theme(args.theme)
+    problems = registry.get(catalogue.game).theme_problems(catalogue, theme)
+    if problems:
+        raise UserError(problems)
     if args.check:
         _book, _locales, figures = check_rulebook(catalogue, langs, locales)
         say(f"rulebook: {', '.join(langs)}: every key and placeholder present; "
@@ -149,10 +160,6 @@ def _build(args: argparse.Namespace) -> int:
         return 0
     from micropul_print.kit.outputs import Staging
 
-    theme = load_theme(args.theme)
-    problems = registry.get(catalogue.game).theme_problems(catalogue, theme)
-    if problems:
-        raise UserError(problems)
     check_rulebook(catalogue, langs, locales)  # every problem before anything is written
     staging = Staging(args.out)
     with staging as output:

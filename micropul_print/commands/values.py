@@ -138,6 +138,16 @@ def list_items(text: str, what: str, example: str) -> list[str]:
     return items
 
 
+def once_each(items: list[str], what: str, text: str) -> list[str]:
+    """``items`` of the list ``text``, refused when one is named twice: dropped silently,
+    ``en,en`` would build one language where a slip for ``en,es`` meant two."""
+    twice = next((item for n, item in enumerate(items) if item in items[:n]), None)
+    if twice is not None:
+        raise argparse.ArgumentTypeError(f"{what} {quoted(twice)} named twice in "
+                                         f"{quoted(text)}: name each once")
+    return items
+
+
 def comma_list(what: str, example: str) -> Callable[[str], list[str]]:
     """An argparse type: names separated by commas, at least one, none empty."""
     def parse(text: str) -> list[str]:

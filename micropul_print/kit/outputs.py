@@ -85,11 +85,30 @@ class OutputDir:
         # into place atomically: written straight (a temporary file and a rename for each
         # of a kit's hundreds of files took more time than drawing the tiles).
         where = self.staging / target.relative_to(self.root)
-        if where.parent not in self._folders:
-            where.parent.mkdir(parents=True, exist_ok=True)
-            self._folders.add(where.parent)
-        with open(where, "wb") as handle:
-            handle.write(data)
+        try:
+            if where.parent not in self._folders:
+                where.parent.mkdir(parents=True, exist_ok=True)
+                self._folders.add(where.parent)
+            # Made, not opened: a second file of the kit led here (a symbolic link in the
+            # kit to another of its files) and overwrote the first, which the kit then
+            # lacked, the link left showing the other file's picture.
+            with open(where, "xb") as handle:
+                handle.write(data)
+        except OSError as exc:
+            if not isinstance(exc, FileExistsError):
+                # A full disk, a file-size limit (ulimit -f): the staging folder goes,
+                # the kit as it was. `rulebook` and `replay` showed an internal error.
+                raise UserError([Diagnostic(str(target), 0, 0, "cannot write: "
+                                            f"{exc.strerror or exc}")]) from None
+            place = self.root / relative
+            problem = (Diagnostic(str(place), 0, 0, f"this file of the kit is a symbolic "
+                                  f"link to {target}, another of its files: remove the link "
+                                  "and build again")
+                       if os.path.islink(place) else
+                       Diagnostic(str(target), 0, 0, "another file of the kit is a "
+                                  "symbolic link to this one: remove the link and build "
+                                  "again"))
+            raise UserError([problem]) from None
         return target
 
 

@@ -25,7 +25,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from micropul_print.base.errors import UsageError, printable
+from micropul_print.base.errors import QUOTE_LIMIT, UsageError, printable, quoted
 from micropul_print.base.paper import PAPER_NAMES, PAPERS
 from micropul_print.base.record import record
 from micropul_print.sheets.duplex import Flip
@@ -266,8 +266,10 @@ def kit_jobs(kit: GameKit, layouts: Sequence[SheetLayout], options: KitOptions,
         else:
             from micropul_print.sheets.reprint import numbers_outside
 
+            name = kit.catalogue.name  # no bound of its own: a long one quoted and cut
             outside = numbers_outside(pieces.numbered.numbers, reprint,
-                                      printable(kit.catalogue.name))
+                                      printable(name) if len(name) <= QUOTE_LIMIT
+                                      else quoted(name))
             if outside is not None:
                 raise UsageError(f"argument --tiles: {outside}")
     duplex = "duplex" in options.sheet_layouts

@@ -104,6 +104,26 @@ def test_only_svg_and_sheets_on_one_paper(tmp_path: Path) -> None:
     assert not [n for n in written if n.startswith(("tiles/png", "rules"))]
 
 
+def test_a_file_of_the_kit_linked_to_another_of_its_files_is_refused_changing_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tiles/svg/tile-03.svg a link to tile-04.svg (inside the kit, so followed): both
+    were written to one place, the second over the first, and the build said it was
+    done, tile 3's file showing tile 4."""
+    assert main(["build", "--out", str(tmp_path), "--only", "svg", "--quiet"]) == 0
+    svg = tmp_path / "tiles/svg"
+    before = {p.name: p.read_bytes() for p in svg.iterdir()}
+    (svg / "tile-03.svg").unlink()
+    (svg / "tile-03.svg").symlink_to("tile-04.svg")
+    assert main(["build", "--out", str(tmp_path), "--only", "svg", "--quiet"]) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    # Tile 3 is written first, through the link; then tile 4 finds its place taken.
+    assert line == (f"{svg.resolve() / 'tile-04.svg'}: error: another file of the kit is a "
+                    "symbolic link to this one: remove the link and build again")
+    assert (svg / "tile-03.svg").readlink() == Path("tile-04.svg")
+    assert (svg / "tile-04.svg").read_bytes() == before["tile-04.svg"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [MANIFEST, "tiles"]
+
+
 def test_quiet_prints_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["build", "--out", str(tmp_path), "--only", "sheets", "--paper", "letter",
                  "--quiet"]) == 0
@@ -412,6 +432,21 @@ def test_a_tile_number_outside_the_set_is_a_usage_error_whatever_only_says(
         f"micropul-print build: error: argument --tiles: {missing} in Micropul (its tiles "
         "are numbered 1 to 48)\n")
     assert not (tmp_path / "o").exists()
+
+
+def test_a_tile_number_outside_a_set_of_a_long_name_is_said_in_one_short_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The set's name (no bound of its own, up to the file's 1 MiB) was quoted whole: a
+    100,000-character line."""
+    catalogue = tmp_path / "long.yaml"
+    name = "x" * 100_000
+    catalogue.write_text(CATALOGUE_TEXT.replace("name: Micropul\n", f"name: {name}\n"),
+                         encoding="utf-8")
+    assert main(["build", str(catalogue), "--only", "svg", "--tiles", "49",
+                 "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"micropul-print build: error: argument --tiles: no tile 49 in '{name[:60]}…' "
+        "(100000 characters) (its tiles are numbered 1 to 48)")
 
 
 def test_a_tile_number_outside_the_set_from_the_configuration_is_located_there(

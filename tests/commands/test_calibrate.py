@@ -126,3 +126,16 @@ def test_comments_inside_a_multi_line_array_stay(tmp_path: Path,
     assert config.read_text() == '[build]\nback-offset = [\n  0.25,  # x\n  0.75,  # y\n]\n'
     assert capsys.readouterr().out == (f"{config}: [build] back-offset = [0.25, 0.75] "
                                        "(was [0.5, -1])\n")
+
+
+@pytest.mark.parametrize("text", ["[check]\r\ngames = 3\r\n", "[build]\r\ndpi = 300\r\n",
+                                  "[build]\r\nback-offset = [\r\n  1,\r\n  2,\r\n]\r\n"])
+def test_a_file_of_crlf_lines_keeps_them(text: str, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file saved on Windows got the new lines ended by LF alone, among its CRLF."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / CONFIG_NAME).write_bytes(text.encode())
+    assert main(["calibrate", "--offset", "1,2", "--scale", "99"]) == 0
+    written = (tmp_path / CONFIG_NAME).read_bytes()
+    assert written.count(b"\n") == written.count(b"\r\n")
+    assert tomllib.loads(written.decode())["build"]["back-offset"] == [1.0, 2.0]

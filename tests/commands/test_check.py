@@ -30,7 +30,7 @@ def test_the_shipped_set_passes(capsys: pytest.CaptureFixture[str]) -> None:
     out, err = capsys.readouterr()
     # No progress for a short run that is not on a terminal; the set's notices, located.
     assert [line.split(": ", 1)[1] for line in err.splitlines()] == [
-        "notice: tile 36 is the same as tile 35 (line 155) turned 90 degrees",
+        "notice: tile 36 is the same as tile 35 (line 155) turned 90 degrees clockwise",
         "notice: tile 42 is the same as tile 41 (line 175) turned 180 degrees",
         "notice: tile 46 is the same as tile 45 (line 188) turned 180 degrees",
     ]

@@ -67,6 +67,36 @@ def test_existing_files_are_never_overwritten(tmp_path: Path,
     assert (tmp_path / "theme.yaml").read_text() == "mine\n"
 
 
+@pytest.mark.parametrize("failure", [OSError(27, "File too large"), KeyboardInterrupt()])
+def test_an_init_that_fails_half_way_leaves_nothing(
+        failure: BaseException, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A file-size limit (ulimit -f) or Ctrl-C at the second file left the catalogue,
+    and the next init refused it: "already exists"."""
+    from micropul_print.kit import outputs
+
+    real = outputs.write_atomic
+    written: list[Path] = []
+
+    def second_fails(target: Path, data: bytes) -> None:
+        if written:
+            raise failure
+        real(target, data)
+        written.append(target)
+
+    monkeypatch.setattr(outputs, "write_atomic", second_fails)
+    variant = tmp_path / "new" / "variant"
+    if isinstance(failure, OSError):
+        assert main(["init", str(variant)]) == 1
+        assert capsys.readouterr().err == f"{variant / 'schema.json'}: error: cannot write: " \
+            "File too large\n"
+    else:
+        assert main(["init", str(variant)]) == 130
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(outputs, "write_atomic", real)
+    assert main(["init", str(variant)]) == 0
+
+
 def test_a_link_that_leads_nowhere_is_never_replaced(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "theme.yaml").symlink_to(tmp_path / "nowhere.yaml")

@@ -184,6 +184,22 @@ def test_a_file_size_limit_met_by_the_manifest_changes_nothing(
     assert files(out) == before
 
 
+def test_a_file_size_limit_met_by_a_staged_rulebook_is_a_located_error(
+        tmp_path: Path) -> None:
+    """`rulebook` under `ulimit -f` smaller than a PDF: an internal error (status 70),
+    the OSError of the staged file's write uncaught."""
+    out = old_kit(tmp_path)
+    before = files(out)
+    limit = min(p.stat().st_size for p in (out / "rules").iterdir()) // 2
+    limited = subprocess.run([*TOOL, *NEW, "--out", str(out), "--no-config"],
+                             capture_output=True, text=True, timeout=300,
+                             preexec_fn=lambda: _limit_file_size(limit))
+    assert limited.returncode == 1
+    assert limited.stderr == (f"{out.resolve() / 'rules/micropul-rules-en-a4.pdf'}: error: "
+                              "cannot write: File too large\n")
+    assert files(out) == before
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
 def test_a_read_only_folder_of_the_kit_refuses_the_build_before_any_file_moves(
         tmp_path: Path) -> None:

@@ -106,6 +106,28 @@ def test_each_path_of_a_folder_resolved_once_is_still_checked(tmp_path: Path) ->
         output.path("tiles/../../escape.svg")
 
 
+def test_a_file_linked_to_another_file_of_the_kit_is_refused_where_it_is_met(
+        tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / "tiles").mkdir(parents=True)
+    (out / "tiles" / "b.svg").symlink_to("a.svg")
+    staging = tmp_path / "staging"
+    output = OutputDir(out, staging=staging)
+    output.write_bytes("tiles/b.svg", b"b")
+    with pytest.raises(UserError) as problem:
+        output.write_bytes("tiles/a.svg", b"a")
+    assert str(problem.value) == (f"{out.resolve() / 'tiles/a.svg'}: error: another file "
+                                  "of the kit is a symbolic link to this one: remove the "
+                                  "link and build again")
+    output = OutputDir(out, staging=tmp_path / "staging2")
+    output.write_bytes("tiles/a.svg", b"a")
+    with pytest.raises(UserError) as problem:
+        output.write_bytes("tiles/b.svg", b"b")
+    assert str(problem.value) == (f"{out.resolve() / 'tiles/b.svg'}: error: this file of "
+                                  f"the kit is a symbolic link to {out.resolve() / 'tiles/a.svg'}"
+                                  ", another of its files: remove the link and build again")
+
+
 def test_a_staging_folder_left_by_a_killed_build_is_cleared(tmp_path: Path) -> None:
     leftover = tmp_path / f"{STAGING_PREFIX}dead"
     (leftover / "tiles").mkdir(parents=True)

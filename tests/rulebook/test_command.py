@@ -22,6 +22,22 @@ def test_check_writes_nothing_and_reports_the_claims(
         "rulebook: en: every key and placeholder present; 31 claims in 9 figures hold\n")
 
 
+def test_check_judges_the_theme_it_was_given(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--check passed with a theme that was not there (a typo, or the broken theme of an
+    init'd folder's configuration), which the build then refused."""
+    assert main(["rulebook", "--check", "--lang", "en", "--theme",
+                 str(tmp_path / "typo.yaml")]) == 1
+    assert capsys.readouterr().err == f"{tmp_path / 'typo.yaml'}: error: file not found\n"
+    lacking = tmp_path / "lacking.yaml"
+    shipped = Path(__file__).parents[2] / "micropul_print/draw/themes/classic.yaml"
+    lacking.write_text("\n".join(line for line in shipped.read_text().splitlines()
+                                  if not line.lstrip().startswith("plus:")) + "\n")
+    assert main(["rulebook", "--check", "--lang", "en", "--theme", str(lacking)]) == 1
+    assert "error: theme 'classic' has no mark 'plus', which Micropul's tiles need" in (
+        capsys.readouterr().err)
+
+
 def test_build_one_language_on_letter(tmp_path: Path) -> None:
     assert main(["rulebook", "--lang", "en", "--paper", "letter", "--out", str(tmp_path),
                  "--quiet"]) == 0

@@ -260,7 +260,7 @@ def shared_values(catalogue: Catalogue) -> dict[str, Value]:
     book describes."""
     cellulae = as_cellulae(catalogue)
     if len(cellulae.boards) != len(BOARD_NAMES):
-        raise UserError([Diagnostic(cellulae.source, 0, 0, (
+        raise UserError([Diagnostic(cellulae.source, *cellulae.key_at.get("boards", (0, 0)), (
             f"the Cellulae rulebook describes {len(BOARD_NAMES)} boards (the standard "
             f"one and two longer ones); this catalogue offers {len(cellulae.boards)}"))])
     values: dict[str, Value] = {

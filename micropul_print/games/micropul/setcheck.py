@@ -88,6 +88,11 @@ def claims_official(catalogue: Catalogue) -> bool:
     return catalogue.name.strip().casefold() == OFFICIAL_NAME.casefold()
 
 
+# A rotation (clockwise degrees) as the notices say it: the least angle and its way
+# ("turned 270 degrees" left the way unsaid, and a tile differs each way).
+_TURNS = {90: "90 degrees clockwise", 180: "180 degrees", 270: "90 degrees anticlockwise"}
+
+
 def set_facts(catalogue: Catalogue) -> SetFacts:
     """Count symbols and check the set: colour swaps, tiles repeated (up to rotation),
     every tile able to attach, every catalyst able to activate. Problems are diagnostics
@@ -166,7 +171,7 @@ def set_facts(catalogue: Catalogue) -> SetFacts:
         report(
             f"tile {b} is an exact duplicate of tile {a}{at}"
             if rotation == 0
-            else f"tile {b} is the same as tile {a}{at} turned {rotation} degrees",
+            else f"tile {b} is the same as tile {a}{at} turned {_TURNS[rotation]}",
             Severity.NOTICE,
             b,
         )

@@ -160,3 +160,7 @@ def test_a_catalogue_without_the_three_boards_is_refused(
     (problem,) = caught.value.diagnostics
     assert problem.message == ("the Cellulae rulebook describes 3 boards (the standard one "
                                "and two longer ones); this catalogue offers 2")
+    # At the catalogue's `boards` key, as every problem of a file: it named the file alone.
+    assert (problem.file, problem.line, problem.col) == (
+        catalogue.source, *catalogue.key_at["boards"])
+    assert problem.line > 0

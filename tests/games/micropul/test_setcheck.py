@@ -30,7 +30,7 @@ def test_the_official_set(catalogue: Catalogue) -> None:
     assert [(a, b) for a, b, _ in facts.same_up_to_rotation] == [(35, 36), (41, 42), (45, 46)]
     assert next(str(d) for d in facts.diagnostics) == (
         f"{catalogue.source}:159:5: notice: tile 36 is the same as tile 35 (line 155) "
-        "turned 90 degrees"
+        "turned 90 degrees clockwise"
     )
     assert facts.swap_pairs == 24
     assert facts.big == {"white": 2, "black": 2}
@@ -132,7 +132,24 @@ def test_a_tile_repeated_three_times_is_noted_with_the_first_only() -> None:
     ]
     assert [d.message for d in facts.diagnostics if "tile 3" in d.message] == [
         "tile 5 is an exact duplicate of tile 3",
-        "tile 7 is the same as tile 3 turned 90 degrees",
+        "tile 7 is the same as tile 3 turned 90 degrees clockwise",
+    ]
+
+
+def test_a_rotation_is_said_with_its_direction() -> None:
+    """A tile three quarter turns clockwise of another was said to be it "turned 270
+    degrees", and one a quarter turn clockwise "turned 90 degrees": which way, the
+    notice did not say, and a tile that is no half-turn of itself differs each way."""
+    start = Tile(1, ("white", "white", "black", "black"), start=True)
+    swap = Tile(2, ("black", "black", "white", "white"))
+    tile = Tile(3, ("white", "dot", "black", "empty"))
+    back = Tile(4, ("dot", "black", "empty", "white"))  # 3 turned 270 degrees clockwise
+    facts = set_facts(small_set(start, swap, tile, back))
+    assert [d.message for d in facts.diagnostics if "same as tile 3" in d.message] == [
+        "tile 4 is the same as tile 3 turned 90 degrees anticlockwise",
+    ]
+    assert [d.message for d in facts.diagnostics if "same as tile 1" in d.message] == [
+        "tile 2 is the same as tile 1 turned 180 degrees",
     ]
 
 
@@ -169,7 +186,7 @@ EXPECTED = {
         "{path}:8:5: notice: tiles 1 and 2 are not colour swaps of each other (the official "
         "numbering pairs tiles 2k-1 and 2k)",
         "{path}:10:5: notice: tile 3 has no colour-swapped twin in the set",
-        "{path}:10:5: notice: tile 3 is the same as tile 2 (line 8) turned 90 degrees",
+        "{path}:10:5: notice: tile 3 is the same as tile 2 (line 8) turned 90 degrees clockwise",
     ],
     "notices/variant_without_colour_twin": [
         "{path}:8:5: notice: tile 2 is the same as tile 1 (line 5) turned 180 degrees",
