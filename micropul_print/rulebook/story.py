@@ -148,9 +148,13 @@ def can_move_up(blocks: Sequence[PageBlock], figure: int, count: int) -> bool:
     """Whether the figure ``blocks[figure]`` may be set ``count`` blocks before its run
     of figures (:func:`run_start`): over paragraphs, lists and subheadings of its own
     section only (no section heading, figure or legend), never right under a heading,
-    nor between a paragraph and the list it leads into."""
+    nor between a paragraph and the list it leads into. A ruling box moves so too,
+    but never above the block it rules on (its anchor)."""
     first = run_start(blocks, figure)
     if count < 1 or first - count < 1:
+        return False
+    block = blocks[figure]
+    if isinstance(block, RulingBlock) and first - count <= block.anchor:
         return False
     passed, before = blocks[first - count:first], blocks[first - count - 1]
     if not all(_passable(b) for b in passed):
@@ -216,8 +220,10 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             heading.keep_below = (style.spaceBefore + height + style.spaceAfter
                                   + HEADING_KEEPS_LINES * styles["body"].leading)
             section = CondPageBreak(heading.keep_below)
-            # Waiting figures go before a section's heading rather than on a later page.
+            # Waiting figures go before a section's heading rather than on a later page;
+            # a waiting ruling box before any heading (it stays in its section).
             section.starts_section = block.level == 1
+            section.ends_subsection = True
             story.append(section)
             story.append(heading)
         elif isinstance(block, TextBlock):
@@ -253,6 +259,9 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             ruling.keep_whole = True
             boxed = Float([tagged(ruling, index, "text")])
             boxed.block = index
+            # It never goes past the next heading (FloatingDocTemplate), and is never
+            # set before its anchor (can_move_up): it follows the rule it rules on.
+            boxed.stays_in_section = True
             story.append(boxed)
         elif isinstance(block, LegendBlock):
             figure_number += 1
