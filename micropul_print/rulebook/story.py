@@ -257,6 +257,8 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
                                    f"{_markup(block.text, lang)}", styles["ruling"],
                                    wraps=wraps)
             ruling.keep_whole = True
+            # At a column's top, its tint (not its text) starts where text does.
+            ruling.top_inset = ruling.style.borderPadding
             boxed = Float([tagged(ruling, index, "text")])
             boxed.block = index
             # It never goes past the next heading (FloatingDocTemplate), and is never
@@ -271,7 +273,7 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             figure_number += 1
             picture = Picture(block.drawing, figure_width(block, tile_mm, column_width))
             figure = Float([
-                Spacer(1, 2),
+                _space_above_picture(),
                 tagged(PictureFlowable(picture), index, "figure"),
                 tagged(_caption(block.caption, styles, texts, figure_number, wraps), index,
                        "figure"),
@@ -279,6 +281,18 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             figure.block = index
             story.append(figure)
     return story
+
+
+# Between the text above a figure (or the legend) and its picture (points).
+SPACE_ABOVE_PICTURE = 2.0
+
+
+def _space_above_picture() -> Spacer:
+    """The space above a figure's picture, none at a column's top: there the picture
+    starts where text does (PlacingFrame's ``top_inset``)."""
+    space = Spacer(1, SPACE_ABOVE_PICTURE)
+    space.top_inset = -SPACE_ABOVE_PICTURE
+    return space
 
 
 def _keep_below(story: list[Flowable], items: list[Flowable], column_width: float) -> None:
@@ -332,6 +346,6 @@ def _legend(block: LegendBlock, styles: dict[str, ParagraphStyle], texts: PageTe
         ("LINEBELOW", (0, 0), (-1, -2), 0.3, RULE),
     ]))
     caption = tagged(_caption(block.caption, styles, texts, number, wraps), index, "figure")
-    legend = Float([Spacer(1, 2), tagged(table, index, "figure"), caption])
+    legend = Float([_space_above_picture(), tagged(table, index, "figure"), caption])
     legend.block = index
     return legend
