@@ -276,7 +276,7 @@ def page_blocks(book: Book, locale: Locale, figures: Sequence[VerifiedFigure],
             blocks.append(layout.BulletsBlock(tuple(locale.text(k, shared) for k in block.keys)))
         elif isinstance(block, Ruling):
             blocks.append(layout.RulingBlock(locale.text(block.heading, shared),
-                                             locale.text(block.text, shared)))
+                                             locale.text(block.text, shared), block.anchor))
     texts = layout.PageTexts(
         lang=locale.lang,
         title=locale.text("meta.title"),

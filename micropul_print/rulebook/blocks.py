@@ -72,10 +72,13 @@ class BulletsBlock:
 
 @dataclass(frozen=True)
 class RulingBlock:
-    """A ruling of this edition: its heading and text, set in a tinted box."""
+    """A ruling of this edition: its heading and text, set in a tinted box after the
+    paragraph or list it rules on, its ``anchor`` (that block's index in the book's
+    blocks), and before the next heading: never earlier, never in another section."""
 
     heading: str
     text: str
+    anchor: int
 
 
 @dataclass(frozen=True)

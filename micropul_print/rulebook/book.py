@@ -10,6 +10,7 @@ them as :class:`BookRules`. Format: docs/rulebook.md.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,11 +68,16 @@ class Bullets:
 @dataclass(frozen=True)
 class Ruling:
     """A ruling of this edition (where the original rules are silent): a heading and a
-    paragraph, set in a box so that a reader tells it from the original rules."""
+    paragraph, set in a box so that a reader tells it from the original rules.
+
+    It rules on the paragraph or list just before it in ``book.yaml``, its ``anchor``
+    (that block's index in :attr:`Book.blocks`): the page layout sets the box after
+    that block and before the next heading, in every language."""
 
     heading: str  # key
     text: str  # key
     where: Where
+    anchor: int = -1  # set by load_book; -1 until then
 
 
 @dataclass(frozen=True)
@@ -215,6 +221,8 @@ def load_book(path: Path, rules: BookRules) -> Book:
             items = expect_sequence(node, "'blocks'", problems) if node is not None else None
             for item in items.items if items is not None else ():
                 block = _block(item, rules, problems)
+                if isinstance(block, Ruling):
+                    block = _anchored(block, blocks, problems)
                 if block is not None:
                     blocks.append(block)
     book = Book(tuple(blocks), str(path), unbreakable, pages)
@@ -224,6 +232,31 @@ def load_book(path: Path, rules: BookRules) -> Book:
     if errors_in(problems, strict=True):
         raise UserError(in_file_order(errors_in(problems, strict=True)))
     return book
+
+
+def _anchored(ruling: Ruling, before: list[Block], out: list[Diagnostic]) -> Ruling | None:
+    """``ruling`` anchored to the block just before it, which must be the paragraph or
+    list it rules on (after a heading, a figure or another ruling, the box would not
+    follow a rule on the page)."""
+    anchor = before[-1] if before else None
+    if isinstance(anchor, Bullets) or (isinstance(anchor, Paragraph) and not anchor.lead):
+        return dataclasses.replace(ruling, anchor=len(before) - 1)
+    out.append(ruling.where.diagnostic(
+        "a ruling comes right after the paragraph or list it rules on, got "
+        f"{_kind_name(anchor)} before it"))
+    return None
+
+
+def _kind_name(block: Block | None) -> str:
+    """What ``block`` is, as book.yaml names it, with its article."""
+    if block is None:
+        return "nothing"
+    if isinstance(block, Heading):
+        return "a heading" if block.level == 1 else "a subheading"
+    if isinstance(block, Paragraph):
+        return "the lead" if block.lead else "a paragraph"
+    return {Title: "the title", Bullets: "a list", Ruling: "a ruling", Legend: "the legend",
+            Figure: "a figure"}[type(block)]
 
 
 _BLOCK_KINDS = ("title", "lead", "heading", "subheading", "paragraph", "bullets", "ruling",

@@ -195,7 +195,9 @@ class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab i
     """A document whose Floats wait instead of leaving the end of a column empty.
     Waiting floats keep their order and go first into the next frame, or at the end
     of the story if no frame ends before it, or before the next heading
-    (``starts_section``) if that comes first. A heading (``keep_below``) with too little
+    (``starts_section``) if that comes first; while a ruling box (``stays_in_section``)
+    waits, they all go before the next heading of any level (``ends_subsection``). A
+    heading (``keep_below``) with too little
     room under it for a few lines goes to the next column. It records where each
     flowable went and how full each column is, and can set one page (the last) with
     shorter columns."""
@@ -255,14 +257,23 @@ class FloatingDocTemplate(BaseDocTemplate):  # type: ignore[misc]  # reportlab i
             # reportlab gives up on a flowable postponed once that fails again, the
             # second frame being empty; here waiting floats may have filled it first.
             private.forget_postponed(first)
-        if (first is not None and getattr(first, "starts_section", False) and self._waiting
-                and self.frame is self.pageTemplate.frames[-1]):
+        page_ends = (first is not None and getattr(first, "starts_section", False)
+                     and self.frame is self.pageTemplate.frames[-1])
+        if (first is not None and self._waiting
+                and (page_ends or (getattr(first, "ends_subsection", False)
+                                   and any(getattr(w, "stays_in_section", False)
+                                           for w in self._waiting)))):
             # A section ends in the page's last column: the floats still waiting are
             # its own and go before the next heading (at the top of the next page if
             # they do not fit here) rather than on a page after the section's end.
+            # So do they before any heading while a ruling box waits (in order: the
+            # box never goes under another heading than its own). Only the former are
+            # tried earlier (``flushed``): they leave a page's foot empty; the latter
+            # mostly go where the heading's column break would have put them anyway.
             for waiting in self._waiting:
                 waiting.due = True
-                self.flushed.append(getattr(waiting, "block", None))
+                if page_ends:
+                    self.flushed.append(getattr(waiting, "block", None))
             flowables[0:0] = self._waiting
             self._waiting = []
             first = flowables[0]

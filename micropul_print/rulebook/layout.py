@@ -57,6 +57,7 @@ from micropul_print.rulebook.document import (
 from micropul_print.rulebook.flowables import WrapCache
 from micropul_print.rulebook.pages import column_width, page_furniture, short_template, templates
 from micropul_print.rulebook.story import (
+    SPACE_ABOVE_PICTURE,
     build_story,
     figure_width,
     next_move_up,
@@ -258,9 +259,6 @@ def _column_height(setting: _Setting, page: int) -> float:
 # How many times a layout is tried again with figures set earlier (each try is a
 # whole layout).
 MAX_PULLS = 2
-# Below a figure's picture and caption, what its float holds more: the spacer above
-# the picture (points; the caption's space after it may fall at a column's foot).
-FIGURE_SPACE_ABOVE = 2.0
 
 
 def _render(setting: _Setting, tile_mm: float, short: tuple[int, float] | None = None,
@@ -323,7 +321,7 @@ def _fitting_move(setting: _Setting, laid: Laid, figure: int, count: int) -> int
     first = next_move_up(setting.blocks, figure, count)
     if not parts:
         return first
-    needed = max(p.top for p in parts) - min(p.bottom for p in parts) + FIGURE_SPACE_ABOVE
+    needed = max(p.top for p in parts) - min(p.bottom for p in parts) + SPACE_ABOVE_PICTURE
     foot = setting.geometry.bottom * mm
     further = first
     while further is not None:

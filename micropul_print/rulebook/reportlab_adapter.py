@@ -75,7 +75,8 @@ def available(frame: Frame) -> tuple[float, float]:
 class PlacingFrame(Frame):  # type: ignore[misc]  # reportlab is untyped
     """A frame, without padding, whose ``placed`` hook hears where each flowable it
     takes would be drawn (x, y and the width it leaves, as ``drawOn`` takes them),
-    and which draws nothing."""
+    and which draws nothing. A flowable with a ``top_inset`` that opens the frame is
+    set that many points lower (:meth:`_add`)."""
 
     def __init__(self, x: float, y: float, width: float, height: float, id: str) -> None:
         super().__init__(x, y, width, height, leftPadding=0, rightPadding=0, topPadding=0,
@@ -91,11 +92,18 @@ class PlacingFrame(Frame):  # type: ignore[misc]  # reportlab is untyped
         def record(canvas: Any, x: float, y: float, _sW: float = 0) -> None:
             where.append((x, y, _sW))
 
+        # What opens a column is set with what it shows (a ruling's tint, a figure's
+        # picture) at the column's top: its box that much lower (``top_inset``
+        # points; less than 0 for room kept above it, which the top needs not).
+        inset = float(getattr(flowable, "top_inset", 0.0)) if self._atTop else 0.0
+        self._y -= inset
         flowable.drawOn = record  # reportlab's Frame._add draws through this
         try:
             added: int = super()._add(flowable, canv, trySplit)
         finally:
             del flowable.drawOn
+            if not where:
+                self._y += inset
         if added and where:
             self.placed(flowable, canv, *where[0])
         return added

@@ -148,9 +148,13 @@ def can_move_up(blocks: Sequence[PageBlock], figure: int, count: int) -> bool:
     """Whether the figure ``blocks[figure]`` may be set ``count`` blocks before its run
     of figures (:func:`run_start`): over paragraphs, lists and subheadings of its own
     section only (no section heading, figure or legend), never right under a heading,
-    nor between a paragraph and the list it leads into."""
+    nor between a paragraph and the list it leads into. A ruling box moves so too,
+    but never above the block it rules on (its anchor)."""
     first = run_start(blocks, figure)
     if count < 1 or first - count < 1:
+        return False
+    block = blocks[figure]
+    if isinstance(block, RulingBlock) and first - count <= block.anchor:
         return False
     passed, before = blocks[first - count:first], blocks[first - count - 1]
     if not all(_passable(b) for b in passed):
@@ -216,8 +220,10 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             heading.keep_below = (style.spaceBefore + height + style.spaceAfter
                                   + HEADING_KEEPS_LINES * styles["body"].leading)
             section = CondPageBreak(heading.keep_below)
-            # Waiting figures go before a section's heading rather than on a later page.
+            # Waiting figures go before a section's heading rather than on a later page;
+            # a waiting ruling box before any heading (it stays in its section).
             section.starts_section = block.level == 1
+            section.ends_subsection = True
             story.append(section)
             story.append(heading)
         elif isinstance(block, TextBlock):
@@ -251,8 +257,13 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
                                    f"{_markup(block.text, lang)}", styles["ruling"],
                                    wraps=wraps)
             ruling.keep_whole = True
+            # At a column's top, its tint (not its text) starts where text does.
+            ruling.top_inset = ruling.style.borderPadding
             boxed = Float([tagged(ruling, index, "text")])
             boxed.block = index
+            # It never goes past the next heading (FloatingDocTemplate), and is never
+            # set before its anchor (can_move_up): it follows the rule it rules on.
+            boxed.stays_in_section = True
             story.append(boxed)
         elif isinstance(block, LegendBlock):
             figure_number += 1
@@ -262,7 +273,7 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             figure_number += 1
             picture = Picture(block.drawing, figure_width(block, tile_mm, column_width))
             figure = Float([
-                Spacer(1, 2),
+                _space_above_picture(),
                 tagged(PictureFlowable(picture), index, "figure"),
                 tagged(_caption(block.caption, styles, texts, figure_number, wraps), index,
                        "figure"),
@@ -270,6 +281,18 @@ def build_story(blocks: Sequence[PageBlock], styles: dict[str, ParagraphStyle],
             figure.block = index
             story.append(figure)
     return story
+
+
+# Between the text above a figure (or the legend) and its picture (points).
+SPACE_ABOVE_PICTURE = 2.0
+
+
+def _space_above_picture() -> Spacer:
+    """The space above a figure's picture, none at a column's top: there the picture
+    starts where text does (PlacingFrame's ``top_inset``)."""
+    space = Spacer(1, SPACE_ABOVE_PICTURE)
+    space.top_inset = -SPACE_ABOVE_PICTURE
+    return space
 
 
 def _keep_below(story: list[Flowable], items: list[Flowable], column_width: float) -> None:
@@ -323,6 +346,6 @@ def _legend(block: LegendBlock, styles: dict[str, ParagraphStyle], texts: PageTe
         ("LINEBELOW", (0, 0), (-1, -2), 0.3, RULE),
     ]))
     caption = tagged(_caption(block.caption, styles, texts, number, wraps), index, "figure")
-    legend = Float([Spacer(1, 2), tagged(table, index, "figure"), caption])
+    legend = Float([_space_above_picture(), tagged(table, index, "figure"), caption])
     legend.block = index
     return legend

@@ -9,7 +9,7 @@ import pytest
 
 from micropul_print.base.errors import UserError
 from micropul_print.games.micropul.rulebook import MICROPUL
-from micropul_print.rulebook.book import Figure
+from micropul_print.rulebook.book import Figure, Ruling
 from micropul_print.rulebook.locales import load_locale
 from micropul_print.rulebook.verify import check_texts
 
@@ -81,3 +81,31 @@ def test_an_unknown_key_in_a_book_is_an_error_not_a_warning(tmp_path: Path) -> N
     (problem,) = caught.value.diagnostics
     assert (problem.line, problem.col) == (3, 1)
     assert "colour" in problem.message
+
+
+@pytest.mark.parametrize(("before", "named"), [
+    ("  - heading: goal.heading\n", "a heading"),
+    ("  - heading: goal.heading\n  - subheading: turn.play_heading\n", "a subheading"),
+    ("  - lead: story\n", "the lead"),
+    ("", "nothing"),
+])
+def test_a_ruling_that_follows_no_paragraph_or_list_is_reported(
+        tmp_path: Path, before: str, named: str) -> None:
+    """A ruling is set after the paragraph or list it rules on (its anchor): the block
+    just before it in the structure must be one."""
+    book = tmp_path / "book.yaml"
+    book.write_text(f"blocks:\n{before}  - ruling: [turn.ruling_heading, turn.ruling]\n",
+                    encoding="utf-8")
+    with pytest.raises(UserError) as caught:
+        MICROPUL.load_book(book)
+    line = before.count("\n") + 2
+    assert [str(d) for d in caught.value.diagnostics] == [
+        f"{book}:{line}:5: error: a ruling comes right after the paragraph or list it rules "
+        f"on, got {named} before it"]
+
+
+def test_a_ruling_is_anchored_to_the_paragraph_or_list_before_it() -> None:
+    book = MICROPUL.load_book()
+    rulings = [(i, b) for i, b in enumerate(book.blocks) if isinstance(b, Ruling)]
+    assert [(i, b.anchor) for i, b in rulings] == [(i, i - 1) for i, _ in rulings]
+    assert len(rulings) == 3

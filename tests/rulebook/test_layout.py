@@ -504,3 +504,31 @@ def test_the_papers_differ_in_their_page_sizes_and_centring_alone() -> None:
         differ = [(one, other) for one, other in zip(lines_a4, lines_letter, strict=True)
                   if one != other]
         assert differ == [(b"1 0 0 1 0 24.94488 cm", b"1 0 0 1 8.362205 0 cm")]
+
+
+def test_a_ruling_box_never_passes_a_heading_nor_its_anchor() -> None:
+    """Wherever the column ends around it, a ruling box is set after the paragraph it
+    rules on and before the next heading, a subheading too: where it does not fit at
+    the column's foot it may let the text after it in its section go first, never a
+    heading and what follows it."""
+    waited = 0
+    for filler_words in range(120, 300, 8):
+        filler = " ".join(f"filler{n}" for n in range(filler_words))
+        blocks: list[layout.PageBlock] = [
+            layout.TitleBlock(("Title",)), layout.TextBlock(filler),
+            layout.TextBlock("The rule it rules on. " * 6),
+            layout.RulingBlock("Ruling", "What this edition decides. " * 14, anchor=2),
+            layout.TextBlock("More of its section. " * 4),
+            layout.HeadingBlock("Next", 2), layout.TextBlock("Text of the next part. " * 8),
+            FILL_A_PAGE]
+        laid = layout.lay_out(blocks, TEXTS, "a4")
+
+        def first(block: int, laid: layout.Laid = laid) -> tuple[int, int, float]:
+            return min((p.page, p.column, -p.top) for p in laid.placed if p.block == block)
+
+        def last(block: int, laid: layout.Laid = laid) -> tuple[int, int, float]:
+            return max((p.page, p.column, -p.top) for p in laid.placed if p.block == block)
+
+        assert last(2) < first(3) < first(5), filler_words
+        waited += first(4) < first(3)
+    assert waited  # some boxes did not fit at a column's foot and let text go first

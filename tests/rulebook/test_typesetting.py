@@ -79,7 +79,9 @@ def test_no_column_ends_inside_a_word(
 
 # The last page's columns end within this of each other (points): 8 lines, what a
 # heading keeps with it and a little (today's books: at most 4 lines). Unbalanced, a
-# last page had a full left column and an empty right one.
+# last page had a full left column and an empty right one. A left column that ends
+# with a ruling box may be taller by the box's height more: the box never leaves its
+# section (Cellulae's "End of the game" box, before "The winner"), nor is it split.
 BALANCED_WITHIN = 100.0
 
 
@@ -88,12 +90,16 @@ BALANCED_WITHIN = 100.0
 def test_the_last_page_has_balanced_columns(
         laid_out: dict[tuple[str, str, str], tuple[layout.Laid, list[layout.PageBlock]]],
         game: str, lang: str, paper: str) -> None:
-    laid, _ = laid_out[game, lang, paper]
+    laid, blocks = laid_out[game, lang, paper]
     lines = page_lines(laid.pdf)[-1]
     bottoms = [min(line.y for line in lines if line.column == column) for column in (0, 1)]
-    assert abs(bottoms[0] - bottoms[1]) <= BALANCED_WITHIN, bottoms
+    left = [p for p in laid.placed if p.page == laid.pages and p.column == 0]
+    last = min(left, key=lambda placed: placed.bottom)
+    box = (last.top - last.bottom if last.block is not None
+           and isinstance(blocks[last.block], layout.RulingBlock) else 0.0)
+    assert abs(bottoms[0] - bottoms[1]) <= BALANCED_WITHIN + box, bottoms
     fills = laid.fills[-1]
-    assert abs(fills[0] - fills[1]) <= BALANCED_WITHIN, fills
+    assert abs(fills[0] - fills[1]) <= BALANCED_WITHIN + box, fills
 
 
 @pytest.mark.parametrize("paper", PAPERS)
