@@ -16,6 +16,14 @@ greedy,lookahead``) and for the lookahead against greedy alone. Goal (issue 14):
 games with the lookahead "in minutes", taken as at most 10 minutes for the mix; exit
 status 1 if missed.
 
+    python -m bench lab --bot-cost=N
+
+With ``--bot-cost``, instead: the CPU time of the lookahead's own moves (``time.process_time``
+around each ``choose``) in games against greedy, seeds S to S + N - 1 each in both seat
+orders, on Micropul and on each Cellulae board, guided (the default, 30 nodes) and
+unguided (``lookahead:100:w0``): the mean a game with its 95 % t-interval, played in
+this process, one game at a time.
+
     python -m bench lab --base=DIR [--compare-games=N[,N...]] [--compare-runs=R]
 
 With ``--base``, instead: ``analyse --players 2 --bots greedy,lookahead --games N``
@@ -36,6 +44,7 @@ import argparse
 import json
 import math
 import os
+import random
 import resource
 import subprocess
 import sys
@@ -48,7 +57,9 @@ from pathlib import Path
 from bench.kit import pin_to_two_cpus
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.game import registry
-from micropul_print.lab.analyse import Batch, Plan, plan
+from micropul_print.lab import stats
+from micropul_print.lab.analyse import MAX_TURNS, Batch, Plan, plan
+from micropul_print.lab.bots import bot_seed, make_bot
 from micropul_print.lab.runner import run_plan
 
 GOAL_MINUTES = 10.0
@@ -78,8 +89,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--compare-runs", type=_runs, default=2,
                         help="runs of each side per count with --base, the best kept "
                              "(default: 2)")
+    parser.add_argument("--bot-cost", type=_runs, metavar="N",
+                        help="the lookahead's CPU time a game against greedy, N deals "
+                             "in each seat order, per game and board")
     args, _others = parser.parse_known_args(argv)  # the other benchmarks' options
     cpus = pin_to_two_cpus()
+    if args.bot_cost is not None:
+        bot_cost(args.bot_cost, args.seed)
+        return 0
     if args.base is not None:
         each_met = [compare(args.base, games, args.seed, cpus, args.compare_runs)
                for games in args.compare_games]
@@ -113,6 +130,46 @@ def main(argv: list[str]) -> int:
     met = mix <= GOAL_MINUTES
     print("goal met" if met else "goal NOT met")
     return 0 if met else 1
+
+
+BOT_COST = (("micropul", None), ("cellulae", "5"), ("cellulae", "7"), ("cellulae", "9"))
+LOOKAHEADS = ("lookahead", "lookahead:100:w0")  # guided (the default), unguided
+
+
+def _lookahead_seconds(game_name: str, catalogue: object, variant: str | None, spec: str,
+                       seed: int, seat: int) -> float:
+    """CPU seconds of the ``spec`` bot's own choices in one two-player game against
+    greedy, the bot in ``seat``; each bot seeded as analyse seeds it."""
+    state = registry.get(game_name).new_state(catalogue, players=2, seed=seed,
+                                              variant=variant)
+    bots = [make_bot(spec if s == seat else "greedy") for s in range(2)]
+    rngs = [random.Random(bot_seed(seed, s)) for s in range(2)]
+    spent = 0.0
+    while not state.is_terminal() and state.turn() < MAX_TURNS:
+        player = state.current_player()
+        started = time.process_time()
+        move = bots[player].choose(state, rngs[player])
+        if player == seat:
+            spent += time.process_time() - started
+        state.apply_action(move)
+    return spent
+
+
+def bot_cost(deals: int, seed: int) -> None:
+    """The table of ``--bot-cost`` (see the docstring), printed row by row."""
+    print(f"the lookahead's own CPU time a game against greedy, seeds {seed} to "
+          f"{seed + deals - 1} in both seat orders ({2 * deals} games), mean (95 % t)",
+          flush=True)
+    for game_name, variant in BOT_COST:
+        game = registry.get(game_name)
+        catalogue = load_catalogue(game.shipped_catalogue())
+        cells = []
+        for spec in LOOKAHEADS:
+            seconds = [_lookahead_seconds(game_name, catalogue, variant, spec, one, seat)
+                       for one in range(seed, seed + deals) for seat in (0, 1)]
+            found = stats.t_interval(seconds)
+            cells.append(f"{spec} {found.value:.3f} s ({found.low:.3f} to {found.high:.3f})")
+        print(f"  {game_name} {variant or ''}".ljust(14) + "  ".join(cells), flush=True)
 
 
 ROOT = Path(__file__).resolve().parents[1]
