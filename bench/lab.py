@@ -16,6 +16,14 @@ greedy,lookahead``) and for the lookahead against greedy alone. Goal (issue 14):
 games with the lookahead "in minutes", taken as at most 10 minutes for the mix; exit
 status 1 if missed.
 
+    python -m bench lab --bot-cost=N
+
+With ``--bot-cost``, instead: the CPU time of the lookahead's own moves (``time.process_time``
+around each ``choose``) in games against greedy, seeds S to S + N - 1 each in both seat
+orders, on Micropul and on each Cellulae board, guided (the default, 30 nodes) and
+unguided (``lookahead:100:w0``): the mean a game with its 95 % t-interval, played in
+this process, one game at a time.
+
     python -m bench lab --base=DIR [--compare-games=N[,N...]] [--compare-runs=R]
 
 With ``--base``, instead: ``analyse --players 2 --bots greedy,lookahead --games N``
@@ -26,28 +34,36 @@ workers: the CPU time of each (its best), their ratio (goal of issue 25: at leas
 and each side's ladder gap lookahead-over-greedy with its interval, on the same seeds,
 and whether the strength is the same as the goal means it: this checkout's gap no
 smaller than the base's, their intervals overlapping. Exit status 1 unless every count
-meets both.
+meets both (the verdict, :func:`verdict`, a pure function tested in tests/bench); a
+side without a CPU time or whose report has no lookahead rating meets neither.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import random
 import resource
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from bench.kit import pin_to_two_cpus
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.game import registry
-from micropul_print.lab.analyse import Batch, Plan, plan
+from micropul_print.lab import stats
+from micropul_print.lab.analyse import MAX_TURNS, Batch, Plan, plan
+from micropul_print.lab.bots import bot_seed, make_bot
 from micropul_print.lab.runner import run_plan
 
 GOAL_MINUTES = 10.0
+GOAL_RATIO = 3.0  # issue 25: analyse at least 3x faster than the base, at the same strength
 PROJECTED_GAMES = 10_000
 CORES = 2
 
@@ -70,11 +86,17 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--compare-games", type=_counts, default=[100],
                         help="analyse --games with --base, one count or several "
                              "comma-separated (default: 100)")
-    parser.add_argument("--compare-runs", type=int, default=2,
+    parser.add_argument("--compare-runs", type=_runs, default=2,
                         help="runs of each side per count with --base, the best kept "
                              "(default: 2)")
+    parser.add_argument("--bot-cost", type=_runs, metavar="N",
+                        help="the lookahead's CPU time a game against greedy, N deals "
+                             "in each seat order, per game and board")
     args, _others = parser.parse_known_args(argv)  # the other benchmarks' options
     cpus = pin_to_two_cpus()
+    if args.bot_cost is not None:
+        bot_cost(args.bot_cost, args.seed)
+        return 0
     if args.base is not None:
         each_met = [compare(args.base, games, args.seed, cpus, args.compare_runs)
                for games in args.compare_games]
@@ -110,12 +132,53 @@ def main(argv: list[str]) -> int:
     return 0 if met else 1
 
 
+BOT_COST = (("micropul", None), ("cellulae", "5"), ("cellulae", "7"), ("cellulae", "9"))
+LOOKAHEADS = ("lookahead", "lookahead:100:w0")  # guided (the default), unguided
+
+
+def _lookahead_seconds(game_name: str, catalogue: object, variant: str | None, spec: str,
+                       seed: int, seat: int) -> float:
+    """CPU seconds of the ``spec`` bot's own choices in one two-player game against
+    greedy, the bot in ``seat``; each bot seeded as analyse seeds it."""
+    state = registry.get(game_name).new_state(catalogue, players=2, seed=seed,
+                                              variant=variant)
+    bots = [make_bot(spec if s == seat else "greedy") for s in range(2)]
+    rngs = [random.Random(bot_seed(seed, s)) for s in range(2)]
+    spent = 0.0
+    while not state.is_terminal() and state.turn() < MAX_TURNS:
+        player = state.current_player()
+        started = time.process_time()
+        move = bots[player].choose(state, rngs[player])
+        if player == seat:
+            spent += time.process_time() - started
+        state.apply_action(move)
+    return spent
+
+
+def bot_cost(deals: int, seed: int) -> None:
+    """The table of ``--bot-cost`` (see the docstring), printed row by row."""
+    print(f"the lookahead's own CPU time a game against greedy, seeds {seed} to "
+          f"{seed + deals - 1} in both seat orders ({2 * deals} games), mean (95 % t)",
+          flush=True)
+    for game_name, variant in BOT_COST:
+        game = registry.get(game_name)
+        catalogue = load_catalogue(game.shipped_catalogue())
+        cells = []
+        for spec in LOOKAHEADS:
+            seconds = [_lookahead_seconds(game_name, catalogue, variant, spec, one, seat)
+                       for one in range(seed, seed + deals) for seat in (0, 1)]
+            found = stats.t_interval(seconds)
+            cells.append(f"{spec} {found.value:.3f} s ({found.low:.3f} to {found.high:.3f})")
+        print(f"  {game_name} {variant or ''}".ljust(14) + "  ".join(cells), flush=True)
+
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _analyse(checkout: Path, games: int, seed: int) -> tuple[float, dict[str, object]]:
+def _analyse(checkout: Path, games: int, seed: int) -> tuple[float, Interval | None]:
     """``analyse --players 2 --bots greedy,lookahead`` run from ``checkout``'s sources:
-    (CPU seconds of it and its workers, the lookahead's ladder row)."""
+    (CPU seconds of it and its workers, the lookahead's rating over greedy, None if the
+    report has none)."""
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "report.json"
         env = {**os.environ, "PYTHONPATH": str(checkout)}
@@ -128,8 +191,8 @@ def _analyse(checkout: Path, games: int, seed: int) -> tuple[float, dict[str, ob
         report = json.loads(out.read_text("utf-8"))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     (section,) = report["sections"]
-    row = next(row for row in section["ladder"] if row["bot"] == "lookahead")
-    return cpu, row
+    row = next((row for row in section["ladder"] or () if row["bot"] == "lookahead"), None)
+    return cpu, None if row is None else interval(row["rating"])
 
 
 def _counts(text: str) -> list[int]:
@@ -140,7 +203,29 @@ def _counts(text: str) -> list[int]:
     return counts
 
 
-def same_strength(this: dict[str, float], base: dict[str, float]) -> bool:
+def _runs(text: str) -> int:
+    """``--compare-runs``: at least one run of each side."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a count of runs, at least 1: {text!r}")
+    return int(text)
+
+
+Interval = Mapping[str, float]  # a figure with its interval: value, low, high
+
+
+def interval(found: object) -> Interval | None:
+    """``found`` (a report's rating) as an interval, or None unless it has a finite
+    ``value``, ``low`` and ``high``."""
+    if not isinstance(found, Mapping):
+        return None
+    numbers = {key: found.get(key) for key in ("value", "low", "high")}
+    if not all(isinstance(n, int | float) and not isinstance(n, bool) and math.isfinite(n)
+               for n in numbers.values()):
+        return None
+    return {key: float(n) for key, n in numbers.items() if n is not None}
+
+
+def same_strength(this: Interval, base: Interval) -> bool:
     """Issue 25's "same strength": this checkout's gap lookahead-over-greedy (a rating
     with its interval, ``value``, ``low``, ``high``) no smaller than the base's, and
     the two intervals overlapping."""
@@ -148,32 +233,61 @@ def same_strength(this: dict[str, float], base: dict[str, float]) -> bool:
         and base["low"] <= this["high"]
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """Issue 25's goal at one count of games, from the best CPU time of each side and
+    each side's gap lookahead-over-greedy. ``ratio`` is None without a positive,
+    finite CPU time on both sides; ``same`` None without both gaps: the goal is then
+    not met (nothing shows it was)."""
+
+    ratio: float | None  # base CPU / this CPU
+    same: bool | None  # same_strength(this, base)
+    goal: float = GOAL_RATIO
+
+    @property
+    def met(self) -> bool:
+        return self.ratio is not None and self.ratio >= self.goal and self.same is True
+
+
+def verdict(cpu: Mapping[str, float], gaps: Mapping[str, Interval | None],
+            goal: float = GOAL_RATIO) -> Verdict:
+    """The verdict on ``cpu`` and ``gaps``, each keyed ``"this"`` and ``"base"`` (a key
+    may be missing: a side not measured). A pure function: no game is played."""
+    base, this = cpu.get("base"), cpu.get("this")
+    ratio = (base / this if base is not None and this is not None
+             and 0 < base < math.inf and 0 < this < math.inf else None)
+    mine, theirs = gaps.get("this"), gaps.get("base")
+    same = None if mine is None or theirs is None else same_strength(mine, theirs)
+    return Verdict(ratio, same, goal)
+
+
 def compare(base: Path, games: int, seed: int, cpus: list[int], runs: int = 2) -> bool:
     """This checkout's analyse against ``base``'s, alternately (see the docstring):
     whether the goal is met (the ratio and the same strength)."""
     print(f"analyse --players 2 --bots greedy,lookahead --games {games}, on CPUs {cpus}: "
           f"this checkout ({ROOT}) against {base}", flush=True)
-    best = {"this": float("inf"), "base": float("inf")}
-    rows: dict[str, dict[str, object]] = {}
+    best = {"this": math.inf, "base": math.inf}
+    gaps: dict[str, Interval | None] = {}
     for _ in range(runs):
         for name, checkout in (("base", base), ("this", ROOT)):
-            cpu, rows[name] = _analyse(checkout, games, seed)
+            cpu, gaps[name] = _analyse(checkout, games, seed)
             best[name] = min(best[name], cpu)
-            rating = rows[name]["rating"]
-            assert isinstance(rating, dict)
             print(f"  {name}: {cpu:7.1f} s CPU, lookahead over greedy "
-                  f"{rating['value']:+.0f} Elo", flush=True)
-    ratio = best["base"] / best["this"]
-    gaps: dict[str, dict[str, float]] = {}
+                  f"{_elo(gaps[name], ranged=False)}", flush=True)
     for name in ("base", "this"):
-        rating = rows[name]["rating"]
-        assert isinstance(rating, dict)
-        gaps[name] = rating
-        print(f"  {name}: lookahead over greedy {rating['value']:+.0f} Elo "
-              f"({rating['low']:+.0f} to {rating['high']:+.0f})")
-    same = same_strength(gaps["this"], gaps["base"])
-    print(f"  same strength (gap no smaller, intervals overlapping): "
-          f"{'yes' if same else 'NO'}")
+        print(f"  {name}: lookahead over greedy {_elo(gaps.get(name))}")
+    found = verdict(best, gaps)
+    same = {True: "yes", False: "NO", None: "NO (a gap is missing)"}[found.same]
+    print(f"  same strength (gap no smaller, intervals overlapping): {same}")
+    ratio = "no ratio" if found.ratio is None else f"{found.ratio:.2f}x"
     print(f"ratio at {games} games (base CPU / this CPU, best of {runs} each): "
-          f"{ratio:.2f}x (goal: 3x)", flush=True)
-    return ratio >= 3 and same
+          f"{ratio} (goal: {found.goal:g}x)", flush=True)
+    return found.met
+
+
+def _elo(gap: Interval | None, ranged: bool = True) -> str:
+    if gap is None:
+        return "(no rating in the report)"
+    if not ranged:
+        return f"{gap['value']:+.0f} Elo"
+    return f"{gap['value']:+.0f} Elo ({gap['low']:+.0f} to {gap['high']:+.0f})"

@@ -252,9 +252,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import Diagnostic, UsageError, UserError
+    from micropul_print.base.shown import shown_source
     from micropul_print.config import missing_inputs
+    from micropul_print.game.registry import shipped_catalogues
     from micropul_print.lab import analyse, report
-    from micropul_print.lab.report import display_path
     from micropul_print.lab.runner import SchedulerLost, check_scheduler, run_plan
 
     missing = missing_inputs(args, CONFIG)
@@ -278,10 +279,10 @@ def _run(args: argparse.Namespace) -> int:
         return _skill_trace(args, catalogue)
     # Its game is checked below, where the message can name --against (not --game).
     against = _load(args.against, None, args.strict) if args.against else None
-    shown = ([display_path(path) for path in paths] if paths
-             else [display_path(str(catalogue.source), shipped=True)])
-    if against is not None:
-        shown.append(display_path(args.against))
+    shipped, here = shipped_catalogues(), Path.cwd()
+    named = [*(paths or [str(catalogue.source)]),
+             *([args.against] if against is not None else [])]
+    shown = [shown_source(path, shipped, within=here) for path in named]
     if against is not None and against.game != catalogue.game:
         line, col = against.game_at
         raise UserError([Diagnostic(against.source, line, col, f"--against needs a "

@@ -57,9 +57,9 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from micropul_print.base.errors import Diagnostic, UserError, without_errors
+    from micropul_print.base.shown import shown_source
     from micropul_print.catalogue.loader import read_catalogue, require_game, shipped_catalogue
     from micropul_print.config import missing_inputs
-    from micropul_print.game.plugin import shown_source
 
     missing = missing_inputs(args, CONFIG)
     if missing:
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     shipped = registry.get(catalogue.game).shipped_catalogue()
 
     def shown(diagnostic: Diagnostic) -> Diagnostic:  # the shipped set by its short name
-        return replace(diagnostic, file=shown_source(diagnostic.file, shipped))
+        return replace(diagnostic, file=shown_source(diagnostic.file, [shipped]))
 
     for diagnostic in diagnostics:
         print(shown(diagnostic), file=sys.stderr)

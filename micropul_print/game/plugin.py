@@ -30,20 +30,6 @@ if TYPE_CHECKING:
     from micropul_print.rulebook.games import GameRulebook
 
 
-def shown_source(source: str, shipped: str | Path | None) -> str:
-    """How a command's summary names a catalogue's file: as the user gave it, but the
-    game's shipped catalogue (``shipped``) as ``shipped:NAME``, the name the lab's
-    reports give it: never the path of the installed package (a site-packages folder
-    says nothing to a designer, and differs from machine to machine)."""
-    if shipped is not None:
-        try:
-            if Path(source).resolve() == Path(shipped).resolve():
-                return f"shipped:{Path(shipped).name}"
-        except (OSError, RuntimeError, ValueError):  # a loop of links, a NUL: as given
-            pass
-    return source
-
-
 @record
 class GameInfo:
     """What a game is, declared as data (after OpenSpiel's GameType/GameInfo): read

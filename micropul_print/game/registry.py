@@ -32,6 +32,7 @@ from micropul_print.game.plugin import Game, GameInfo, members
 
 if TYPE_CHECKING:
     from importlib.metadata import Distribution
+    from pathlib import Path
 
 GROUP = "micropul_print.games"
 # What a plugin must have. Looked up on its class: an isinstance() check against the
@@ -303,6 +304,11 @@ def games() -> list[Game]:
     """Every registered game that loads, in their declared order (then by name). A
     broken plugin is left out (see :func:`broken`): the other games still work."""
     return sorted(_loaded()[0], key=lambda g: (g.info.order, g.info.name))
+
+
+def shipped_catalogues() -> list[Path]:
+    """The catalogue shipped with each game that loads, as :func:`games` orders them."""
+    return [game.shipped_catalogue() for game in games()]
 
 
 def broken() -> list[Diagnostic]:

@@ -38,35 +38,8 @@ def games_count(games: int) -> str:
     return f"{games} game" if games == 1 else f"{games} games"
 
 
-def display_path(source: str, shipped: bool = False, cwd: Path | None = None) -> str:
-    """Where a set's file is, as a report names it: relative to the working folder when
-    it lies there (``variants/a.yaml``), else its file's name alone; ``shipped:`` and
-    the name for a catalogue shipped with the package. Never an absolute path: a report
-    names no folder of the machine it was made on, and is the same wherever it is
-    made from."""
-    path = PurePath(source)
-    if shipped or _is_shipped(source):
-        return f"shipped:{path.name}"
-    base = Path.cwd() if cwd is None else cwd
-    try:
-        return Path(os.path.abspath(source)).relative_to(base.resolve()).as_posix()
-    except ValueError:
-        return path.name
-
-
-def _is_shipped(source: str) -> bool:
-    """Whether ``source`` is the catalogue shipped with one of the games."""
-    from micropul_print.game import registry
-
-    try:
-        found = Path(source).resolve()
-        return any(game.shipped_catalogue().resolve() == found for game in registry.games())
-    except OSError:
-        return False
-
-
 def _catalogue(catalogue: Any, path: str | None = None) -> JSON:
-    """The set's name, where its file is (display_path), its file's name and its
+    """The set's name, where its file is (base.shown.shown_source), its file's name and its
     digest; ``label`` (set by set_labels) is the name the report uses for it."""
     source = PurePath(catalogue.source).name
     return {"name": catalogue.name, "path": path or source, "source": source,
@@ -133,7 +106,8 @@ def build_report(plans: Sequence[tuple[Any, Plan]], outcomes: Sequence[tuple[Res
     """The report of a run: the first catalogue's sections, and with a second one
     (``--against``) its sections and the comparison of the two; with ``sweep``, every
     set's sections and each one compared with the first. Ladders are measured from
-    ``anchor`` (default: analyse.choose_anchor's); ``paths``: each set's display_path."""
+    ``anchor`` (default: analyse.choose_anchor's); ``paths``: each set's file as a
+    report shows it (base.shown.shown_source)."""
     names = [_catalogue(cat, None if paths is None else paths[n])
              for n, (cat, _) in enumerate(plans)]
     set_labels(names)

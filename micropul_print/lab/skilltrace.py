@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 from micropul_print.game import registry
@@ -104,11 +105,13 @@ def document(the_plan: Plan, catalogue: Any, spec: str,
     """The skill trace's report (JSON): what was played and each step's figure. The
     catalogue is named as every report names it (``shipped:`` and its file name, or relative
     to the working folder): no folder of the machine it was made on."""
-    from micropul_print.lab.report import display_path
+    from micropul_print.base.shown import shown_source
 
     return {"format": FORMAT, "game": the_plan.game,
             "catalogue": {"name": catalogue.name,
-                          "source": display_path(str(catalogue.source))},
+                          "source": shown_source(str(catalogue.source),
+                                                registry.shipped_catalogues(),
+                                                within=Path.cwd())},
             "bot": spec, "budgets": budget_specs(spec), "games": the_plan.games,
             "seed": the_plan.seed, "complete": complete,
             "steps": summarise(the_plan, results)}

@@ -12,10 +12,11 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from micropul_print.base.errors import Diagnostic, Severity, errors_in, printable, quoted
+from micropul_print.base.shown import shown_source
 from micropul_print.game.api import CheckReport, seeds_of
-from micropul_print.game.plugin import shown_source
 from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
 from micropul_print.games.cellulae.rules import (
     BLACK,
@@ -246,7 +247,7 @@ def check_cellulae(
     ``games`` random games are played on each board the catalogue offers; ``progress``
     is called with the games played so far over all boards. It fails on an error, or on
     a warning too when ``strict``."""
-    shown = shown_source(catalogue.source, None if official is None else official.source)
+    shown = shown_source(catalogue.source, [] if official is None else [Path(official.source)])
     lines = [f"catalogue {shown}: valid (Cellulae, {catalogue.tile_total} tiles)"]
     problems: list[Diagnostic] = []
     if official is not None:

@@ -69,8 +69,8 @@ class MicropulGame:
     def check(self, catalogue: Catalogue, *, games: int, seed: int, strict: bool,
               progress: Callable[[int, int], None] | None) -> CheckReport:
         from micropul_print.base.errors import errors_in
+        from micropul_print.base.shown import shown_source
         from micropul_print.catalogue.loader import read_catalogue
-        from micropul_print.game.plugin import shown_source
         from micropul_print.games.micropul.setcheck import (
             compare_with_official,
             comparison_problems,
@@ -83,7 +83,7 @@ class MicropulGame:
 
         official, _ = read_catalogue(self.shipped_catalogue())
         comparison = compare_with_official(catalogue, official)
-        shown = shown_source(catalogue.source, self.shipped_catalogue())
+        shown = shown_source(catalogue.source, [self.shipped_catalogue()])
         lines = [f"catalogue {shown}: valid ({len(catalogue.tiles)} tiles)"]
         lines += format_comparison(catalogue, comparison)
         facts = set_facts(catalogue)
