@@ -175,7 +175,7 @@ def test_sheets_are_the_paper_in_landscape_pages_half_of_it(
     reader = PdfReader(io.BytesIO(pdf))
     from pypdf.generic import ContentStream
 
-    page_width, page_height = PAGES_PT[paper]
+    page_width = PAGES_PT[paper][0]
     sheet_width, sheet_height = SHEETS_PT[paper]
     laid_width, laid_height = (round(v, 2) for v in BOOKLET_PAGE)
     for sheet in reader.pages:
