@@ -499,8 +499,10 @@ def test_the_papers_differ_in_their_page_sizes_and_centring_alone() -> None:
     assert len(a4.pages) == len(letter.pages) == laid.pages
     for page_a4, page_letter in zip(a4.pages, letter.pages, strict=True):
         assert [float(v) for v in page_letter.mediabox] == [0, 0, 612, 792]
-        lines_a4 = page_a4.get_contents().get_data().split(b"\n")
-        lines_letter = page_letter.get_contents().get_data().split(b"\n")
+        contents_a4, contents_letter = page_a4.get_contents(), page_letter.get_contents()
+        assert contents_a4 is not None and contents_letter is not None
+        lines_a4 = contents_a4.get_data().split(b"\n")
+        lines_letter = contents_letter.get_data().split(b"\n")
         differ = [(one, other) for one, other in zip(lines_a4, lines_letter, strict=True)
                   if one != other]
         assert differ == [(b"1 0 0 1 0 24.94488 cm", b"1 0 0 1 8.362205 0 cm")]
