@@ -502,6 +502,37 @@ def test_a_theme_that_is_not_one_is_refused_before_the_record_is_played(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
 
 
+BAD = Path(__file__).resolve().parents[1] / "data" / "bad"
+
+
+@pytest.mark.parametrize("out", [[], ["--out", "turns"]])
+@pytest.mark.parametrize(("game", "bots", "theme", "message"), [
+    ("micropul", "greedy,greedy", "theme_without_the_stones.yaml",
+     "{theme}:24:3: error: theme 'without-stones' has no mark 'stone-1', which Micropul's "
+     "tiles need (it has: back-emblem, back-fill, blank, disc-dark, disc-light, dot1, dot2, "
+     "plus, square-dark, square-light)\n"
+     "{theme}:24:3: error: theme 'without-stones' has no mark 'stone-2', which Micropul's "
+     "tiles need (it has: back-emblem, back-fill, blank, disc-dark, disc-light, dot1, dot2, "
+     "plus, square-dark, square-light)\n"),
+    ("cellulae", "greedy,random", "theme_without_square_light.yaml",
+     "{catalogue}:26:31: error: theme 'without-square-light' has no mark 'square-light' (it "
+     "has: back-emblem, back-fill, blank, disc-dark, disc-light, dot1, dot2, plus, "
+     "square-dark, stone-1, stone-2)\n"),
+])
+def test_a_theme_without_the_game_s_marks_is_refused_before_the_record_is_played(
+        game: str, bots: str, theme: str, message: str, out: list[str], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """replay drew with any theme that was one: a mark the game draws missing from it
+    was an internal error (KeyError) after the whole game had been replayed."""
+    record = tmp_path / "game.json"
+    assert main(["play", "--game", game, "--bots", bots, "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(record), "--theme", str(BAD / theme), *out]) == 1
+    assert capsys.readouterr().err == message.format(
+        theme=BAD / theme, catalogue=registry_catalogue(game))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["replay", "no-record.json", "--out", "/dev/null"],
      "/dev/null: error: cannot write the pictures here: this is a device, not a "
