@@ -406,15 +406,25 @@ def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
     return 0 if complete else 130
 
 
+# The options whose values are judged once the catalogue is read (not by argparse), and
+# whose messages do not name them: their usage errors start as argparse's do.
+_ARGUMENTS = {"bots": "--bots", "variants": "--variants", "players": "--players",
+              "variant": "--variant"}
+
+
 def _value_problem(args: argparse.Namespace, key: str, message: str) -> Exception:
     """``message`` at the value's place when ``key`` came from micropul-print.toml (a
     usage error about an option the user never typed would mislead), else as a usage
-    error in the command's own words."""
+    error in the command's own words, ``argument --KEY:`` first as argparse says its
+    own (an unknown bot alone did not say which option it came from)."""
     from micropul_print.base.errors import UsageError, UserError
     from micropul_print.config import value_problem
 
     problem = value_problem(args, key, message)
-    return problem if isinstance(problem, UserError) else UsageError(message)
+    if isinstance(problem, UserError):
+        return problem
+    option = _ARGUMENTS.get(key)
+    return UsageError(message if option is None else f"argument {option}: {message}")
 
 
 def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:

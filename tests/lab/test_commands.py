@@ -196,23 +196,34 @@ def test_without_mirror_pairings_the_first_player_edge_is_a_fitted_seat_term(
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--bots", "random,minimax"], "unknown bot 'minimax'"),
+    (["--bots", "random,minimax"], "micropul-print analyse: error: argument --bots: unknown "
+                                   "bot 'minimax' (expected random, greedy or lookahead"),
+    (["--bots", "greedy,random,greedy"], "micropul-print analyse: error: argument --bots: a "
+                                         "bot is named twice in greedy,random,greedy\n"),
     (["--seed", "9223372036854775807", "--games", "2"],
      "micropul-print analyse: error: --seed 9223372036854775807 with --games 2 deals seeds "
      "up to 9223372036854775808, past the largest seed, 9223372036854775807: the seed must "
      "be at most 9223372036854775806\n"),
-    (["--bots", "random,"], "micropul-print analyse: error: unknown bot '' (expected random, "
+    (["--bots", "random,"], "micropul-print analyse: error: argument --bots: unknown bot '' "
+                            "(expected random, "
                             "greedy or lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW])\n"),
-    (["--bots", "lookahead:"], "micropul-print analyse: error: bad lookahead option '' in "
+    (["--bots", "lookahead:"], "micropul-print analyse: error: argument --bots: bad lookahead "
+                               "option '' in "
                                "'lookahead:' (expected a node budget N"),
-    (["--game", "cellulae", "--variants", "6"], "Cellulae has no variant '6' (it has: 5, 7, 9)"),
-    (["--game", "cellulae", "--players", "1"], "Cellulae takes 2 players, not 1"),
-    (["--players", "²"], "micropul-print analyse: error: Micropul takes 1 or 2 players, not ²\n"),
-    (["--players", "02"], "micropul-print analyse: error: Micropul takes 1 or 2 players, not 02\n"),
-    (["--variants", "standard,standard"], "micropul-print analyse: error: a variant is named "
-                                          "twice in standard,standard: standard\n"),
-    (["--players", "1,2,1"], "micropul-print analyse: error: a player count is named twice in "
-                             "1,2,1: 1\n"),
+    (["--game", "cellulae", "--variants", "6"], "micropul-print analyse: error: argument "
+                                                "--variants: Cellulae has no variant '6' (it "
+                                                "has: 5, 7, 9)\n"),
+    (["--game", "cellulae", "--players", "1"], "micropul-print analyse: error: argument "
+                                               "--players: Cellulae takes 2 players, not 1\n"),
+    (["--players", "²"], "micropul-print analyse: error: argument --players: Micropul takes 1 "
+                         "or 2 players, not ²\n"),
+    (["--players", "02"], "micropul-print analyse: error: argument --players: Micropul takes 1 "
+                          "or 2 players, not 02\n"),
+    (["--variants", "standard,standard"], "micropul-print analyse: error: argument --variants: "
+                                          "a variant is named twice in standard,standard: "
+                                          "standard\n"),
+    (["--players", "1,2,1"], "micropul-print analyse: error: argument --players: a player "
+                             "count is named twice in 1,2,1: 1\n"),
     (["--bots", "random,greedy", "--anchor", "lookahead"],
      "micropul-print analyse: error: --anchor 'lookahead' is not one of the bots "
      "(they are: random, greedy)\n"),
@@ -417,15 +428,33 @@ def test_play_and_replay_other_games(tmp_path: Path, game: str, bots: str,
 def test_play_needs_as_many_bots_as_players(tmp_path: Path) -> None:
     result = run(tmp_path, "play", "--game", "cellulae", "--bots", "greedy")
     assert result.returncode == 2
-    assert "Cellulae is played by 2 players: give as many bots, not 1" in result.stderr
+    assert result.stderr == ("micropul-print play: error: argument --bots: Cellulae is "
+                             "played by 2 players: give as many bots, not 1\n")
 
 
 def test_play_refuses_an_empty_bot_name(capsys: pytest.CaptureFixture[str]) -> None:
     """Dropped, the empty name after 'greedy,' would make a solitaire game of it."""
     assert main(["play", "--bots", "greedy,"]) == 2
     assert capsys.readouterr().err == (
-        "micropul-print play: error: unknown bot '' (expected random, greedy or "
+        "micropul-print play: error: argument --bots: unknown bot '' (expected random, "
+        "greedy or "
         "lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW])\n")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--variant", "nope"], "argument --variant: Micropul has no variant 'nope' (it has: "
+                            "standard)"),
+    (["--bots", "greedy,lookahead:7:7"], "argument --bots: lookahead option '7' in "
+                                         "'lookahead:7:7' says again what an earlier one said "
+                                         "(a budget is nodes or seconds, once; every other "
+                                         "option once)"),
+])
+def test_play_s_value_errors_name_their_option_as_argparse_does(
+        argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot or a variant play could not take was said without the "argument --bots:"
+    every other value's error starts with."""
+    assert main(["play", "--no-config", *argv]) == 2
+    assert capsys.readouterr().err == f"micropul-print play: error: {message}\n"
 
 
 @pytest.mark.parametrize("argv", [

@@ -115,7 +115,7 @@ def test_a_factory_making_no_bot_is_a_usage_error_not_an_internal_error(
                  "--jobs", "1")
     assert result.returncode == 2
     assert result.stderr.splitlines()[-1] == (
-        "micropul-print analyse: error: the bot plugin 'nobody' made "
+        "micropul-print analyse: error: argument --bots: the bot plugin 'nobody' made "
         "NoneType, not a bot, for 'nobody' (a bot has a name and a choose(state, rng): see "
         "docs/analysis.md)")
 
