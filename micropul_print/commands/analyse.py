@@ -354,6 +354,7 @@ def _tell(message: str) -> None:
 def check_report_targets(args: argparse.Namespace) -> None:
     """Refuse, before any game, a ``--report`` or ``--json`` that cannot be written:
     matplotlib missing, a loop of links on the way, a report file linked out."""
+    from micropul_print.base.errors import Diagnostic, UserError
     from micropul_print.kit.outputs import (
         check_directory_target,
         check_file_target,
@@ -361,14 +362,26 @@ def check_report_targets(args: argparse.Namespace) -> None:
     )
     from micropul_print.lab import report
 
+    def naming(option: str, problem: UserError) -> UserError:
+        # Said at the path, which may be one the user never typed (report.json beside
+        # the page): the option says which of the two outputs it is.
+        return UserError([Diagnostic(d.file, d.line, d.col, f"{option}: {d.message}",
+                                     d.severity) for d in problem.diagnostics])
+
     if args.report is not None:
         report.require_plotting()
         folder, page, data = report.report_files(Path(args.report))
-        check_directory_target(folder, "the report")
-        for name in (page, data):  # as write_report will: no link out, no loop
-            check_output_file(folder, name, "the report")
+        try:
+            check_directory_target(folder, "the report")
+            for name in (page, data):  # as write_report will: no link out, no loop
+                check_output_file(folder, name, "the report")
+        except UserError as problem:
+            raise naming("--report", problem) from None
     if args.json not in (None, "-"):
-        check_file_target(Path(args.json), "the report's JSON")
+        try:
+            check_file_target(Path(args.json), "the report's JSON")
+        except UserError as problem:
+            raise naming("--json", problem) from None
 
 
 def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:

@@ -493,14 +493,15 @@ def test_an_extra_not_installed_is_said_before_any_game(
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--json", "taken"],
-     "taken: error: cannot write the report's JSON here: this is a directory, not a file\n"),
+     "taken: error: --json: cannot write the report's JSON here: this is a directory, not a "
+     "file\n"),
     (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--report",
       "file.txt"],
-     "file.txt: error: cannot write the report here: this is a file, not a directory\n"),
+     "file.txt: error: --report: cannot write the report here: this is a file, not a directory\n"),
     (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--json",
       "file.txt/report.json"],
-     "file.txt/report.json: error: cannot write the report's JSON here: file.txt is a file, "
-     "not a directory\n"),
+     "file.txt/report.json: error: --json: cannot write the report's JSON here: file.txt is a "
+     "file, not a directory\n"),
     (["play", "--bots", "random", "--record", "taken"],
      "taken: error: cannot write the game record here: this is a directory, not a file\n"),
     (["replay", "no-record.json", "--out", "file.txt"],
@@ -571,7 +572,8 @@ def test_a_theme_without_the_game_s_marks_is_refused_before_the_record_is_played
      "directory\n"),
     (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--report",
       "/dev/null"],
-     "/dev/null: error: cannot write the report here: this is a device, not a directory\n"),
+     "/dev/null: error: --report: cannot write the report here: this is a device, not a "
+     "directory\n"),
     (["play", "--bots", "random", "--record", "/dev/null/game.json"],
      "/dev/null/game.json: error: cannot write the game record here: /dev/null is a "
      "device, not a directory\n"),
