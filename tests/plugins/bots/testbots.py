@@ -98,3 +98,38 @@ class Hasty:
 
 def hasty(options: str | None) -> Hasty:
     return Hasty()
+
+
+class Closer:
+    name = "closer"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        raise GeneratorExit("closed")  # a BaseException, as a generator's close() raises
+
+
+def closer(options: str | None) -> Closer:
+    return Closer()
+
+
+class Interrupter:
+    name = "interrupter"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        raise KeyboardInterrupt  # no Ctrl-C came: the bot's own doing
+
+
+def interrupter(options: str | None) -> Interrupter:
+    return Interrupter()
+
+
+class Nameless:
+    @property
+    def name(self) -> str:
+        raise RuntimeError("no name today")
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        return state.legal_actions()[0]
+
+
+def nameless(options: str | None) -> Nameless:
+    return Nameless()
