@@ -50,14 +50,14 @@ def test_the_documented_bot_is_the_one_registered() -> None:
 def test_plugin_bots_are_listed_after_the_shipped_ones(plugged: None) -> None:
     assert bots.bot_names() == ["random", "greedy", "lookahead", "chatter", "cheater",
                                 "closer", "hanger", "hasty", "interrupter", "nameless",
-                                "nobody", "quitter", "raiser", "sloth", "thrifty"]
+                                "nobody", "quitter", "raiser", "sloth", "thrifty", "vanisher"]
     assert bots.make_bot("thrifty").name == "thrifty"
     with pytest.raises(ValueError, match=r"^bad bot 'thrifty:3': thrifty takes no options$"):
         bots.make_bot("thrifty:3")
     with pytest.raises(ValueError, match=r"\(expected random, greedy, lookahead\[.*\], "
                                          r"chatter, cheater, closer, hanger, hasty, "
                                          r"interrupter, nameless, nobody, quitter, raiser, "
-                                         r"sloth or thrifty\)$"):
+                                         r"sloth, thrifty or vanisher\)$"):
         bots.make_bot("unloadable")
 
 
@@ -139,6 +139,21 @@ def test_a_bot_raising_a_base_exception_loses_by_forfeit_and_the_run_goes_on(
     assert "Traceback" not in result.stderr
     report = json.loads((tmp_path / "out.json").read_text())
     assert len(report["sections"][0]["forfeits"]) == 4
+
+
+def test_a_worker_that_ends_mid_run_is_an_error_not_a_run_that_never_ends(
+        tmp_path: Path) -> None:
+    """A worker process that ended while it played (a bot calling os._exit, the system
+    out of memory killing it) left its batch unplayed, and the pool waited for it for
+    ever."""
+    result = run(tmp_path, "analyse", "--bots", "random,vanisher", "--games", "2",
+                 "--players", "2", "--no-mirror", "--jobs", "2")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines()[0] == (
+        "micropul-print: error: a worker process ended with exit status 5 before its games "
+        "were played (a bot plugin that ends its process, a crash, or the system out of "
+        "memory): no report; --jobs 1 plays them in this process")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_bot_whose_name_raises_is_a_usage_error_not_an_internal_error(

@@ -3,6 +3,7 @@ by forfeit, and the run goes on."""
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from typing import Any
@@ -133,3 +134,14 @@ class Nameless:
 
 def nameless(options: str | None) -> Nameless:
     return Nameless()
+
+
+class Vanisher:
+    name = "vanisher"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        os._exit(5)  # no exception to catch: the process ends here
+
+
+def vanisher(options: str | None) -> Vanisher:
+    return Vanisher()
