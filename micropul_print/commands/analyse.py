@@ -292,7 +292,7 @@ def _run(args: argparse.Namespace) -> int:
         except ImportError:
             raise UsageError("--scheduler needs Dask's distributed package: "
                              "pip install 'micropul-print[cluster]'") from None
-    check_report_targets(args)
+    check_report_targets(args, [*sets, *([] if against is None else [against])])
     try:
         plans = [(found, _plan(analyse, found, args)) for found in sets]
         if against is not None:
@@ -351,9 +351,30 @@ def _tell(message: str) -> None:
           file=sys.stderr, flush=True)
 
 
-def check_report_targets(args: argparse.Namespace) -> None:
+def check_not_read(target: Path, catalogues: list[Any], option: str, what: str) -> None:
+    """UserError if the file ``target`` is one of the ``catalogues`` the command reads:
+    writing ``what`` there replaced the user's catalogue (``analyse set.yaml --json
+    set.yaml``, ``play set.yaml --record set.yaml``)."""
+    import os
+
+    from micropul_print.base.errors import Diagnostic, UserError
+
+    for catalogue in catalogues:
+        source = str(catalogue.source)
+        try:
+            same = target.is_file() and os.path.samefile(target, source)
+        except (OSError, ValueError):  # not there, or not a name the system takes
+            same = False
+        if same:
+            raise UserError([Diagnostic(str(target), 0, 0, (
+                f"{option}: this is {source}, a catalogue this command reads: {what} would "
+                "replace it; give another file"))])
+
+
+def check_report_targets(args: argparse.Namespace, catalogues: list[Any]) -> None:
     """Refuse, before any game, a ``--report`` or ``--json`` that cannot be written:
-    matplotlib missing, a loop of links on the way, a report file linked out."""
+    matplotlib missing, a loop of links on the way, a report file linked out, a file
+    that is one of the ``catalogues`` read."""
     from micropul_print.base.errors import Diagnostic, UserError
     from micropul_print.kit.outputs import (
         check_directory_target,
@@ -377,11 +398,14 @@ def check_report_targets(args: argparse.Namespace) -> None:
                 check_output_file(folder, name, "the report")
         except UserError as problem:
             raise naming("--report", problem) from None
+        for name in (page, data):
+            check_not_read(folder / name, catalogues, "--report", "the report")
     if args.json not in (None, "-"):
         try:
             check_file_target(Path(args.json), "the report's JSON")
         except UserError as problem:
             raise naming("--json", problem) from None
+        check_not_read(Path(args.json), catalogues, "--json", "the report's JSON")
 
 
 def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
@@ -399,7 +423,7 @@ def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
                                args.seed, variants=args.variants)
     except ValueError as exc:
         raise _value_problem(args, "skill-trace", str(exc)) from None
-    check_report_targets(args)  # before the first game, as a ladder's run does
+    check_report_targets(args, [catalogue])  # before the first game, as a ladder's run does
     progress = _Progress([("skill trace: ", plan)], sys.stderr.isatty())
     try:
         results, complete = run_plan(plan, catalogue, jobs=args.jobs, scheduler=None,

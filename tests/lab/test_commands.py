@@ -517,6 +517,34 @@ def test_an_output_that_cannot_be_written_is_told_before_any_game(
     assert list((tmp_path / "taken").iterdir()) == []
 
 
+@pytest.mark.parametrize(("argv", "message"), [
+    (["analyse", "set.yaml", "--json", "set.yaml"],
+     "set.yaml: error: --json: this is set.yaml, a catalogue this command reads: the "
+     "report's JSON would replace it; give another file\n"),
+    (["analyse", "--against", "set.yaml", "--json", "./set.yaml"],
+     "set.yaml: error: --json: this is set.yaml, a catalogue this command reads: the "
+     "report's JSON would replace it; give another file\n"),
+    (["analyse", "set.json", "--report", "set.html"],
+     "set.json: error: --report: this is set.json, a catalogue this command reads: the "
+     "report would replace it; give another file\n"),
+    (["play", "set.yaml", "--record", "set.yaml"],
+     "set.yaml: error: --record: this is set.yaml, a catalogue this command reads: the game "
+     "record would replace it; give another file\n"),
+])
+def test_an_output_that_would_replace_the_catalogue_read_is_refused(
+        argv: list[str], message: str, tmp_path: Path) -> None:
+    """analyse --json and play --record wrote over the catalogue they were given."""
+    shipped = registry_catalogue("micropul").read_bytes()
+    for name in ("set.yaml", "set.json"):
+        (tmp_path / name).write_bytes(shipped)
+    result = run(tmp_path, *argv, "--games", "1", "--bots", "random", "--players", "1",
+                 "--jobs", "1") if argv[0] == "analyse" else run(tmp_path, *argv, "--bots",
+                                                                  "random")
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", message)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set.json", "set.yaml"]
+    assert all((tmp_path / name).read_bytes() == shipped for name in ("set.yaml", "set.json"))
+
+
 @pytest.mark.parametrize("out", [[], ["--out", "turns"]])
 def test_a_theme_that_is_not_one_is_refused_before_the_record_is_played(
         out: list[str], record_text: str, tmp_path: Path,
