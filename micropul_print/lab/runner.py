@@ -20,7 +20,7 @@ import os
 from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
-from micropul_print.base.errors import Diagnostic, UsageError, UserError, printable
+from micropul_print.base.errors import Diagnostic, UsageError, UserError, printable, quoted
 from micropul_print.game import registry
 from micropul_print.kit.workers import forking_workers, init_worker
 from micropul_print.lab.analyse import Batch, GameSummary, Plan, run_batch
@@ -135,7 +135,13 @@ def check_scheduler(address: str, timeout: float | None = None) -> None:
         reason = "its answer is not a Dask scheduler's"
     if handshook:
         raise scheduler_broken(address, reason)
-    raise UsageError(f"--scheduler {address!r}: no Dask scheduler answers there ({reason})")
+    # Both cut, as every message quotes a value: Dask's reason may quote the address.
+    shown = reason if len(reason) <= REASON_LIMIT else reason[:REASON_LIMIT - 1] + "…"
+    raise UsageError(f"--scheduler {quoted(address)}: no Dask scheduler answers there "
+                     f"({shown})")
+
+
+REASON_LIMIT = 200  # characters of Dask's reason a message shows
 
 
 def scheduler_broken(address: str, reason: str) -> UserError:
