@@ -740,6 +740,9 @@ def _stopped_after(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
 
 
+_NO_ACTION = object()  # what a plugin bot returned matches no legal action
+
+
 def checked_choice(bot: Bot, state: GameState, rng: random.Random,
                    legal: Sequence[Any]) -> tuple[Any, str | None]:
     """``bot``'s action in ``state`` (whose legal actions are ``legal``) and None; or,
@@ -752,20 +755,30 @@ def checked_choice(bot: Bot, state: GameState, rng: random.Random,
     try:
         view = state if budget is None else state.determinized(rng.getrandbits(64))
         started = time.perf_counter()
+        shown = None
         if budget is None:
             action = bot.choose(view, rng)
+            if action not in legal:
+                shown = repr(action)
         else:  # a plugin's print() would land in analyse --json -'s JSON: stderr it is
             try:
                 with contextlib.redirect_stdout(sys.stderr), _stopped_after(budget):
-                    action = bot.choose(view, rng)
+                    returned = bot.choose(view, rng)
+                    # The game's own action it equals, of the very same type: an object
+                    # of the bot's that says it equals anything passed for a legal one
+                    # and broke the engine (an internal error). Its repr is the bot's
+                    # code too, which may never return: judged within the budget.
+                    action = next((move for move in legal if type(move) is type(returned)
+                                   and move == returned), _NO_ACTION)
+                    if action is _NO_ACTION:
+                        shown = repr(returned)
             except _Overran:
                 return None, (f"{bot.name} did not answer within its budget of {budget:g} s "
                               "(stopped)")
         took = time.perf_counter() - started
         if budget is not None and took > budget:
             return None, f"{bot.name} took {took:.3g} s, over its budget of {budget:g} s"
-        if action not in legal:
-            shown = repr(action)
+        if shown is not None:
             shown = shown if len(shown) <= 60 else shown[:57] + "..."
             return None, f"{bot.name} returned an illegal action: {shown}"
     # The bot's bug: it loses the game, the run goes on; sys.exit() in a bot too (it

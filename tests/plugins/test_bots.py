@@ -49,15 +49,16 @@ def test_the_documented_bot_is_the_one_registered() -> None:
 
 def test_plugin_bots_are_listed_after_the_shipped_ones(plugged: None) -> None:
     assert bots.bot_names() == ["random", "greedy", "lookahead", "chatter", "cheater",
-                                "closer", "hanger", "hasty", "interrupter", "nameless",
-                                "nobody", "quitter", "raiser", "sloth", "thrifty", "vanisher"]
+                                "closer", "flatterer", "hanger", "hasty", "interrupter",
+                                "mute", "nameless", "nobody", "quitter", "raiser", "sloth",
+                                "thrifty", "vanisher"]
     assert bots.make_bot("thrifty").name == "thrifty"
     with pytest.raises(ValueError, match=r"^bad bot 'thrifty:3': thrifty takes no options$"):
         bots.make_bot("thrifty:3")
     with pytest.raises(ValueError, match=r"\(expected random, greedy, lookahead\[.*\], "
-                                         r"chatter, cheater, closer, hanger, hasty, "
-                                         r"interrupter, nameless, nobody, quitter, raiser, "
-                                         r"sloth, thrifty or vanisher\)$"):
+                                         r"chatter, cheater, closer, flatterer, hanger, "
+                                         r"hasty, interrupter, mute, nameless, nobody, "
+                                         r"quitter, raiser, sloth, thrifty or vanisher\)$"):
         bots.make_bot("unloadable")
 
 
@@ -68,6 +69,10 @@ def test_plugin_bots_are_listed_after_the_shipped_ones(plugged: None) -> None:
     ("quitter", "quitter raised SystemExit: 3"),
     ("hanger", "hanger did not answer within its budget of 0.05 s (stopped)"),
     ("closer", "closer raised GeneratorExit: closed"),
+    # An object equal to every action broke the engine (internal error); one whose
+    # repr never returns hung the run, its message written outside the budget.
+    ("flatterer", "flatterer returned an illegal action: Anything()"),
+    ("mute", "mute did not answer within its budget of 0.05 s (stopped)"),
 ])
 def test_a_bot_breaking_the_rules_loses_by_forfeit(plugged: None, spec: str, why: str,
                                                     catalogue: object) -> None:

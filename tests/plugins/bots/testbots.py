@@ -145,3 +145,42 @@ class Vanisher:
 
 def vanisher(options: str | None) -> Vanisher:
     return Vanisher()
+
+
+class Anything:
+    def __eq__(self, other: object) -> bool:
+        return True  # equal to every action: not one of them
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return "Anything()"
+
+
+class Flatterer:
+    name = "flatterer"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        return Anything()
+
+
+def flatterer(options: str | None) -> Flatterer:
+    return Flatterer()
+
+
+class Endless:
+    def __repr__(self) -> str:
+        while True:  # never answers: the message about it would never be written
+            time.sleep(30)
+
+
+class Mute:
+    name = "mute"
+    move_seconds = 0.05
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        return Endless()
+
+
+def mute(options: str | None) -> Mute:
+    return Mute()
