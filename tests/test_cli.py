@@ -247,20 +247,19 @@ def test_python_dash_m_runs_the_console_command(tmp_path: Path) -> None:
     assert (tmp_path / "mine").is_dir()
 
 
-@pytest.mark.parametrize(("argv", "what"), [
-    (["play", "--bots", "random", "--record"], "the game record"),
+@pytest.mark.parametrize(("argv", "said"), [
+    (["play", "--bots", "random", "--record"], "cannot write the game record"),
     (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--jobs", "1",
-      "--json"], "the report's JSON"),
-    (["rulebook", "--lang", "nl", "--template"], "the catalogue"),
+      "--json"], "--json: cannot write the report's JSON"),
+    (["rulebook", "--lang", "nl", "--template"], "cannot write the catalogue"),
 ])
 def test_a_pipe_given_as_an_output_file_is_refused_not_replaced(
-        argv: list[str], what: str, tmp_path: Path,
+        argv: list[str], said: str, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     assert main([*argv, str(fifo)]) == 1
-    assert capsys.readouterr().err == (
-        f"{fifo}: error: cannot write {what} here: this is a pipe, not a file\n")
+    assert capsys.readouterr().err == f"{fifo}: error: {said} here: this is a pipe, not a file\n"
     assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 

@@ -59,6 +59,16 @@ def seen() -> list[int]:
     return list(_seen)
 
 
+def ctrl_c_possible() -> bool:
+    """Whether a KeyboardInterrupt raised now may be Ctrl-C's: not where SIGINT is
+    ignored (a worker), nor under the command's handler when it has seen none (then
+    the code that raised it did so of its own accord: a plugin's)."""
+    handler = signal.getsignal(signal.SIGINT)
+    if handler is signal.SIG_IGN:
+        return False
+    return handler is not _on_sigint or signal.SIGINT in _seen
+
+
 def terminated() -> bool:
     return signal.SIGTERM in _seen
 

@@ -293,7 +293,7 @@ def _run(args: argparse.Namespace) -> int:
         except ImportError:
             raise UsageError("--scheduler needs Dask's distributed package: "
                              "pip install 'micropul-print[cluster]'") from None
-    check_report_targets(args)
+    check_report_targets(args, [*sets, *([] if against is None else [against])])
     try:
         plans = [(found, _plan(analyse, found, args)) for found in sets]
         if against is not None:
@@ -352,9 +352,31 @@ def _tell(message: str) -> None:
           file=sys.stderr, flush=True)
 
 
-def check_report_targets(args: argparse.Namespace) -> None:
+def check_not_read(target: Path, catalogues: list[Any], option: str, what: str) -> None:
+    """UserError if the file ``target`` is one of the ``catalogues`` the command reads:
+    writing ``what`` there replaced the user's catalogue (``analyse set.yaml --json
+    set.yaml``, ``play set.yaml --record set.yaml``)."""
+    import os
+
+    from micropul_print.base.errors import Diagnostic, UserError
+
+    for catalogue in catalogues:
+        source = str(catalogue.source)
+        try:
+            same = target.is_file() and os.path.samefile(target, source)
+        except (OSError, ValueError):  # not there, or not a name the system takes
+            same = False
+        if same:
+            raise UserError([Diagnostic(str(target), 0, 0, (
+                f"{option}: this is {source}, a catalogue this command reads: {what} would "
+                "replace it; give another file"))])
+
+
+def check_report_targets(args: argparse.Namespace, catalogues: list[Any]) -> None:
     """Refuse, before any game, a ``--report`` or ``--json`` that cannot be written:
-    matplotlib missing, a loop of links on the way, a report file linked out."""
+    matplotlib missing, a loop of links on the way, a report file linked out, a file
+    that is one of the ``catalogues`` read."""
+    from micropul_print.base.errors import Diagnostic, UserError
     from micropul_print.kit.outputs import (
         check_directory_target,
         check_file_target,
@@ -362,14 +384,29 @@ def check_report_targets(args: argparse.Namespace) -> None:
     )
     from micropul_print.lab import report
 
+    def naming(option: str, problem: UserError) -> UserError:
+        # Said at the path, which may be one the user never typed (report.json beside
+        # the page): the option says which of the two outputs it is.
+        return UserError([Diagnostic(d.file, d.line, d.col, f"{option}: {d.message}",
+                                     d.severity) for d in problem.diagnostics])
+
     if args.report is not None:
         report.require_plotting()
         folder, page, data = report.report_files(Path(args.report))
-        check_directory_target(folder, "the report")
-        for name in (page, data):  # as write_report will: no link out, no loop
-            check_output_file(folder, name, "the report")
+        try:
+            check_directory_target(folder, "the report")
+            for name in (page, data):  # as write_report will: no link out, no loop
+                check_output_file(folder, name, "the report")
+        except UserError as problem:
+            raise naming("--report", problem) from None
+        for name in (page, data):
+            check_not_read(folder / name, catalogues, "--report", "the report")
     if args.json not in (None, "-"):
-        check_file_target(Path(args.json), "the report's JSON")
+        try:
+            check_file_target(Path(args.json), "the report's JSON")
+        except UserError as problem:
+            raise naming("--json", problem) from None
+        check_not_read(Path(args.json), catalogues, "--json", "the report's JSON")
 
 
 def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
@@ -387,7 +424,7 @@ def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
                                args.seed, variants=args.variants)
     except ValueError as exc:
         raise _value_problem(args, "skill-trace", str(exc)) from None
-    check_report_targets(args)  # before the first game, as a ladder's run does
+    check_report_targets(args, [catalogue])  # before the first game, as a ladder's run does
     progress = _Progress([("skill trace: ", plan)], sys.stderr.isatty())
     try:
         results, complete = run_plan(plan, catalogue, jobs=args.jobs, scheduler=None,
@@ -407,15 +444,25 @@ def _skill_trace(args: argparse.Namespace, catalogue: Any) -> int:
     return 0 if complete else 130
 
 
+# The options whose values are judged once the catalogue is read (not by argparse), and
+# whose messages do not name them: their usage errors start as argparse's do.
+_ARGUMENTS = {"bots": "--bots", "variants": "--variants", "players": "--players",
+              "variant": "--variant"}
+
+
 def _value_problem(args: argparse.Namespace, key: str, message: str) -> Exception:
     """``message`` at the value's place when ``key`` came from micropul-print.toml (a
     usage error about an option the user never typed would mislead), else as a usage
-    error in the command's own words."""
+    error in the command's own words, ``argument --KEY:`` first as argparse says its
+    own (an unknown bot alone did not say which option it came from)."""
     from micropul_print.base.errors import UsageError, UserError
     from micropul_print.config import value_problem
 
     problem = value_problem(args, key, message)
-    return problem if isinstance(problem, UserError) else UsageError(message)
+    if isinstance(problem, UserError):
+        return problem
+    option = _ARGUMENTS.get(key)
+    return UsageError(message if option is None else f"argument {option}: {message}")
 
 
 def _plan(analyse: Any, catalogue: Any, args: argparse.Namespace) -> Any:

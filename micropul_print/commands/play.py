@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from micropul_print.base.errors import UserError, printable
-    from micropul_print.commands.analyse import _load, _value_problem
+    from micropul_print.commands.analyse import _load, _value_problem, check_not_read
     from micropul_print.config import missing_inputs
     from micropul_print.game.plugin import players_in_words
     from micropul_print.kit.outputs import check_file_target, write_atomic
@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
                              f"{args.variant!r} (it has: {', '.join(variants)})")
     if args.record is not None:
         check_file_target(Path(args.record), "the game record")
+        check_not_read(Path(args.record), [catalogue], "--record", "the game record")
     try:
         path = (None if args.record is None else
                 catalogue_path(catalogue, Path(args.record), game.shipped_catalogue()))

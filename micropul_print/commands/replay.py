@@ -73,6 +73,11 @@ def run(args: argparse.Namespace) -> int:
         raise UserError([read.at("catalogue", f"the game was played with the {record.game} "
                                  f"catalogue {record.catalogue!r}, not {catalogue.name!r} "
                                  f"({catalogue.source}): give its file with --catalogue")])
+    # The marks the game draws, as build checks them: a theme without one was an
+    # internal error (KeyError) once the whole game had been replayed.
+    problems = game.theme_problems(catalogue, theme)
+    if problems:
+        raise UserError(problems)
     states = replay(read, catalogue)
     print(f"{read.source}: {len(record.moves)} moves, all legal; "
           f"{states[-1].end_reason() or 'not over'}", file=sys.stderr)

@@ -642,12 +642,21 @@ def make_bot(spec: str) -> Bot:
     except Exception as exc:  # a plugin's bug: said plainly, as a bad spec
         raise ValueError(f"the bot plugin {name!r} failed to make {spec!r}: "
                          f"{type(exc).__name__}: {exc}") from None
-    if not (isinstance(getattr(bot, "name", None), str)
-            and callable(getattr(bot, "choose", None))):  # None, a string...: a bug of its
+    found: dict[str, Any] = {}
+    for attribute, default in (("name", None), ("choose", None),
+                               ("move_seconds", DEFAULT_MOVE_SECONDS)):
+        try:
+            found[attribute] = getattr(bot, attribute, default)
+        except Exception as exc:  # a property of the plugin's: it was an internal error
+            raise ValueError(f"the bot plugin {name!r} made {type(bot).__name__}, whose "
+                             f"{attribute} raised {type(exc).__name__}: {exc}, for "
+                             f"{spec!r} (a bot has a name and a choose(state, rng): see "
+                             "docs/analysis.md)") from None
+    named, chooses, budget = found["name"], found["choose"], found["move_seconds"]
+    if not (isinstance(named, str) and callable(chooses)):  # None, a string...: its bug
         raise ValueError(f"the bot plugin {name!r} made {type(bot).__name__}, not a bot, "
                          f"for {spec!r} (a bot has a name and a choose(state, rng): see "
                          "docs/analysis.md)")
-    budget = getattr(bot, "move_seconds", DEFAULT_MOVE_SECONDS)
     if (isinstance(budget, bool) or not isinstance(budget, (int, float))
             or not 0 < budget <= MAX_SECONDS):  # -1, NaN or "fast" became 10 s, unsaid
         raise ValueError(f"the bot plugin {name!r} made {spec!r} with move_seconds "
@@ -731,6 +740,9 @@ def _stopped_after(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
 
 
+_NO_ACTION = object()  # what a plugin bot returned matches no legal action
+
+
 def checked_choice(bot: Bot, state: GameState, rng: random.Random,
                    legal: Sequence[Any]) -> tuple[Any, str | None]:
     """``bot``'s action in ``state`` (whose legal actions are ``legal``) and None; or,
@@ -743,27 +755,50 @@ def checked_choice(bot: Bot, state: GameState, rng: random.Random,
     try:
         view = state if budget is None else state.determinized(rng.getrandbits(64))
         started = time.perf_counter()
+        shown = None
         if budget is None:
             action = bot.choose(view, rng)
+            if action not in legal:
+                shown = repr(action)
         else:  # a plugin's print() would land in analyse --json -'s JSON: stderr it is
             try:
                 with contextlib.redirect_stdout(sys.stderr), _stopped_after(budget):
-                    action = bot.choose(view, rng)
+                    returned = bot.choose(view, rng)
+                    # The game's own action it equals, of the very same type: an object
+                    # of the bot's that says it equals anything passed for a legal one
+                    # and broke the engine (an internal error). Its repr is the bot's
+                    # code too, which may never return: judged within the budget.
+                    action = next((move for move in legal if type(move) is type(returned)
+                                   and move == returned), _NO_ACTION)
+                    if action is _NO_ACTION:
+                        shown = repr(returned)
             except _Overran:
                 return None, (f"{bot.name} did not answer within its budget of {budget:g} s "
                               "(stopped)")
         took = time.perf_counter() - started
         if budget is not None and took > budget:
             return None, f"{bot.name} took {took:.3g} s, over its budget of {budget:g} s"
-        if action not in legal:
-            shown = repr(action)
+        if shown is not None:
             shown = shown if len(shown) <= 60 else shown[:57] + "..."
             return None, f"{bot.name} returned an illegal action: {shown}"
     # The bot's bug: it loses the game, the run goes on; sys.exit() in a bot too (it
-    # ended the whole run, silently, with the bot's exit status).
-    except (Exception, SystemExit) as exc:
+    # ended the whole run, silently, with the bot's exit status), and GeneratorExit or
+    # a KeyboardInterrupt no Ctrl-C sent (a traceback, or a worker killed and the pool
+    # waiting for its batch for ever).
+    except (Exception, SystemExit, GeneratorExit) as exc:
+        return None, f"{bot.name} raised {type(exc).__name__}: {exc}"
+    except KeyboardInterrupt as exc:
+        if _a_ctrl_c_came():
+            raise
         return None, f"{bot.name} raised {type(exc).__name__}: {exc}"
     return action, None
+
+
+def _a_ctrl_c_came() -> bool:
+    """Whether a KeyboardInterrupt raised now may be Ctrl-C's (interrupts.ctrl_c_possible)."""
+    from micropul_print.base import interrupts
+
+    return interrupts.ctrl_c_possible()
 
 
 def bot_seed(seed: int, seat: int) -> int:

@@ -59,7 +59,8 @@ def test_a_report_file_linked_out_of_its_folder_is_refused_before_any_game(
     (report / "report.html").symlink_to(outside)
     assert main([*ANALYSE, "--report", str(report)]) == 1
     err = capsys.readouterr().err
-    assert err == (f"{report / 'report.html'}: error: refusing to write outside the output "
+    assert err == (f"{report / 'report.html'}: error: --report: refusing to write outside the "
+                   "output "
                    f"directory {report} (the path leads to {outside})\n")
     assert outside.read_text() == "mine"
     assert _files(report) == ["report.html"]
@@ -72,7 +73,7 @@ def test_a_report_folder_in_a_loop_is_refused_before_any_game(
     loop.symlink_to(loop)
     assert main([*ANALYSE, "--report", str(loop / "r")]) == 1
     assert capsys.readouterr().err == (
-        f"{loop / 'r'}: error: cannot write the report here: {LOOP}\n")
+        f"{loop / 'r'}: error: --report: cannot write the report here: {LOOP}\n")
     os.unlink(loop)
     assert _files(tmp_path) == []
 
@@ -87,7 +88,7 @@ def test_a_skill_trace_s_report_in_a_loop_is_refused_before_any_game(
     loop.symlink_to(loop)
     assert main([*SKILL_TRACE, "--report", str(loop / "r")]) == 1
     captured = capsys.readouterr()
-    assert captured.err == f"{loop / 'r'}: error: cannot write the report here: {LOOP}\n"
+    assert captured.err == f"{loop / 'r'}: error: --report: cannot write the report here: {LOOP}\n"
     assert "skill trace" not in captured.out  # no game played
     os.unlink(loop)
     assert _files(tmp_path) == []
@@ -99,6 +100,6 @@ def test_a_skill_trace_s_json_in_a_loop_is_refused_before_any_game(
     loop.symlink_to(loop)
     assert main([*SKILL_TRACE, "--json", str(loop / "trace.json")]) == 1
     captured = capsys.readouterr()
-    assert captured.err == (f"{loop / 'trace.json'}: error: cannot write the report's JSON "
+    assert captured.err == (f"{loop / 'trace.json'}: error: --json: cannot write the report's JSON "
                             f"here: {LOOP}\n")
     assert "skill trace" not in captured.out

@@ -151,6 +151,18 @@ def test_a_server_that_is_not_a_scheduler_is_told_apart(
     assert "Traceback" not in err and "internal error" not in err
 
 
+def test_a_huge_address_is_quoted_cut_as_every_message_quotes_a_value(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A 5,000-character --scheduler was quoted whole, twice, in a 10,000-character line."""
+    address = "tcp://" + "a" * 5000
+    assert _one_game_on(address) == 2
+    err = capsys.readouterr().err
+    reason = "missing port number in address '" + "a" * 5000
+    assert err == ("micropul-print analyse: error: --scheduler 'tcp://" + "a" * 54 + "…' "
+                   "(5006 characters): no Dask scheduler answers there ("
+                   + reason[:199] + "…)\n")
+
+
 def test_a_normal_run_cancels_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every batch played: nothing to cancel. Cancelling the finished batches wrote a
     "Client ... requests to cancel" line into the scheduler's log on every run."""

@@ -196,23 +196,34 @@ def test_without_mirror_pairings_the_first_player_edge_is_a_fitted_seat_term(
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--bots", "random,minimax"], "unknown bot 'minimax'"),
+    (["--bots", "random,minimax"], "micropul-print analyse: error: argument --bots: unknown "
+                                   "bot 'minimax' (expected random, greedy or lookahead"),
+    (["--bots", "greedy,random,greedy"], "micropul-print analyse: error: argument --bots: a "
+                                         "bot is named twice in greedy,random,greedy\n"),
     (["--seed", "9223372036854775807", "--games", "2"],
      "micropul-print analyse: error: --seed 9223372036854775807 with --games 2 deals seeds "
      "up to 9223372036854775808, past the largest seed, 9223372036854775807: the seed must "
      "be at most 9223372036854775806\n"),
-    (["--bots", "random,"], "micropul-print analyse: error: unknown bot '' (expected random, "
+    (["--bots", "random,"], "micropul-print analyse: error: argument --bots: unknown bot '' "
+                            "(expected random, "
                             "greedy or lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW])\n"),
-    (["--bots", "lookahead:"], "micropul-print analyse: error: bad lookahead option '' in "
+    (["--bots", "lookahead:"], "micropul-print analyse: error: argument --bots: bad lookahead "
+                               "option '' in "
                                "'lookahead:' (expected a node budget N"),
-    (["--game", "cellulae", "--variants", "6"], "Cellulae has no variant '6' (it has: 5, 7, 9)"),
-    (["--game", "cellulae", "--players", "1"], "Cellulae takes 2 players, not 1"),
-    (["--players", "²"], "micropul-print analyse: error: Micropul takes 1 or 2 players, not ²\n"),
-    (["--players", "02"], "micropul-print analyse: error: Micropul takes 1 or 2 players, not 02\n"),
-    (["--variants", "standard,standard"], "micropul-print analyse: error: a variant is named "
-                                          "twice in standard,standard: standard\n"),
-    (["--players", "1,2,1"], "micropul-print analyse: error: a player count is named twice in "
-                             "1,2,1: 1\n"),
+    (["--game", "cellulae", "--variants", "6"], "micropul-print analyse: error: argument "
+                                                "--variants: Cellulae has no variant '6' (it "
+                                                "has: 5, 7, 9)\n"),
+    (["--game", "cellulae", "--players", "1"], "micropul-print analyse: error: argument "
+                                               "--players: Cellulae takes 2 players, not 1\n"),
+    (["--players", "²"], "micropul-print analyse: error: argument --players: Micropul takes 1 "
+                         "or 2 players, not ²\n"),
+    (["--players", "02"], "micropul-print analyse: error: argument --players: Micropul takes 1 "
+                          "or 2 players, not 02\n"),
+    (["--variants", "standard,standard"], "micropul-print analyse: error: argument --variants: "
+                                          "a variant is named twice in standard,standard: "
+                                          "standard\n"),
+    (["--players", "1,2,1"], "micropul-print analyse: error: argument --players: a player "
+                             "count is named twice in 1,2,1: 1\n"),
     (["--bots", "random,greedy", "--anchor", "lookahead"],
      "micropul-print analyse: error: --anchor 'lookahead' is not one of the bots "
      "(they are: random, greedy)\n"),
@@ -417,15 +428,33 @@ def test_play_and_replay_other_games(tmp_path: Path, game: str, bots: str,
 def test_play_needs_as_many_bots_as_players(tmp_path: Path) -> None:
     result = run(tmp_path, "play", "--game", "cellulae", "--bots", "greedy")
     assert result.returncode == 2
-    assert "Cellulae is played by 2 players: give as many bots, not 1" in result.stderr
+    assert result.stderr == ("micropul-print play: error: argument --bots: Cellulae is "
+                             "played by 2 players: give as many bots, not 1\n")
 
 
 def test_play_refuses_an_empty_bot_name(capsys: pytest.CaptureFixture[str]) -> None:
     """Dropped, the empty name after 'greedy,' would make a solitaire game of it."""
     assert main(["play", "--bots", "greedy,"]) == 2
     assert capsys.readouterr().err == (
-        "micropul-print play: error: unknown bot '' (expected random, greedy or "
+        "micropul-print play: error: argument --bots: unknown bot '' (expected random, "
+        "greedy or "
         "lookahead[:NODES][:Ns][:dDEPTH][:greedy][:cC][:wW])\n")
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--variant", "nope"], "argument --variant: Micropul has no variant 'nope' (it has: "
+                            "standard)"),
+    (["--bots", "greedy,lookahead:7:7"], "argument --bots: lookahead option '7' in "
+                                         "'lookahead:7:7' says again what an earlier one said "
+                                         "(a budget is nodes or seconds, once; every other "
+                                         "option once)"),
+])
+def test_play_s_value_errors_name_their_option_as_argparse_does(
+        argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bot or a variant play could not take was said without the "argument --bots:"
+    every other value's error starts with."""
+    assert main(["play", "--no-config", *argv]) == 2
+    assert capsys.readouterr().err == f"micropul-print play: error: {message}\n"
 
 
 @pytest.mark.parametrize("argv", [
@@ -464,14 +493,15 @@ def test_an_extra_not_installed_is_said_before_any_game(
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--json", "taken"],
-     "taken: error: cannot write the report's JSON here: this is a directory, not a file\n"),
+     "taken: error: --json: cannot write the report's JSON here: this is a directory, not a "
+     "file\n"),
     (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--report",
       "file.txt"],
-     "file.txt: error: cannot write the report here: this is a file, not a directory\n"),
+     "file.txt: error: --report: cannot write the report here: this is a file, not a directory\n"),
     (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--json",
       "file.txt/report.json"],
-     "file.txt/report.json: error: cannot write the report's JSON here: file.txt is a file, "
-     "not a directory\n"),
+     "file.txt/report.json: error: --json: cannot write the report's JSON here: file.txt is a "
+     "file, not a directory\n"),
     (["play", "--bots", "random", "--record", "taken"],
      "taken: error: cannot write the game record here: this is a directory, not a file\n"),
     (["replay", "no-record.json", "--out", "file.txt"],
@@ -485,6 +515,34 @@ def test_an_output_that_cannot_be_written_is_told_before_any_game(
     assert (result.returncode, result.stdout, result.stderr) == (1, "", message)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "taken"]
     assert list((tmp_path / "taken").iterdir()) == []
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["analyse", "set.yaml", "--json", "set.yaml"],
+     "set.yaml: error: --json: this is set.yaml, a catalogue this command reads: the "
+     "report's JSON would replace it; give another file\n"),
+    (["analyse", "--against", "set.yaml", "--json", "./set.yaml"],
+     "set.yaml: error: --json: this is set.yaml, a catalogue this command reads: the "
+     "report's JSON would replace it; give another file\n"),
+    (["analyse", "set.json", "--report", "set.html"],
+     "set.json: error: --report: this is set.json, a catalogue this command reads: the "
+     "report would replace it; give another file\n"),
+    (["play", "set.yaml", "--record", "set.yaml"],
+     "set.yaml: error: --record: this is set.yaml, a catalogue this command reads: the game "
+     "record would replace it; give another file\n"),
+])
+def test_an_output_that_would_replace_the_catalogue_read_is_refused(
+        argv: list[str], message: str, tmp_path: Path) -> None:
+    """analyse --json and play --record wrote over the catalogue they were given."""
+    shipped = registry_catalogue("micropul").read_bytes()
+    for name in ("set.yaml", "set.json"):
+        (tmp_path / name).write_bytes(shipped)
+    result = run(tmp_path, *argv, "--games", "1", "--bots", "random", "--players", "1",
+                 "--jobs", "1") if argv[0] == "analyse" else run(tmp_path, *argv, "--bots",
+                                                                  "random")
+    assert (result.returncode, result.stdout, result.stderr) == (1, "", message)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["set.json", "set.yaml"]
+    assert all((tmp_path / name).read_bytes() == shipped for name in ("set.yaml", "set.json"))
 
 
 @pytest.mark.parametrize("out", [[], ["--out", "turns"]])
@@ -502,6 +560,37 @@ def test_a_theme_that_is_not_one_is_refused_before_the_record_is_played(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
 
 
+BAD = Path(__file__).resolve().parents[1] / "data" / "bad"
+
+
+@pytest.mark.parametrize("out", [[], ["--out", "turns"]])
+@pytest.mark.parametrize(("game", "bots", "theme", "message"), [
+    ("micropul", "greedy,greedy", "theme_without_the_stones.yaml",
+     "{theme}:24:3: error: theme 'without-stones' has no mark 'stone-1', which Micropul's "
+     "tiles need (it has: back-emblem, back-fill, blank, disc-dark, disc-light, dot1, dot2, "
+     "plus, square-dark, square-light)\n"
+     "{theme}:24:3: error: theme 'without-stones' has no mark 'stone-2', which Micropul's "
+     "tiles need (it has: back-emblem, back-fill, blank, disc-dark, disc-light, dot1, dot2, "
+     "plus, square-dark, square-light)\n"),
+    ("cellulae", "greedy,random", "theme_without_square_light.yaml",
+     "{catalogue}:26:31: error: theme 'without-square-light' has no mark 'square-light' (it "
+     "has: back-emblem, back-fill, blank, disc-dark, disc-light, dot1, dot2, plus, "
+     "square-dark, stone-1, stone-2)\n"),
+])
+def test_a_theme_without_the_game_s_marks_is_refused_before_the_record_is_played(
+        game: str, bots: str, theme: str, message: str, out: list[str], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """replay drew with any theme that was one: a mark the game draws missing from it
+    was an internal error (KeyError) after the whole game had been replayed."""
+    record = tmp_path / "game.json"
+    assert main(["play", "--game", game, "--bots", bots, "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(record), "--theme", str(BAD / theme), *out]) == 1
+    assert capsys.readouterr().err == message.format(
+        theme=BAD / theme, catalogue=registry_catalogue(game))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["replay", "no-record.json", "--out", "/dev/null"],
      "/dev/null: error: cannot write the pictures here: this is a device, not a "
@@ -511,7 +600,8 @@ def test_a_theme_that_is_not_one_is_refused_before_the_record_is_played(
      "directory\n"),
     (["analyse", "--games", "1", "--bots", "random", "--players", "1", "--report",
       "/dev/null"],
-     "/dev/null: error: cannot write the report here: this is a device, not a directory\n"),
+     "/dev/null: error: --report: cannot write the report here: this is a device, not a "
+     "directory\n"),
     (["play", "--bots", "random", "--record", "/dev/null/game.json"],
      "/dev/null/game.json: error: cannot write the game record here: /dev/null is a "
      "device, not a directory\n"),

@@ -49,14 +49,16 @@ def test_the_documented_bot_is_the_one_registered() -> None:
 
 def test_plugin_bots_are_listed_after_the_shipped_ones(plugged: None) -> None:
     assert bots.bot_names() == ["random", "greedy", "lookahead", "chatter", "cheater",
-                                "hanger", "hasty", "nobody", "quitter", "raiser", "sloth",
-                                "thrifty"]
+                                "closer", "flatterer", "hanger", "hasty", "interrupter",
+                                "mute", "nameless", "nobody", "quitter", "raiser", "sloth",
+                                "thrifty", "vanisher"]
     assert bots.make_bot("thrifty").name == "thrifty"
     with pytest.raises(ValueError, match=r"^bad bot 'thrifty:3': thrifty takes no options$"):
         bots.make_bot("thrifty:3")
     with pytest.raises(ValueError, match=r"\(expected random, greedy, lookahead\[.*\], "
-                                         r"chatter, cheater, hanger, hasty, nobody, quitter, "
-                                         r"raiser, sloth or thrifty\)$"):
+                                         r"chatter, cheater, closer, flatterer, hanger, "
+                                         r"hasty, interrupter, mute, nameless, nobody, "
+                                         r"quitter, raiser, sloth, thrifty or vanisher\)$"):
         bots.make_bot("unloadable")
 
 
@@ -66,6 +68,11 @@ def test_plugin_bots_are_listed_after_the_shipped_ones(plugged: None) -> None:
     ("sloth", "sloth did not answer within its budget of 0.01 s (stopped)"),
     ("quitter", "quitter raised SystemExit: 3"),
     ("hanger", "hanger did not answer within its budget of 0.05 s (stopped)"),
+    ("closer", "closer raised GeneratorExit: closed"),
+    # An object equal to every action broke the engine (internal error); one whose
+    # repr never returns hung the run, its message written outside the budget.
+    ("flatterer", "flatterer returned an illegal action: Anything()"),
+    ("mute", "mute did not answer within its budget of 0.05 s (stopped)"),
 ])
 def test_a_bot_breaking_the_rules_loses_by_forfeit(plugged: None, spec: str, why: str,
                                                     catalogue: object) -> None:
@@ -115,9 +122,54 @@ def test_a_factory_making_no_bot_is_a_usage_error_not_an_internal_error(
                  "--jobs", "1")
     assert result.returncode == 2
     assert result.stderr.splitlines()[-1] == (
-        "micropul-print analyse: error: the bot plugin 'nobody' made "
+        "micropul-print analyse: error: argument --bots: the bot plugin 'nobody' made "
         "NoneType, not a bot, for 'nobody' (a bot has a name and a choose(state, rng): see "
         "docs/analysis.md)")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("spec", ["closer", "interrupter"])
+def test_a_bot_raising_a_base_exception_loses_by_forfeit_and_the_run_goes_on(
+        tmp_path: Path, spec: str, jobs: str) -> None:
+    """GeneratorExit from a bot was a traceback (--jobs 1) or killed its worker, and
+    the pool waited for its batch for ever (--jobs 2); a KeyboardInterrupt no Ctrl-C
+    sent stopped the run as interrupted (status 130) or, in a worker, hung it too."""
+    result = subprocess.run(
+        [sys.executable, "-m", "micropul_print", "analyse", "--bots", f"random,{spec}",
+         "--games", "2", "--players", "2", "--no-mirror", "--jobs", jobs, "--json",
+         "out.json"], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(
+            [str(PLUGIN), *filter(None, [os.environ.get("PYTHONPATH")])])})
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    report = json.loads((tmp_path / "out.json").read_text())
+    assert len(report["sections"][0]["forfeits"]) == 4
+
+
+def test_a_worker_that_ends_mid_run_is_an_error_not_a_run_that_never_ends(
+        tmp_path: Path) -> None:
+    """A worker process that ended while it played (a bot calling os._exit, the system
+    out of memory killing it) left its batch unplayed, and the pool waited for it for
+    ever."""
+    result = run(tmp_path, "analyse", "--bots", "random,vanisher", "--games", "2",
+                 "--players", "2", "--no-mirror", "--jobs", "2")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr.splitlines()[0] == (
+        "micropul-print: error: a worker process ended with exit status 5 before its games "
+        "were played (a bot plugin that ends its process, a crash, or the system out of "
+        "memory): no report; --jobs 1 plays them in this process")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_bot_whose_name_raises_is_a_usage_error_not_an_internal_error(
+        tmp_path: Path) -> None:
+    """A bot whose name property raised was an internal error (status 70)."""
+    result = run(tmp_path, "analyse", "--bots", "random,nameless", "--games", "1",
+                 "--jobs", "1")
+    assert (result.returncode, result.stderr.splitlines()[-1]) == (2, (
+        "micropul-print analyse: error: argument --bots: the bot plugin 'nameless' made "
+        "Nameless, whose name raised RuntimeError: no name today, for 'nameless' (a bot "
+        "has a name and a choose(state, rng): see docs/analysis.md)"))
 
 
 def test_a_bot_s_print_goes_to_stderr_not_into_the_json_on_stdout(tmp_path: Path) -> None:

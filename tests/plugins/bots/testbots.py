@@ -3,6 +3,7 @@ by forfeit, and the run goes on."""
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from typing import Any
@@ -98,3 +99,88 @@ class Hasty:
 
 def hasty(options: str | None) -> Hasty:
     return Hasty()
+
+
+class Closer:
+    name = "closer"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        raise GeneratorExit("closed")  # a BaseException, as a generator's close() raises
+
+
+def closer(options: str | None) -> Closer:
+    return Closer()
+
+
+class Interrupter:
+    name = "interrupter"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        raise KeyboardInterrupt  # no Ctrl-C came: the bot's own doing
+
+
+def interrupter(options: str | None) -> Interrupter:
+    return Interrupter()
+
+
+class Nameless:
+    @property
+    def name(self) -> str:
+        raise RuntimeError("no name today")
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        return state.legal_actions()[0]
+
+
+def nameless(options: str | None) -> Nameless:
+    return Nameless()
+
+
+class Vanisher:
+    name = "vanisher"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        os._exit(5)  # no exception to catch: the process ends here
+
+
+def vanisher(options: str | None) -> Vanisher:
+    return Vanisher()
+
+
+class Anything:
+    def __eq__(self, other: object) -> bool:
+        return True  # equal to every action: not one of them
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return "Anything()"
+
+
+class Flatterer:
+    name = "flatterer"
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        return Anything()
+
+
+def flatterer(options: str | None) -> Flatterer:
+    return Flatterer()
+
+
+class Endless:
+    def __repr__(self) -> str:
+        while True:  # never answers: the message about it would never be written
+            time.sleep(30)
+
+
+class Mute:
+    name = "mute"
+    move_seconds = 0.05
+
+    def choose(self, state: GameState, rng: random.Random) -> Any:
+        return Endless()
+
+
+def mute(options: str | None) -> Mute:
+    return Mute()
