@@ -121,9 +121,72 @@ def draw(canvas: PageCanvas, drawing: Drawing, x: float, y: float) -> None:
     # From here on, one unit is 1 mm and y runs down the page, as in the primitives.
     canvas.translate(x * mm, page_height - y * mm)
     canvas.scale(mm, -mm)
-    for item in drawing.items:
-        _paint(canvas, item)
+    paint_items(canvas, drawing.items)
     canvas.restoreState()
+
+
+# A step of a painting's replay: operators to add as they are, or a text to set.
+Step = str | Text
+# Programs kept at most (a build draws a few hundred distinct pictures; a watch session
+# that edits for hours starts over past this rather than grow).
+PROGRAMS_KEPT = 2048
+# Per painted tuple of items, its replay; None: painted once, not recorded (a picture
+# painted only once, as most on the tile path are, costs no recording).
+_programs: dict[tuple[Primitive, ...], tuple[Step, ...] | None] = {}
+_UNSEEN: Any = object()
+# Where a text was left out of a recording (no operator of reportlab's holds a NUL).
+_TEXT_MARK = "\0text\0"
+
+
+def paint_items(canvas: Canvas, items: tuple[Primitive, ...]) -> None:
+    """Paint ``items`` in the canvas's current frame (1 unit = 1 mm, y down).
+
+    The operators a painting adds to the page depend on the items alone, not on the
+    page nor on the document: the same picture on both papers, in the book and the
+    booklet, in every language, is the same operators. Painted a second time, they
+    are recorded, and replayed from then on: the very text painting would add
+    (reportlab joins a page's operators with newlines; a replayed run is one literal
+    of them joined so). Texts alone are set anew each time: their glyph codes are
+    those of the document's own font subsets. Painting only adds operators (reportlab
+    writes every colour and line width it is given, and shapes depend on no canvas
+    state but the fill rule, which no canvas of ours changes from reportlab's
+    default), and draw() restores the graphics state the replay leaves untracked."""
+    program = _programs.get(items, _UNSEEN)
+    if program is _UNSEEN or program is None:
+        if len(_programs) >= PROGRAMS_KEPT:
+            _programs.clear()
+        if program is _UNSEEN:  # painted once only (a tile's face in its SVG's PDF)?
+            _programs[items] = None
+            for item in items:
+                _paint(canvas, item)
+            return
+        program = _programs[items] = _record(items)  # seen twice: worth a recording
+    for step in program:
+        if isinstance(step, Text):
+            _paint(canvas, step)
+        else:
+            canvas.addLiteral(step)
+
+
+def _record(items: tuple[Primitive, ...]) -> tuple[Step, ...]:
+    """What replays the painting of ``items``: their operators, painted on a scratch
+    canvas, cut where a text goes, with that text in its place."""
+    scratch = Canvas(io.BytesIO(), invariant=1, initialFontName=register_face("regular"))
+    texts: list[Text] = []
+    for item in items:
+        _paint(scratch, item, texts)
+    runs = scratch.getCurrentPageContent().split(_TEXT_MARK)
+    steps: list[Step] = []
+    for index, run in enumerate(runs):
+        # Each mark is an operator of its own: drop the newlines joining it to its runs.
+        if index > 0:
+            run = run.removeprefix("\n")
+            steps.append(texts[index - 1])
+        if index < len(runs) - 1:
+            run = run.removesuffix("\n")
+        if run:
+            steps.append(run)
+    return tuple(steps)
 
 
 def to_pdf(drawing: Drawing, title: str = "") -> bytes:
@@ -175,7 +238,9 @@ def _set_paint(canvas: Canvas, fill: str | None, stroke: str | None,
     return do_fill, do_stroke
 
 
-def _paint(canvas: Any, item: Primitive) -> None:
+def _paint(canvas: Any, item: Primitive, texts: list[Text] | None = None) -> None:
+    """Paint ``item``; with ``texts`` (recording), put a mark where each text goes
+    instead, and the text on the list."""
     match item:
         case Rect():
             fill, stroke = _set_paint(canvas, item.fill, item.stroke, item.stroke_width)
@@ -205,6 +270,10 @@ def _paint(canvas: Any, item: Primitive) -> None:
         case Text():
             if item.fill is None:
                 return
+            if texts is not None:
+                canvas.addLiteral(_TEXT_MARK)
+                texts.append(item)
+                return
             canvas.saveState()
             canvas.translate(item.x, item.y)
             canvas.scale(1, -1)  # upright glyphs in the y-down frame
@@ -226,7 +295,7 @@ def _paint(canvas: Any, item: Primitive) -> None:
                 canvas.rotate(item.rotate % 360)
                 canvas.translate(-item.rotate_cx, -item.rotate_cy)
             for child in item.items:
-                _paint(canvas, child)
+                _paint(canvas, child, texts)
             canvas.restoreState()
         case _:
             # mypy proves every primitive type has its case above.
