@@ -154,3 +154,15 @@ def test_replay_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for size in range(1, 8):
         _operators(Drawing(size, size, (Rect(0, 0, size, size, fill="#000000"),)))
         assert len(pdf_backend._programs) <= 3
+
+
+def test_a_replayed_picture_makes_the_same_document(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not only the page's operators: a colour set marks the document as PDF 1.4
+    (reportlab's opacity), replayed or painted, text or none."""
+    monkeypatch.setattr(pdf_backend, "_programs", {})
+    shapes = Drawing(20, 20, (Rect(0, 0, 20, 20, fill="#ff0000"),
+                              Line(0, 0, 20, 20, stroke="#0000ff")))
+    for drawing in (shapes, _TEXTS):
+        first = to_pdf(drawing)
+        assert first.startswith(b"%PDF-1.4")
+        assert to_pdf(drawing) == to_pdf(drawing) == first
