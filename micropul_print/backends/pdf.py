@@ -58,9 +58,26 @@ def subset_tag(font_name: bytes, codes: list[int]) -> bytes:
     return "".join(letters).encode()
 
 
+# Font subsets kept made, per face: a book's A4 and Letter PDFs, drawn one after the
+# other, embed the same subsets (the same text set in the same order).
+SUBSETS_KEPT = 16
+
+
 class TaggedTTFont(ttfonts.TTFont):  # type: ignore[misc]  # reportlab is untyped
     """reportlab's TrueType font, its subsets tagged by subset_tag rather than by
-    their number."""
+    their number, and each subset's font program made once for the last SUBSETS_KEPT
+    subsets asked for (reportlab makes it anew in every document that embeds it)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        make_subset = self.face.makeSubset
+
+        @functools.lru_cache(maxsize=SUBSETS_KEPT)
+        def made(codes: tuple[int, ...]) -> bytes:
+            program: bytes = make_subset(list(codes))
+            return program
+
+        self.face.makeSubset = lambda subset: made(tuple(subset))
 
     def addObjects(self, doc: Any) -> None:
         state = self.state.get(doc)

@@ -166,3 +166,25 @@ def test_a_replayed_picture_makes_the_same_document(monkeypatch: pytest.MonkeyPa
         first = to_pdf(drawing)
         assert first.startswith(b"%PDF-1.4")
         assert to_pdf(drawing) == to_pdf(drawing) == first
+
+
+def test_a_subset_embedded_again_is_made_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A face makes each subset's font program once (the A4 and Letter books embed
+    the same subsets); a subset of other characters is made anew."""
+    from reportlab.pdfbase import ttfonts
+
+    made: list[list[int]] = []
+    making = ttfonts.TTFontFile.makeSubset
+
+    def counted(face: Any, subset: list[int]) -> bytes:
+        made.append(list(subset))
+        program: bytes = making(face, subset)
+        return program
+
+    monkeypatch.setattr(ttfonts.TTFontFile, "makeSubset", counted)
+    font = pdf_backend.TaggedTTFont("Lato-test", str(pdf_backend._FONT_FILES["bold"]))
+    first = font.face.makeSubset([0, 65, 66])
+    assert font.face.makeSubset([0, 65, 66]) == first
+    assert made == [[0, 65, 66]]
+    assert font.face.makeSubset([0, 67]) != first
+    assert made == [[0, 65, 66], [0, 67]]
