@@ -12,7 +12,7 @@ import functools
 import hashlib
 import io
 import string
-from typing import IO, Any, assert_never
+from typing import IO, Any, NamedTuple, assert_never
 
 from reportlab.lib.colors import toColor
 from reportlab.lib.units import mm
@@ -193,9 +193,105 @@ def draw(canvas: PageCanvas, drawing: Drawing, x: float, y: float) -> None:
     # From here on, one unit is 1 mm and y runs down the page, as in the primitives.
     canvas.translate(x * mm, page_height - y * mm)
     canvas.scale(mm, -mm)
-    for item in drawing.items:
-        _paint(canvas, item)
+    paint_items(canvas, drawing.items)
     canvas.restoreState()
+
+
+# A step of a painting's replay: operators to add as they are, or a text to set.
+Step = str | Text
+
+
+class Program(NamedTuple):
+    """The replay of a painting: its steps, and whether it set a fill and a stroke
+    colour (reportlab's colour setters also mark the document as using opacity, a
+    PDF 1.4 feature: the replay does the same)."""
+
+    steps: tuple[Step, ...]
+    fills: bool
+    strokes: bool
+
+
+# Programs kept at most (a build draws a few hundred distinct pictures; a watch session
+# that edits for hours starts over past this rather than grow).
+PROGRAMS_KEPT = 2048
+# Per painted tuple of items, its replay; None: painted once, not recorded (a picture
+# painted only once, as most on the tile path are, costs no recording).
+_programs: dict[tuple[Primitive, ...], Program | None] = {}
+_UNSEEN: Any = object()
+# Where a text was left out of a recording (no operator of reportlab's holds a NUL).
+_TEXT_MARK = "\0text\0"
+
+
+def paint_items(canvas: Canvas, items: tuple[Primitive, ...]) -> None:
+    """Paint ``items`` in the canvas's current frame (1 unit = 1 mm, y down).
+
+    The operators a painting adds to the page depend on the items alone, not on the
+    page nor on the document: the same picture on both papers, in the book and the
+    booklet, in every language, is the same operators. Painted a second time, they
+    are recorded, and replayed from then on: the very text painting would add
+    (reportlab joins a page's operators with newlines; a replayed run is one literal
+    of them joined so). Texts' glyphs alone are set anew each time: their codes are
+    those of the document's own font subsets. Painting only adds operators (reportlab
+    writes every colour and line width it is given; colours are opaque "#rrggbb"; and
+    shapes depend on no canvas state but the fill rule, which no canvas of ours
+    changes from reportlab's default), and draw() restores the graphics state the
+    replay leaves untracked."""
+    program = _programs.get(items, _UNSEEN)
+    if program is _UNSEEN or program is None:
+        if len(_programs) >= PROGRAMS_KEPT:
+            _programs.clear()
+        if program is _UNSEEN:  # painted once only (a tile's face in its SVG's PDF)?
+            _programs[items] = None
+            for item in items:
+                _paint(canvas, item)
+            return
+        program = _programs[items] = _record(items)  # seen twice: worth a recording
+    if program.fills:
+        canvas.setFillAlpha(1)  # what setFillColor does besides its operator
+    if program.strokes:
+        canvas.setStrokeAlpha(1)
+    for step in program.steps:
+        if isinstance(step, Text):
+            _set_text(canvas, step)
+        else:
+            canvas.addLiteral(step)
+
+
+class _RecordingCanvas(Canvas):  # type: ignore[misc]  # reportlab is untyped
+    """A scratch canvas that notes whether a fill or a stroke colour was set."""
+
+    fills = strokes = False
+
+    def setFillColor(self, colour: Any, alpha: float | None = None) -> None:
+        self.fills = True
+        super().setFillColor(colour, alpha)
+
+    def setStrokeColor(self, colour: Any, alpha: float | None = None) -> None:
+        self.strokes = True
+        super().setStrokeColor(colour, alpha)
+
+
+def _record(items: tuple[Primitive, ...]) -> Program:
+    """What replays the painting of ``items``: their operators, painted on a scratch
+    canvas, cut where a text's glyphs go, with that text in their place (its place,
+    colour and the graphics state around it are recorded: only _set_text is left)."""
+    scratch = _RecordingCanvas(io.BytesIO(), invariant=1,
+                               initialFontName=register_face("regular"))
+    texts: list[Text] = []
+    for item in items:
+        _paint(scratch, item, texts)
+    runs = scratch.getCurrentPageContent().split(_TEXT_MARK)
+    steps: list[Step] = []
+    for index, run in enumerate(runs):
+        # Each mark is an operator of its own: drop the newlines joining it to its runs.
+        if index > 0:
+            run = run.removeprefix("\n")
+            steps.append(texts[index - 1])
+        if index < len(runs) - 1:
+            run = run.removesuffix("\n")
+        if run:
+            steps.append(run)
+    return Program(tuple(steps), scratch.fills, scratch.strokes)
 
 
 def paint(canvas: Canvas, drawing: Drawing) -> None:
@@ -203,8 +299,7 @@ def paint(canvas: Canvas, drawing: Drawing) -> None:
     same operators wherever the origin is and whatever the page's size."""
     canvas.saveState()
     canvas.scale(mm, -mm)  # one unit is 1 mm, y runs down, as in the primitives
-    for item in drawing.items:
-        _paint(canvas, item)
+    paint_items(canvas, drawing.items)
     canvas.restoreState()
 
 
@@ -257,7 +352,22 @@ def _set_paint(canvas: Canvas, fill: str | None, stroke: str | None,
     return do_fill, do_stroke
 
 
-def _paint(canvas: Any, item: Primitive) -> None:
+def _set_text(canvas: Any, item: Text) -> None:
+    """The part of painting ``item`` that depends on the document: its font, and its
+    glyphs' codes in the document's subsets of it. The canvas is at its anchor, the
+    fill colour set."""
+    canvas.setFont(register_face(item.weight), item.size)
+    if item.anchor == "middle":
+        canvas.drawCentredString(0, 0, item.text)
+    elif item.anchor == "end":
+        canvas.drawRightString(0, 0, item.text)
+    else:
+        canvas.drawString(0, 0, item.text)
+
+
+def _paint(canvas: Any, item: Primitive, texts: list[Text] | None = None) -> None:
+    """Paint ``item``; with ``texts`` (recording), put a mark where a text's glyphs go
+    instead (_set_text), and the text on the list."""
     match item:
         case Rect():
             fill, stroke = _set_paint(canvas, item.fill, item.stroke, item.stroke_width)
@@ -291,13 +401,11 @@ def _paint(canvas: Any, item: Primitive) -> None:
             canvas.translate(item.x, item.y)
             canvas.scale(1, -1)  # upright glyphs in the y-down frame
             canvas.setFillColor(_colour(item.fill))
-            canvas.setFont(register_face(item.weight), item.size)
-            if item.anchor == "middle":
-                canvas.drawCentredString(0, 0, item.text)
-            elif item.anchor == "end":
-                canvas.drawRightString(0, 0, item.text)
+            if texts is None:
+                _set_text(canvas, item)
             else:
-                canvas.drawString(0, 0, item.text)
+                canvas.addLiteral(_TEXT_MARK)
+                texts.append(item)
             canvas.restoreState()
         case Group():
             canvas.saveState()
@@ -308,7 +416,7 @@ def _paint(canvas: Any, item: Primitive) -> None:
                 canvas.rotate(item.rotate % 360)
                 canvas.translate(-item.rotate_cx, -item.rotate_cy)
             for child in item.items:
-                _paint(canvas, child)
+                _paint(canvas, child, texts)
             canvas.restoreState()
         case _:
             # mypy proves every primitive type has its case above.

@@ -7,8 +7,9 @@ import pytest
 from pypdf import PdfReader
 from reportlab.lib.units import mm
 
+from micropul_print.backends import pdf as pdf_backend
 from micropul_print.backends.pdf import FONT_NAMES, PageCanvas, draw, register_fonts, to_pdf
-from micropul_print.draw.primitives import Drawing, Group, Rect, Text
+from micropul_print.draw.primitives import Drawing, Group, Line, Rect, Text
 from micropul_print.draw.theme import load_theme
 from micropul_print.games.micropul.faces import tile_drawing
 from micropul_print.games.micropul.model import BLACK, WHITE, Tile
@@ -95,3 +96,74 @@ def test_turned_group_text_stays_upright_relative_to_the_group() -> None:
     left, top, right, bottom = bbox
     assert bottom - top > 2 * (right - left)
     assert ((left + right) / 2, (top + bottom) / 2) == pytest.approx((160, 100), abs=12)
+
+
+def _operators(*drawings: Drawing) -> list[str]:
+    """The page operators of one page drawing ``drawings`` in turn at (5, 5) mm."""
+    canvas = PageCanvas(io.BytesIO(), pagesize=(100 * mm, 100 * mm), invariant=1)
+    for drawing in drawings:
+        draw(canvas, drawing, 5.0, 5.0)
+    content: str = canvas.getCurrentPageContent()
+    return content.splitlines()
+
+
+# A face with text at the top level and inside a turned group, between shapes.
+_TEXTS = Drawing(30, 30, (
+    Rect(0, 0, 30, 30, fill="#ffffff", stroke="#000000", stroke_width=0.3),
+    Text(15, 10, "START", 3.0, weight="bold"),
+    Group((Rect(1, 1, 5, 5, fill="#ff0000"), Text(3, 4, "12", 2.0, fill="#00ff00"),
+           Line(0, 0, 6, 6)), dx=10, dy=10, rotate=90, rotate_cx=3, rotate_cy=3),
+    Text(15, 28, "end", 2.0, anchor="end", fill=None),
+))
+
+
+def test_a_replayed_painting_appends_what_painting_appends(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A picture painted a second time is recorded, and replayed from then on: the
+    page gets the same operators every time."""
+    monkeypatch.setattr(pdf_backend, "_programs", {})
+    painted = _operators(_TEXTS)
+    assert pdf_backend._programs == {_TEXTS.items: None}  # painted, not recorded
+    assert _operators(_TEXTS) == painted  # recorded, then replayed
+    assert pdf_backend._programs[_TEXTS.items] is not None
+    assert _operators(_TEXTS) == painted  # replayed
+    assert _operators(_TEXTS, _TEXTS) == painted + painted
+
+
+def test_replayed_text_takes_the_glyph_codes_of_its_own_document(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A document that set other letters first numbers its subset's glyphs otherwise:
+    the picture's texts, replayed there, still read START and 12."""
+    monkeypatch.setattr(pdf_backend, "_programs", {})
+    to_pdf(_TEXTS)
+    to_pdf(_TEXTS)  # recorded in a document of its own
+    buffer = io.BytesIO()
+    canvas = PageCanvas(buffer, pagesize=(100 * mm, 100 * mm), invariant=1)
+    draw(canvas, Drawing(30, 10, (Text(15, 5, "xyzqw", 3.0, weight="bold"),
+                                  Text(15, 8, "98765", 2.0))), 40.0, 40.0)
+    draw(canvas, _TEXTS, 5.0, 5.0)
+    canvas.showPage()
+    canvas.save()
+    text = PdfReader(buffer).pages[0].extract_text()
+    assert "START" in text and "12" in text and "xyzqw" in text
+
+
+def test_replay_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pdf_backend, "_programs", {})
+    monkeypatch.setattr(pdf_backend, "PROGRAMS_KEPT", 3)
+    for size in range(1, 8):
+        _operators(Drawing(size, size, (Rect(0, 0, size, size, fill="#000000"),)))
+        assert len(pdf_backend._programs) <= 3
+
+
+def test_a_replayed_picture_makes_the_same_document(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not only the page's operators: a colour set marks the document as PDF 1.4
+    (reportlab's opacity), replayed or painted, text or none."""
+    monkeypatch.setattr(pdf_backend, "_programs", {})
+    shapes = Drawing(20, 20, (Rect(0, 0, 20, 20, fill="#ff0000"),
+                              Line(0, 0, 20, 20, stroke="#0000ff")))
+    for drawing in (shapes, _TEXTS):
+        first = to_pdf(drawing)
+        assert first.startswith(b"%PDF-1.4")
+        assert to_pdf(drawing) == to_pdf(drawing) == first
+

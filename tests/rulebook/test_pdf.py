@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
+from micropul_print.backends import pdf as pdf_backend
 from micropul_print.catalogue.loader import load_catalogue
 from micropul_print.draw.theme import load_theme
 from micropul_print.games.micropul.rulebook import MICROPUL
@@ -111,6 +112,21 @@ def test_same_bytes_every_time(english: dict[str, bytes], tmp_path: Path) -> Non
     (path,) = build_rulebooks(load_catalogue(), load_theme("classic"), OutputDir(tmp_path),
                               langs=["en"], paper="a4")
     assert path.read_bytes() == english["a4"]
+
+
+def test_replayed_figures_give_the_bytes_painted_ones_give(
+        english: dict[str, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The figures of a book drawn a second and third time in one process are replays
+    of their first painting (backends.pdf.paint_items): the same PDF, byte for byte."""
+    monkeypatch.setattr(pdf_backend, "_programs", {})
+    built = []
+    for turn in range(3):
+        (path,) = build_rulebooks(load_catalogue(), load_theme("classic"),
+                                  OutputDir(tmp_path / str(turn)), langs=["en"], paper="a4")
+        built.append(path.read_bytes())
+        replays = [p for p in pdf_backend._programs.values() if p is not None]
+        assert bool(replays) == (turn > 0)  # painted, then recorded, then replayed
+    assert built[0] == built[1] == built[2] == english["a4"]
 
 
 def test_page_numbers_on_every_page(english: dict[str, bytes]) -> None:
