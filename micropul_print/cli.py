@@ -38,6 +38,8 @@ from micropul_print import __version__, config
 from micropul_print.base import interrupts
 from micropul_print.base.errors import (
     PROG,
+    Diagnostic,
+    Severity,
     UsageError,
     UserError,
     printable,
@@ -261,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     # look like Ctrl-C, and one whose exception was lost must still end the command.
     previous = interrupts.install()
     take_warnings()  # none left from an earlier run in this process
+    strict = False
     try:
         parser, modules = build_parser(command_named(words))
         for problem in registry.broken():  # said on every run, until it is mended
@@ -269,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:  # the command's own usage error: argparse leaves it to the top level
             _command_parser(parser, args.command).error(
                 f"unrecognized arguments: {' '.join(unknown)}")
+        strict = bool(getattr(args, "strict", False))
         if args.command in _CONFIGURED:
             settings, args = _resolved(args)
             setattr(args, config.SETTINGS, settings)  # for config.reload (build --watch)
@@ -285,8 +289,13 @@ def main(argv: list[str] | None = None) -> int:
         for diagnostic in take_warnings():  # of the inputs the command could use
             print(diagnostic, file=sys.stderr)
     except UserError as exc:
-        for diagnostic in (*exc.diagnostics, *take_warnings()):
+        shown = (*exc.diagnostics, *take_warnings())
+        for diagnostic in shown:
             print(diagnostic, file=sys.stderr)
+        failed_by_strict = _failed_by_strict(shown) if strict else 0
+        if failed_by_strict:  # warnings alone failed the run: say so, or it looks like success
+            print(f"{words[0]} failed: {failed_by_strict} warning(s) treated as errors "
+                  "(--strict)", file=sys.stderr)
         return EXIT_INVALID
     except UsageError as exc:  # a value only the command's run could judge
         command = f"{PROG} {words[0]}" if words else PROG
@@ -320,6 +329,13 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         interrupts.restore(previous)
     return code
+
+
+def _failed_by_strict(diagnostics: Sequence[Diagnostic]) -> int:
+    """The number of warnings that failed a run under --strict, 0 if an error did."""
+    if any(d.severity is Severity.ERROR for d in diagnostics):
+        return 0
+    return sum(d.severity is Severity.WARNING for d in diagnostics)
 
 
 def entry() -> int:
