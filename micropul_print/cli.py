@@ -42,6 +42,7 @@ from micropul_print.base.errors import (
     Severity,
     UsageError,
     UserError,
+    failure_summary,
     printable,
     take_warnings,
     usage_error,
@@ -292,10 +293,9 @@ def main(argv: list[str] | None = None) -> int:
         shown = (*exc.diagnostics, *take_warnings())
         for diagnostic in shown:
             print(diagnostic, file=sys.stderr)
-        failed_by_strict = _failed_by_strict(shown) if strict else 0
-        if failed_by_strict:  # warnings alone failed the run: say so, or it looks like success
-            print(f"{words[0]} failed: {failed_by_strict} warning(s) treated as errors "
-                  "(--strict)", file=sys.stderr)
+        if strict and _failed_by_strict(shown):  # or it looks like a run that succeeded
+            warnings = [d for d in shown if d.severity is Severity.WARNING]
+            print(failure_summary(words[0], warnings), file=sys.stderr)
         return EXIT_INVALID
     except UsageError as exc:  # a value only the command's run could judge
         command = f"{PROG} {words[0]}" if words else PROG
