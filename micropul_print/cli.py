@@ -38,8 +38,11 @@ from micropul_print import __version__, config
 from micropul_print.base import interrupts
 from micropul_print.base.errors import (
     PROG,
+    Diagnostic,
+    Severity,
     UsageError,
     UserError,
+    failure_summary,
     printable,
     take_warnings,
     usage_error,
@@ -261,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     # look like Ctrl-C, and one whose exception was lost must still end the command.
     previous = interrupts.install()
     take_warnings()  # none left from an earlier run in this process
+    strict = False
     try:
         parser, modules = build_parser(command_named(words))
         for problem in registry.broken():  # said on every run, until it is mended
@@ -269,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:  # the command's own usage error: argparse leaves it to the top level
             _command_parser(parser, args.command).error(
                 f"unrecognized arguments: {' '.join(unknown)}")
+        strict = bool(getattr(args, "strict", False))
         if args.command in _CONFIGURED:
             settings, args = _resolved(args)
             setattr(args, config.SETTINGS, settings)  # for config.reload (build --watch)
@@ -285,8 +290,12 @@ def main(argv: list[str] | None = None) -> int:
         for diagnostic in take_warnings():  # of the inputs the command could use
             print(diagnostic, file=sys.stderr)
     except UserError as exc:
-        for diagnostic in (*exc.diagnostics, *take_warnings()):
+        shown = (*exc.diagnostics, *take_warnings())
+        for diagnostic in shown:
             print(diagnostic, file=sys.stderr)
+        if strict and _failed_by_strict(shown):  # or it looks like a run that succeeded
+            warnings = [d for d in shown if d.severity is Severity.WARNING]
+            print(failure_summary(words[0], warnings), file=sys.stderr)
         return EXIT_INVALID
     except UsageError as exc:  # a value only the command's run could judge
         command = f"{PROG} {words[0]}" if words else PROG
@@ -320,6 +329,13 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         interrupts.restore(previous)
     return code
+
+
+def _failed_by_strict(diagnostics: Sequence[Diagnostic]) -> int:
+    """The number of warnings that failed a run under --strict, 0 if an error did."""
+    if any(d.severity is Severity.ERROR for d in diagnostics):
+        return 0
+    return sum(d.severity is Severity.WARNING for d in diagnostics)
 
 
 def entry() -> int:

@@ -431,8 +431,34 @@ def rebuild_changed(changed: Sequence[Input], options: KitOptions, kits: dict[st
     """Rebuild what the ``changed`` inputs (no configuration among them) ask for: the
     edited tiles alone after an edit of tiles (_tiles_edited), else the parts they feed
     (rebuilds); ``kits`` is kept up to date (what each game's kit is made of)."""
-    if _kit_gone(out) or not _tiles_edited(changed, options, kits, out, build, say, names):
-        _run(rebuilds(changed, options), options, kits, out, build, say, names)
+    from micropul_print.kit.outputs import read_manifest
+
+    # Read before the edited tiles' commit, which drops the files gone from the manifest.
+    listed = read_manifest(out)
+    if _kit_gone(out) or not _tiles_edited(changed, options, kits, out, build, say, names,
+                                           listed):
+        _run(merged([*rebuilds(changed, options), *incomplete(out, options, listed)]),
+             options, kits, out, build, say, names)
+
+
+def incomplete(out: Path, options: KitOptions, listed: dict[str, list[str]]) -> list[Rebuild]:
+    """The parts of the kit with a file ``listed`` (the manifest's parts) that the kit's
+    folder lacks (deleted by hand): rebuilt whole with the next change, which would
+    otherwise remake the edited tile's files alone and leave them missing. One look at
+    each file the manifest lists (a few hundred)."""
+    from micropul_print.kit.plan import TILE_FILES
+
+    games = {game for game, _path in _catalogues(options)}
+    work: list[Rebuild] = []
+    for scope, files in listed.items():
+        game, _sep, part = scope.partition("/")
+        if game not in games or all(os.path.lexists(out / name) for name in files):
+            continue
+        # The tile files are one part of the manifest for the SVG and PNG parts both.
+        parts = frozenset({"svg", "png"} if part == TILE_FILES else {part})
+        if parts & frozenset(options.parts):
+            work.append(Rebuild(game, parts & frozenset(options.parts)))
+    return work
 
 
 def _kit_gone(out: Path) -> bool:
@@ -477,7 +503,8 @@ def _then(work: list[Rebuild],
 
 
 def _tiles_edited(changed: Sequence[Input], options: KitOptions, kits: dict[str, KitState],
-                  out: Path, build: Builder, say: Callable[[str], None], names: str) -> bool:
+                  out: Path, build: Builder, say: Callable[[str], None], names: str,
+                  listed: dict[str, list[str]]) -> bool:
     """Rebuild after an edit of the given catalogue that changed some tiles' faces only
     (micropul_print.kit.changes): those tiles' SVG and PNG files and the sheets, in a
     commit of their own so that they land first; then the overview and the rulebooks,
@@ -504,7 +531,10 @@ def _tiles_edited(changed: Sequence[Input], options: KitOptions, kits: dict[str,
     if faces is None:
         return False
     if same:  # a comment, spaces
-        say(f"{names} changed: nothing to rebuild")
+        if missing := incomplete(out, options, listed):
+            _run(missing, options, kits, out, build, say, names)
+        else:
+            say(f"{names} changed: nothing to rebuild")
         return True
     game = catalogue.game
     parts = frozenset(options.parts)
@@ -518,7 +548,8 @@ def _tiles_edited(changed: Sequence[Input], options: KitOptions, kits: dict[str,
         except Exception:  # a bug of the game's: its books are rebuilt, which says it
             books = True
         rest = (parts & {"png"}) | (frozenset({"rulebooks"}) if books else frozenset())
-        return [Rebuild(game, rest, faces=frozenset())] if rest else []
+        return [*([Rebuild(game, rest, faces=frozenset())] if rest else []),
+                *incomplete(out, options, listed)]
 
     kits.pop(game)  # until the kit is the edited catalogue's
     done, finished = _rebuild([item for item in first if item.parts], options, out, build,

@@ -515,3 +515,45 @@ def test_a_folder_named_with_escape_codes_is_escaped_in_what_init_and_build_prin
     assert main(["build", "--no-config", "--only", "svg", "--out", "o\x1b[31m"]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and f"into {tmp_path}/o\\x1b[31m in " in out
+
+
+DATA_BAD = Path(__file__).resolve().parent / "data" / "bad"
+
+
+@pytest.mark.parametrize(("command", "words", "warning"), [
+    ("catalogue", ["unknown_key.yaml"],
+     "unknown_key.yaml:6:5: warning: unknown key 'colour' in tile (expected id, face, big or "
+     "start)"),
+    ("check", ["unknown_key.yaml"],
+     "unknown_key.yaml:6:5: warning: unknown key 'colour' in tile (expected id, face, big or "
+     "start)"),
+    ("build", ["unknown_key.yaml", "--only", "svg", "--no-config"],
+     "unknown_key.yaml:6:5: warning: unknown key 'colour' in tile (expected id, face, big or "
+     "start)"),
+    ("position", ["position_unknown_key.yaml"],
+     "position_unknown_key.yaml:3:41: warning: unknown key 'flipped' in placement (expected "
+     "tile, x, y or rotation)"),
+])
+def test_a_run_failed_by_strict_alone_says_so_once_at_the_end(
+        command: str, words: list[str], warning: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """--strict failed the run on a warning, and nothing said the run had failed, nor
+    why: the warning alone, as a run without --strict prints it before succeeding."""
+    monkeypatch.chdir(DATA_BAD)
+    out = ["--out", str(tmp_path / "kit")] if command == "build" else []
+    assert main([command, *words, *out, "--strict"]) == 1
+    output, err = capsys.readouterr()
+    assert output == ""
+    assert err.splitlines() == [
+        warning, f"{command} failed: 1 warning(s) treated as errors (--strict)"]
+    assert not (tmp_path / "kit").exists()
+
+
+def test_strict_says_nothing_more_when_errors_failed_the_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "broken.yaml"
+    text = (DATA_BAD / "unknown_key.yaml").read_text(encoding="utf-8")
+    path.write_text(text.replace("id: 41", "id: 1"), encoding="utf-8")
+    assert main(["catalogue", str(path), "--strict"]) == 1
+    err = capsys.readouterr().err
+    assert ": error: " in err and "--strict" not in err

@@ -121,3 +121,30 @@ def test_a_watch_of_the_rulebooks_alone_rebuilds_them_only_for_a_tile_they_show(
     from micropul_print.rulebook import _VERIFIED
 
     assert [known[0].game for known in _VERIFIED.values()].count("micropul") == 1
+
+
+def test_files_of_the_kit_deleted_by_hand_are_made_again_at_the_next_edit(
+        tmp_path: Path) -> None:
+    """An edit of tile 1 rebuilt tile 1's files alone: a tile file and a sheet deleted
+    by hand stayed missing, the manifest still listing them."""
+    session = Session(tmp_path, frozenset({"svg", "sheets"}))
+    out = session.out
+    gone = [out / "tiles/svg/tile-05.svg", out / "sheets/micropul-tiles-a4.pdf"]
+    for path in gone:
+        path.unlink()
+    line = session.edit(*TILE_1)
+    # The sheets are made whole with the edited tile; the missing tile file is not.
+    assert line.startswith("micropul.yaml changed: rebuilt micropul sheets, svg (tile-01); "
+                           "micropul svg ("), line
+    assert all(path.is_file() for path in gone)
+    clean = tmp_path / "clean"
+    build_kit(clean, session.options)
+    assert _kit(out) == _kit(clean)
+    untouched = (out / "tiles/svg/tile-02.svg").stat().st_mtime_ns
+    line = session.edit(*TILE_2)  # the kit whole again: the edited tile alone
+    assert "(tile-02)" in line
+    assert (out / "tiles/svg/tile-02.svg").stat().st_mtime_ns != untouched
+    gone[0].unlink()
+    line = session.edit("# The 48 tiles", "# The forty-eight tiles")  # no tile edited
+    assert line.startswith("micropul.yaml changed: rebuilt micropul svg ("), line
+    assert gone[0].is_file()

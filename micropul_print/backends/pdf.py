@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import io
+import os
 import string
 from typing import IO, Any, NamedTuple, assert_never
 
@@ -172,13 +173,25 @@ def register_face(style: str) -> str:
     return name
 
 
+_EPOCH = "SOURCE_DATE_EPOCH"  # reportlab.lib.utils.TimeStamp reads it
+
+
 class PageCanvas(Canvas):  # type: ignore[misc]  # reportlab is untyped
     """A reportlab Canvas that tells its page size (``page_size``, in points), which
     :func:`draw` needs to place drawings from the page's top edge: Canvas keeps it in a
     private attribute. Pass it as ``canvasmaker`` to a reportlab document's build."""
 
     def __init__(self, *args: Any, pagesize: tuple[float, float], **kwargs: Any) -> None:
-        super().__init__(*args, pagesize=pagesize, **kwargs)
+        # reportlab dates a document by SOURCE_DATE_EPOCH, read as it is made, even in
+        # invariant mode: the kit's bytes followed the environment (dates, /ID) and a
+        # value that is not a whole number raised ValueError. Made without it, then put
+        # back: reportlab takes the date from nowhere else.
+        epoch = os.environ.pop(_EPOCH, None)
+        try:
+            super().__init__(*args, pagesize=pagesize, **kwargs)
+        finally:
+            if epoch is not None:
+                os.environ[_EPOCH] = epoch
         self.page_size = pagesize
 
     def setPageSize(self, size: tuple[float, float]) -> None:

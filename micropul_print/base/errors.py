@@ -100,6 +100,14 @@ def errors_in(diagnostics: Iterable[Diagnostic], strict: bool = False) -> list[D
     return [d for d in diagnostics if d.severity in bad]
 
 
+def failure_summary(command: str, failed: Sequence[Diagnostic], what: str = "") -> str:
+    """A failed run's last line, ``check failed: 2 problem(s) with the set`` (``what``:
+    " with the set"); warnings alone failed only by --strict, and it says so."""
+    if failed and all(d.severity is Severity.WARNING for d in failed):
+        return f"{command} failed: {len(failed)} warning(s){what} treated as errors (--strict)"
+    return f"{command} failed: {len(failed)} problem(s){what}"
+
+
 # The warnings and notices of inputs that usable() let through, until the command
 # line prints them (take_warnings): a build, a rulebook or a position read through it
 # printed none of them, though a warning is meant to be seen.

@@ -125,9 +125,13 @@ class ServeApp:
         return options.cwd / named if named else shipped_catalogue(options.game)
 
     def _check_words(self) -> list[str]:
-        """check's arguments: the build's catalogue, not [check]'s, which may differ."""
-        game = self._options.game
-        return [str(self.catalogue), *(["--game", game] if game else [])]
+        """check's arguments: the build's catalogue, not [check]'s, which may differ,
+        named as the build names it (the configuration's path from its folder, the
+        working one), so that a problem both report is one problem on the page."""
+        options = self._options
+        named = None if options.catalogue else configured(options.cwd, "catalogue")
+        catalogue = str(Path(named)) if named else str(self.catalogue)
+        return [catalogue, *(["--game", options.game] if options.game else [])]
 
     def _set_name(self) -> str:
         name, _game, _entries = view.catalogue_entries(self.catalogue)
@@ -190,9 +194,12 @@ class ServeApp:
                     situation["last"] = status.last_rebuild
                     facts = list(status.check_lines)
                     checked = list(status.check_problems)
-        unique = list(dict.fromkeys(
-            (p.where, p.severity, p.message, p.source) for p in [*problems, *checked]))
-        return (version, [Problem(*p) for p in unique][:MAX_PROBLEMS], facts, situation)
+        # A problem of the catalogue is reported by the build and by check: listed once,
+        # as the build said it.
+        unique: dict[tuple[str, str, str], Problem] = {}
+        for problem in [*problems, *checked]:
+            unique.setdefault((problem.where, problem.severity, problem.message), problem)
+        return (version, list(unique.values())[:MAX_PROBLEMS], facts, situation)
 
     def page(self) -> bytes:
         from micropul_print.serve.page import page_html

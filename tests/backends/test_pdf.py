@@ -167,3 +167,14 @@ def test_a_replayed_picture_makes_the_same_document(monkeypatch: pytest.MonkeyPa
         assert first.startswith(b"%PDF-1.4")
         assert to_pdf(drawing) == to_pdf(drawing) == first
 
+
+@pytest.mark.parametrize("value", ["1", "abc"])
+def test_source_date_epoch_changes_no_byte(value: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """reportlab dates an invariant document by SOURCE_DATE_EPOCH when it is set: every
+    PDF of the kit changed with the environment (its dates and /ID), and a value that
+    is not a whole number was an internal error (ValueError)."""
+    drawing = Drawing(20.0, 10.0, (Rect(1.0, 1.0, 5.0, 5.0, fill="#000000"),))
+    plain = to_pdf(drawing)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", value)
+    assert to_pdf(drawing) == plain
+    assert "SOURCE_DATE_EPOCH" in __import__("os").environ  # the environment is left as found

@@ -59,7 +59,8 @@ def test_warnings_go_to_stderr_and_fail_only_when_strict(
     out, err = capsys.readouterr()
     assert err == warning and [t["id"] for t in json.loads(out)["tiles"]] == [1, 41]
     assert main(["catalogue", str(path), "--strict"]) == 1
-    assert capsys.readouterr() == ("", warning)
+    assert capsys.readouterr() == (
+        "", f"{warning}catalogue failed: 1 warning(s) treated as errors (--strict)\n")
 
 
 def test_errors_exit_1_with_every_diagnostic(capsys: pytest.CaptureFixture[str]) -> None:

@@ -139,12 +139,38 @@ def test_serve_follows_the_build_s_catalogue_of_the_configuration_it_watches(
     app = ServeApp(ServeOptions(cwd=tmp_path), tmp_path / "served", echo=None)  # type: ignore[arg-type]
     try:
         assert app.catalogue == tmp_path / "built.yaml"
-        assert app._check_words() == [str(tmp_path / "built.yaml")]
+        assert app._check_words() == ["built.yaml"]  # as build names it
         assert app.lab.catalogue() == tmp_path / "built.yaml"
         config.write_text('[build]\ncatalogue = "edited.yaml"\n', encoding="utf-8")
         assert app.catalogue == tmp_path / "edited.yaml"
-        assert app._check_words() == [str(tmp_path / "edited.yaml")]
+        assert app._check_words() == ["edited.yaml"]
         assert app.lab.catalogue() == tmp_path / "edited.yaml"
+    finally:
+        app.stopping = True
+        app._warm_wanted.set()
+
+
+def test_a_problem_build_and_check_both_report_is_listed_once_as_the_cli_names_it(
+        tmp_path: Path) -> None:
+    """serve's /state listed each catalogue error twice: from build, at the path the
+    configuration names (relative), and from check, at the absolute path serve gave it."""
+    from micropul_print.serve.app import ServeApp, ServeOptions
+
+    (tmp_path / "micropul-print.toml").write_text('[build]\ncatalogue = "./v.yaml"\n',
+                                                  encoding="utf-8")
+    app = ServeApp(ServeOptions(cwd=tmp_path), tmp_path / "served", echo=None)  # type: ignore[arg-type]
+    try:
+        (where,) = app._check_words()
+        pieces, books = app.watchers
+        pieces.line("v.yaml:3:5: error: bad face")
+        books.line("v.yaml:3:5: error: bad face")
+        pieces.status.check_problems = [
+            Problem(f"{where}:3:5", "error", "bad face", "check"),
+            Problem(f"{where}:1:1", "warning", "a warning check alone gives", "check")]
+        _version, problems, _facts, _situation = app._status()
+        assert problems == [Problem("v.yaml:3:5", "error", "bad face", "build"),
+                            Problem("v.yaml:1:1", "warning", "a warning check alone gives",
+                                    "check")]
     finally:
         app.stopping = True
         app._warm_wanted.set()

@@ -66,6 +66,7 @@ class CellulaePositionSpec:
     tiles: tuple[CellTileSpec, ...]
     turns: tuple[TurnSpec, ...]
     source: str  # the file, as given, for messages
+    board_at: Where  # the board key's value: a catalogue that lacks the board is told there
 
 
 def load_cellulae_position(
@@ -109,9 +110,11 @@ def _position(
         turn = _turn(item, side, out)
         if turn is not None:
             turns.append(turn)
-    if side is None or to_move is None:
+    board_node = root.get("board")
+    if board_node is None or side is None or to_move is None:
         return None
-    return CellulaePositionSpec(side, to_move, tuple(tiles), tuple(turns), source)
+    return CellulaePositionSpec(side, to_move, tuple(tiles), tuple(turns), source,
+                                board_node.where)
 
 
 def _side(node: YamlNode | None, catalogue: CellulaeCatalogue, out: list[Diagnostic]) -> int | None:
@@ -119,10 +122,14 @@ def _side(node: YamlNode | None, catalogue: CellulaeCatalogue, out: list[Diagnos
         return None
     side = expect_int(node, "'board'", out)
     if side is not None and side not in catalogue.sides:
-        offered = join_choices([str(s) for s in catalogue.sides])
-        out.append(node.diagnostic(f"board {side} is not offered (expected a side of {offered})"))
+        out.append(node.diagnostic(_not_offered(side, catalogue)))
         return None
     return side
+
+
+def _not_offered(side: int, catalogue: CellulaeCatalogue) -> str:
+    offered = join_choices([str(s) for s in catalogue.sides])
+    return f"board {side} is not offered (expected a side of {offered})"
 
 
 def _items(node: YamlNode | None, what: str, out: list[Diagnostic]) -> tuple[YamlNode, ...]:
@@ -266,9 +273,7 @@ def analyse_cellulae(
     reported (``legal`` false, ``reason``) and not applied. ``legal_for`` (black or
     white) adds every legal action of that player in the final position."""
     if position.side not in catalogue.sides:
-        raise UserError(
-            [Diagnostic(position.source, 0, 0, f"board {position.side} is not offered")]
-        )
+        raise UserError([position.board_at.diagnostic(_not_offered(position.side, catalogue))])
     if legal_for is not None and legal_for not in COLOURS:
         raise UserError(
             [

@@ -14,7 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from micropul_print.base.errors import Diagnostic, Severity, errors_in, printable, quoted
+from micropul_print.base.errors import (
+    Diagnostic,
+    Severity,
+    errors_in,
+    failure_summary,
+    printable,
+    quoted,
+)
 from micropul_print.base.shown import shown_source
 from micropul_print.game.api import CheckReport, seeds_of
 from micropul_print.games.cellulae.catalogue import CellulaeCatalogue
@@ -272,7 +279,7 @@ def check_cellulae(
                      for problem in sim.problems]
     failed = errors_in(problems, strict)
     ok = not failed
-    lines.append("check passed" if ok else f"check failed: {len(failed)} problem(s)")
+    lines.append("check passed" if ok else failure_summary("check", failed))
     diagnostics = tuple(sorted(problems, key=lambda d: (d.line, d.col)))
     return CheckReport(tuple(lines), diagnostics, ok=ok)
 

@@ -68,7 +68,7 @@ class MicropulGame:
 
     def check(self, catalogue: Catalogue, *, games: int, seed: int, strict: bool,
               progress: Callable[[int, int], None] | None) -> CheckReport:
-        from micropul_print.base.errors import errors_in
+        from micropul_print.base.errors import errors_in, failure_summary
         from micropul_print.base.shown import shown_source
         from micropul_print.catalogue.loader import read_catalogue
         from micropul_print.games.micropul.setcheck import (
@@ -93,7 +93,7 @@ class MicropulGame:
         diagnostics = tuple(sorted(found, key=lambda d: (d.line, d.col)))
         failed = errors_in(diagnostics, strict)
         if failed:
-            lines.append(f"check failed: {len(failed)} problem(s) with the set")
+            lines.append(failure_summary("check", failed, " with the set"))
             return CheckReport(tuple(lines), diagnostics, ok=False)
         total = self.simulated_games(catalogue, games)
         for done_before, players in ((0, 2), (games, 1)):

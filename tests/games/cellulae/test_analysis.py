@@ -5,6 +5,7 @@ legal, illegal and skipped turns."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -201,3 +202,17 @@ def test_the_documented_example_is_what_the_analysis_says(
     shown = section.split("```json\n", 1)[1].split("```", 1)[0]
     position = load_cellulae_position(write(tmp_path, position_text), catalogue)
     assert analyse_cellulae(position, catalogue, legal_for="black") == json.loads(shown)
+
+
+def test_a_board_the_analysing_catalogue_lacks_is_refused_at_the_board_key(
+    tmp_path: Path, catalogue: CellulaeCatalogue
+) -> None:
+    """A position read with one catalogue and analysed with another (a variant without
+    its board) was refused at the file alone: every user error is file:line:col."""
+    path = write(tmp_path, EXAMPLE)
+    position = load_cellulae_position(path, catalogue)
+    fewer = replace(catalogue, boards=tuple(b for b in catalogue.boards if b.side != 5))
+    with pytest.raises(UserError) as raised:
+        analyse_cellulae(position, fewer)
+    assert [str(d) for d in raised.value.diagnostics] == [
+        f"{path}:1:8: error: board 5 is not offered (expected a side of 7 or 9)"]

@@ -123,7 +123,8 @@ SETCHECK = Path(__file__).resolve().parents[2] / "data" / "setcheck" / "cellulae
 def test_a_variant_named_cellulae_is_warned(capsys: pytest.CaptureFixture[str]) -> None:
     path = SETCHECK / "warnings" / "official_name_but_other_boards.yaml"
     assert main(["check", str(path), "--games", "1", "--strict"]) == 1
-    capsys.readouterr()
+    assert capsys.readouterr().out.endswith(
+        "check failed: 1 warning(s) treated as errors (--strict)\n")
     assert main(["check", str(path), "--games", "1"]) == 0
     out, err = capsys.readouterr()
     assert err.splitlines() == [

@@ -284,6 +284,9 @@ def test_the_shipped_catalogue_with_one_tile_changed_is_a_variant_that_passes(
     assert severities == {"warning", "notice"}, err
     assert ": warning: the set is named 'Micropul' like the official set" in err
     assert main(["check", str(path), "--games", "2", "--strict"]) == 1
+    # Said as what failed it: a warning, by --strict.
+    assert capsys.readouterr().out.endswith(
+        "check failed: 1 warning(s) with the set treated as errors (--strict)\n")
 
 
 def test_the_guide_s_table_says_what_check_gives_a_variant_named_micropul(
