@@ -422,8 +422,11 @@ def grid_marks(layout: SheetLayout, grid: Grid, used: Collection[tuple[int, int]
             # A registration mark's zone took the mark's place (the first column's left
             # cut, the first row's top cut): the mark runs instead from the pieces on
             # its cut line, across the empty slots kept free for that registration
-            # mark, up to the zone; so every cut line keeps its pair of marks.
-            line = _up_to_zones(line, start, limit, keep_out)
+            # mark, up to the zone; so every cut line keeps its pair of marks. It is no
+            # longer than the mark it stands for: on a page the pieces fill only in
+            # part, the way to the zone crosses rows left unused, not a mark's length.
+            reach = abs(line.x2 - line.x1) + abs(line.y2 - line.y1)
+            line = _up_to_zones(line, start, limit, keep_out, reach)
         length = abs(line.x2 - line.x1) + abs(line.y2 - line.y1)
         if length >= marks.min_length - 1e-9 and not _blocked(line, keep_out):
             items.append(line)
@@ -449,14 +452,16 @@ def _span(at: float, boxes: Sequence[Box], *, vertical: bool) -> tuple[float, fl
     return min(starts), max(ends)
 
 
-def _up_to_zones(line: Line, start: float, limit: float, zones: Sequence[Box]) -> Line:
-    """``line`` moved onto its own axis from ``start`` towards ``limit``, stopping
-    short of the first of ``zones`` in the way (by its stroke's half width)."""
+def _up_to_zones(line: Line, start: float, limit: float, zones: Sequence[Box],
+                 longest: float) -> Line:
+    """``line`` moved onto its own axis from ``start`` towards ``limit``, at most
+    ``longest`` long, stopping short of the first of ``zones`` in the way (by its
+    stroke's half width)."""
     half = line.stroke_width / 2
     vertical = _close(line.x1, line.x2)
     at = line.x1 if vertical else line.y1
     outward = 1.0 if limit > start else -1.0
-    end = limit
+    end = limit if abs(limit - start) <= longest else start + outward * longest
     for zone in zones:
         low, high = (zone.x0, zone.x1) if vertical else (zone.y0, zone.y1)
         if not low - half < at < high + half:

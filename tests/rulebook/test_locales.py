@@ -425,3 +425,23 @@ def test_a_word_longer_than_the_bound_is_refused_where_it_is_written(tmp_path: P
         header + 'msgctxt "intro"\nmsgid "ok"\nmsgstr "bene"\n\n'
         f'msgctxt "body"\nmsgid "ok"\nmsgstr "{words}"\n', encoding="utf-8")
     assert load_locale("xx", tmp_path).texts["body"] == words
+
+
+@pytest.mark.parametrize("lang", sorted({lang for game in games_with_rulebooks()
+                                         for lang in rulebook_for(game).languages()}
+                                        - {REFERENCE_LANGUAGE}))
+def test_a_label_both_books_share_in_english_is_translated_alike_in_both(lang: str) -> None:
+    # Spanish named the ruling box "Aclaración" in Micropul, "Regla propia" in Cellulae.
+    games = games_with_rulebooks()
+    english = {game: load_locale(REFERENCE_LANGUAGE, rulebook_for(game).locales_dir)
+               for game in games}
+    translated = {game: load_locale(lang, rulebook_for(game).locales_dir) for game in games}
+    differing: dict[str, list[str]] = {}
+    for text in {value for value in english[games[0]].texts.values() if len(value) <= 40}:
+        forms = {translated[game].texts[key] for game in games
+                 for key, value in english[game].texts.items()
+                 if value == text and key in translated[game].texts}
+        if len({game for game in games if text in english[game].texts.values()}) > 1 \
+                and len(forms) > 1:
+            differing[text] = sorted(forms)
+    assert differing == {}

@@ -156,3 +156,40 @@ def test_the_row_of_stones_takes_no_sheet_more(bleed: float) -> None:
             *_rest, (_what, fold_pages, _fold) = _plans(game, paper, bleed)
             pages.append(len(fold_pages))
     assert pages == FOLD_PAGES[bleed]
+
+
+def _overlong_marks(page: Page, paper: str) -> list[str]:
+    """Crop marks longer than the longest of the page's marks that reach the paper's
+    margin (the ordinary marks): a mark standing in for one a registration mark took
+    the place of is no longer than the marks around it."""
+    layout = load_layout(paper)
+    frame = Box(layout.margin, layout.margin, layout.paper_width - layout.margin,
+                layout.paper_height - layout.margin)
+    marks = _crop_marks(page)
+
+    def length(mark: Line) -> float:
+        return abs(mark.x2 - mark.x1) + abs(mark.y2 - mark.y1)
+
+    ordinary = [length(m) for m in marks
+                if any(abs(v - edge) < EPS for v in (m.x1, m.x2) for edge in (frame.x0, frame.x1))
+                or any(abs(v - edge) < EPS for v in (m.y1, m.y2) for edge in (frame.y0, frame.y1))]
+    if not ordinary:
+        return []
+    return [f"{m!r}: {length(m):.2f} mm, the ordinary marks at most {max(ordinary):.2f}"
+            for m in marks if length(m) > max(ordinary) + EPS]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("bleed", [0.0, 3.0, 8.0])
+def test_a_mark_beside_a_registration_mark_is_no_longer_than_the_others(
+        game: str, paper: str, bleed: float) -> None:
+    # Micropul's last Letter front (3 tiles and the stones in two rows) had a 65 mm line
+    # down its first column's cut, across the rows left unused, to the corner mark.
+    pieces = GAMES[game](bleed)
+    plan = plan_sheets(load_layout(paper), pieces.cards, pieces.size, pieces.size,
+                       pieces.name, tokens=pieces.tokens,
+                       options=SheetOptions(bleed=bleed, registration=True))
+    for number, page in enumerate(plan.pages, 1):
+        if page.side == "front":
+            assert _overlong_marks(page, paper) == [], f"page {number}"
