@@ -445,11 +445,13 @@ def _lost_worker(workers: set[Any], unready: Sequence[int], jobs: Sequence[KitJo
 
 def worker_lost(how: str, job: str | None) -> UserError:
     """A worker that ended before its job was done: ``how`` (workers.how_it_ended), and
-    ``job``, the name of the job it ran, if known."""
-    which = f"the worker process running {job}" if job else "a worker process of the build"
+    ``job``, the name of the job it ran, if known (not if it ended as it took the job,
+    or while it waited for one, holding the task queue's lock the others need)."""
+    which = (f"the worker process running {job} {how} before its job was done" if job
+             else f"a worker process of the build {how} before the build was done")
     return UserError([Diagnostic("micropul-print", 0, 0, (
-        f"{which} {how} before its job was done (a crash, or the system out of memory): "
-        "nothing was written, the output folder is as it was"))])
+        f"{which} (a crash, or the system out of memory): nothing was written, the "
+        "output folder is as it was"))])
 
 
 def _prepare_workers(jobs: Sequence[KitJob]) -> None:
