@@ -155,6 +155,10 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
             jobs = [job for _scope, _game, job in scoped]
             return jobs, workers_for(options.jobs, [job.cost for job in jobs])
 
+        def named(job: KitJob) -> str:  # as its progress line calls it
+            game = next(game for _s, game, piece in scoped if piece is job)
+            return f"{game.info.name} {job.label or job.part}"
+
         if "rulebooks" in options.parts:
             # Whether to start the first jobs in a worker: as the whole build would be
             # (workers_for) with one rulebook job at least, the cheapest there is.
@@ -164,10 +168,10 @@ def build_kit(out: Path | str, options: KitOptions = DEFAULT_OPTIONS, *,
             workers = workers_for(options.jobs, [job.cost for _s, _g, job in scoped]
                                   + [PARALLEL_MIN_COST])
             results = run_jobs([job for _scope, _game, job in scoped if job.part == TILE_FILES],
-                               workers, say, events, then=then)
+                               workers, say, events, then=then, name=named)
         else:  # nothing to check
             jobs, workers = then()
-            results = run_jobs(jobs, workers, say, events)
+            results = run_jobs(jobs, workers, say, events, name=named)
         made: dict[str, list[Path]] = {}
         for (scope, _game, job), written in zip(scoped, results, strict=True):
             report.files.extend(written.paths)

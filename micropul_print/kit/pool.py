@@ -26,6 +26,8 @@ from micropul_print.kit.workers import (
     ENDING_GRACE_SECONDS,
     forking_workers,
     give_back_memory,
+    give_up,
+    how_it_ended,
     init_worker,
 )
 
@@ -76,6 +78,10 @@ _Outcome = tuple[Written, list[str], tuple[Diagnostic, ...], float]
 # Where forked workers tell (job index, "started" or "said", message) as it happens, and
 # the pool's result thread (job index, "done", "") when a job's result is back.
 _EVENTS: Any = None
+# Which pool worker runs each job of _PENDING (its pid, 0 once the job returned): shared
+# memory the workers write as they start a job, for the parent to name the job a worker
+# that ended took with it (_lost_worker).
+_RUNNING: Any = None
 
 
 def _init_kit_worker() -> None:
@@ -101,18 +107,28 @@ def _run_job(index: int, news: Any = None, news_as: int | None = None) -> _Outco
         if queue is not None:
             queue.put((key, "said", message))
 
+    running = _RUNNING if news is None else None  # the early worker's jobs are not there
+    if running is not None:
+        running[index] = os.getpid()
     if queue is not None:
         queue.put((key, "started", ""))
     started = time.perf_counter()
+    outcome: _Outcome
     try:
-        return _PENDING[index].run(say), messages, (), time.perf_counter() - started
+        outcome = _PENDING[index].run(say), messages, (), time.perf_counter() - started
     except UserError as exc:
-        return Written(), messages, exc.diagnostics, time.perf_counter() - started
+        outcome = Written(), messages, exc.diagnostics, time.perf_counter() - started
     except Exception as exc:  # a bug: raised in the parent, which must know whose
         registry.blame(exc)
+        if running is not None:
+            running[index] = 0
         raise
     finally:
         give_back_memory()
+    # Not in ``finally``: a job that ends its worker (SystemExit) stays the worker's.
+    if running is not None:
+        running[index] = 0
+    return outcome
 
 
 class NoEvents:
@@ -139,7 +155,8 @@ Then = Callable[[], tuple[Sequence[KitJob], int]]
 
 
 def run_jobs(jobs: Sequence[KitJob], workers: int, say: Progress,
-              events: BuildEvents | None = None, *, then: Then | None = None) -> list[Written]:
+              events: BuildEvents | None = None, *, then: Then | None = None,
+              name: Callable[[KitJob], str] | None = None) -> list[Written]:
     """Run every job, in worker processes when ``workers`` > 1; results in job order.
     ``say`` is told each job's messages as its turn comes, ``events`` as they happen;
     every problem of every job is raised together, as one UserError. Whatever ends the
@@ -151,7 +168,11 @@ def run_jobs(jobs: Sequence[KitJob], workers: int, say: Progress,
     job of the build in order, ``jobs`` among them (the same objects), and the workers
     for them all, and the results are those of all its jobs. With ``workers`` > 1,
     ``jobs`` start meanwhile, in a worker of their own; the others start after it, in
-    workers forked then, which find what it checked and loaded."""
+    workers forked then, which find what it checked and loaded.
+
+    A worker that ends before its job is done (killed, the system out of memory, a job
+    calling os._exit) stops the build with a UserError naming that job (by ``name``:
+    by default its label) and how the worker ended, every other worker ended."""
     told: BuildEvents = events or NoEvents()
     if then is not None and (workers <= 1 or not jobs):
         jobs, workers = then()
@@ -169,14 +190,20 @@ def run_jobs(jobs: Sequence[KitJob], workers: int, say: Progress,
             serial.append(job.run(both))
             told.finished(index, serial[-1].paths, time.perf_counter() - started)
         return serial
-    return _run_in_workers(jobs, workers, say, told, then)
+    return _run_in_workers(jobs, workers, say, told, then, name)
+
+
+def _label(job: KitJob) -> str:
+    return job.label or job.part
 
 
 def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
-                    told: BuildEvents, then: Then | None = None) -> list[Written]:
+                    told: BuildEvents, then: Then | None = None,
+                    name: Callable[[KitJob], str] | None = None) -> list[Written]:
     import multiprocessing
 
-    global _EVENTS
+    global _EVENTS, _RUNNING
+    name = name or _label
     context = multiprocessing.get_context("fork")
     # What the parent made so far is never garbage the workers must look for: out of
     # their collector's way, its pages are not copied into each worker by a collection.
@@ -186,6 +213,7 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
     early_results: Any = None
     early_worker: Any = None
     pool: Any = None
+    collected = False
     try:
         if then is not None:
             # The jobs planned before the checks start while this process checks (the
@@ -211,6 +239,7 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
         pending: dict[int, Any] = {}
         if late:
             _prepare_workers([jobs[index] for index in late])
+            _RUNNING = context.RawArray("i", len(jobs))  # before the fork, as _EVENTS
             with forking_workers():
                 pool = context.Pool(max(1, min(workers, len(late))),
                                     initializer=_init_kit_worker)
@@ -229,7 +258,8 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
                 error_callback=functools.partial(arrived, index=index)) for index in late}
             pool.close()
         results = _collect(jobs, say, told, pending, late, early_worker, early_results,
-                           early_index)
+                           early_index, pool, name)
+        collected = True
         if pool is not None:
             pool.join()
         if early_worker is not None:
@@ -239,12 +269,16 @@ def _run_in_workers(jobs: Sequence[KitJob], workers: int, say: Progress,
             early_worker.terminate()
             early_worker.join()
         if pool is not None:
-            pool.terminate()
+            if collected:
+                pool.terminate()
+            else:  # its workers may be busy, idle holding a lock, or one of them gone
+                give_up(pool)
             pool.join()
         _PENDING.clear()
         _EVENTS.close()
         _EVENTS.cancel_join_thread()
         _EVENTS = None
+        _RUNNING = None
         gc.unfreeze()  # a later build in this process (build --watch) collects them
     return results
 
@@ -270,9 +304,11 @@ def _start_order(jobs: Sequence[KitJob]) -> list[int]:
 
 def _collect(jobs: Sequence[KitJob], say: Progress, told: BuildEvents,
              pending: dict[int, Any], late: Sequence[int], early_worker: Any,
-             early_results: Any, early_index: Sequence[int]) -> list[Written]:
+             early_results: Any, early_index: Sequence[int], pool: Any,
+             name: Callable[[KitJob], str]) -> list[Written]:
     """The parent's wait: each job's news told as it comes, its messages said and its
-    result taken in job order; every problem of every job raised together."""
+    result taken in job order; every problem of every job raised together. A worker
+    that ended before its job was done stops the wait (_lost_worker, _early_news)."""
     import queue as queues
 
     assert _EVENTS is not None
@@ -280,7 +316,11 @@ def _collect(jobs: Sequence[KitJob], say: Progress, told: BuildEvents,
     problems: list[Diagnostic] = []
     outcomes: dict[int, _Outcome] = {}
     next_index = 0  # the next job whose messages and result are taken, in job order
+    # Every worker the pool ever ran: it drops one that ended (and starts another), and
+    # says nothing of the job that worker took with it, whose result never comes.
+    watched: set[Any] = set()
     while next_index < len(jobs):
+        watched.update(getattr(pool, "_pool", ()))
         try:  # a worker's news first, as it comes
             index, kind, message = _EVENTS.get(timeout=_POLL_SECONDS)
             if index < 0:  # the early worker's wake-up: its news is on its own pipe
@@ -300,7 +340,12 @@ def _collect(jobs: Sequence[KitJob], say: Progress, told: BuildEvents,
         except queues.Empty:
             pass
         if early_worker is not None:
-            _early_news(early_worker, early_results, told, early_index, outcomes)
+            _early_news(early_worker, early_results, told, early_index, outcomes,
+                        lambda index: name(jobs[index]))
+        lost = _lost_worker(watched, [i for i in late if not pending[i].ready()], jobs,
+                            name)
+        if lost is not None:
+            raise lost
         for index in [i for i in late if i not in outcomes and pending[i].ready()]:
             outcomes[index] = pending[index].get()  # a bug in a job is raised here
             written, _messages, _diagnostics, seconds = outcomes[index]
@@ -353,10 +398,11 @@ def _run_early(count: int, channel: Any) -> None:
 
 
 def _early_news(worker: Any, channel: Any, told: BuildEvents, early_index: Sequence[int],
-                outcomes: dict[int, _Outcome]) -> None:
+                outcomes: dict[int, _Outcome], name: Callable[[int], str]) -> None:
     """What the early worker sent since last asked: its jobs' news told, their outcomes
     added to ``outcomes`` (by index among all jobs); a bug in its job, or its end
-    before its jobs were done, raised here."""
+    before its jobs were done (a UserError naming the job it was running: ``name``),
+    raised here."""
     if all(index in outcomes for index in early_index):
         return
     ended = not worker.is_alive()  # before looking: what it sent before it ended is there
@@ -372,9 +418,40 @@ def _early_news(worker: Any, channel: Any, told: BuildEvents, early_index: Seque
         else:
             outcomes[index] = news
             told.finished(index, news[0].paths, news[3])
-    if ended and not all(index in outcomes for index in early_index):
-        raise RuntimeError("a worker process ended before its jobs were done (exit status "
-                           f"{worker.exitcode})")
+    unfinished = [index for index in early_index if index not in outcomes]
+    if ended and unfinished:  # it runs its jobs in turn: the first unfinished was running
+        raise worker_lost(how_it_ended(worker.exitcode), name(unfinished[0]))
+
+
+def _lost_worker(workers: set[Any], unready: Sequence[int], jobs: Sequence[KitJob],
+                 name: Callable[[KitJob], str]) -> UserError | None:
+    """The error to stop the build with if one of the pool's ``workers`` ended while
+    jobs (``unready``: indices) are not done: none ends before they all are, unless
+    something ended it (a signal, the system out of memory, a job's os._exit) and with
+    it the job it ran (its pid in _RUNNING), whose result never comes."""
+    if not unready:
+        return None
+    for worker in sorted(workers, key=lambda process: process.pid or 0):
+        code = worker.exitcode
+        if code is None:
+            continue
+        held = [index for index in unready
+                if _RUNNING is not None and _RUNNING[index] == worker.pid]
+        if code == 0 and not held:  # ended by the pool, its jobs all done
+            continue
+        return worker_lost(how_it_ended(code), name(jobs[held[0]]) if held else None)
+    return None
+
+
+def worker_lost(how: str, job: str | None) -> UserError:
+    """A worker that ended before its job was done: ``how`` (workers.how_it_ended), and
+    ``job``, the name of the job it ran, if known (not if it ended as it took the job,
+    or while it waited for one, holding the task queue's lock the others need)."""
+    which = (f"the worker process running {job} {how} before its job was done" if job
+             else f"a worker process of the build {how} before the build was done")
+    return UserError([Diagnostic("micropul-print", 0, 0, (
+        f"{which} (a crash, or the system out of memory): nothing was written, the "
+        "output folder is as it was"))])
 
 
 def _prepare_workers(jobs: Sequence[KitJob]) -> None:

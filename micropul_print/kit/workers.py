@@ -110,8 +110,10 @@ def init_worker() -> None:
     SIGTERM (how the parent stops a pool) end the worker quietly (_end_worker) instead
     of running the handler it inherited from the command line, and die with the parent
     even if it is killed outright (Linux: PR_SET_PDEATHSIG); find glibc's malloc_trim
-    for give_back_memory."""
+    for give_back_memory. A worker forked while its pool is given up ends at once."""
     global _MALLOC_TRIM
+    if _GIVEN_UP:  # forked while its pool is given up (give_up)
+        os._exit(0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sys.unraisablehook = _ending_lost
     _start_watchdog()
@@ -161,3 +163,63 @@ def give_back_memory() -> None:
     smaller footprint instead of adding its own peak to the last one's."""
     if _MALLOC_TRIM is not None:
         _MALLOC_TRIM(0)
+
+
+# Set while a pool is given up (give_up): a worker the pool forks meanwhile, to replace
+# one that ended, ends at once (init_worker) instead of waiting for a task holding the
+# task queue's read lock, which Pool.terminate takes first.
+_GIVEN_UP = False
+
+# How long give_up waits for each worker it ended: its watchdog ends a stuck one within
+# ENDING_GRACE_SECONDS.
+_GIVING_UP_SECONDS = 5.0
+
+
+def how_it_ended(exitcode: int) -> str:
+    """How a process of this exit code ended, as a message says it ("was killed by
+    signal SIGKILL", "ended with exit status 5")."""
+    if exitcode < 0:
+        try:
+            return f"was killed by signal {signal.Signals(-exitcode).name}"
+        except ValueError:
+            return f"was killed by signal {-exitcode}"
+    return f"ended with exit status {exitcode}"
+
+
+def give_up(pool: Any) -> None:
+    """End a multiprocessing pool one of whose workers ended before its work was done
+    (killed, the system out of memory, os._exit). The pool starts another worker and
+    waits for the lost task's result for ever, and Pool.terminate alone could hang too:
+    it first takes the task queue's read lock, which an idle worker holds while it waits
+    for a task, or which the lost worker held as it ended; and it puts a sentinel on the
+    result queue, whose write lock the lost worker may have held as it sent a result.
+    So: no new worker may start, every worker is ended with SIGTERM (_end_worker unwinds
+    it, releasing the locks it holds) and waited for, the locks an ended worker held are
+    freed, and then the pool is terminated."""
+    global _GIVEN_UP
+    _GIVEN_UP = True
+    try:
+        workers = [worker for worker in list(getattr(pool, "_pool", ()))
+                   if worker.exitcode is None]
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.join(_GIVING_UP_SECONDS)
+        if all(worker.exitcode is not None for worker in workers):  # none left to free them
+            for queue, name in (("_inqueue", "_rlock"), ("_outqueue", "_wlock")):
+                _free(getattr(getattr(pool, queue, None), name, None))
+        pool.terminate()
+    finally:
+        _GIVEN_UP = False
+
+
+def _free(lock: Any) -> None:
+    """Release ``lock`` (a multiprocessing Lock) if it is held: only by a process that
+    ended, once every worker has (give_up)."""
+    if lock is None:
+        return
+    if lock.acquire(False):
+        lock.release()
+    else:
+        with contextlib.suppress(ValueError):
+            lock.release()
