@@ -14,7 +14,6 @@ ever.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 from collections.abc import Callable, Generator, Mapping
@@ -22,7 +21,7 @@ from typing import Any
 
 from micropul_print.base.errors import Diagnostic, UsageError, UserError, printable, quoted
 from micropul_print.game import registry
-from micropul_print.kit.workers import forking_workers, init_worker
+from micropul_print.kit.workers import forking_workers, give_up, how_it_ended, init_worker
 from micropul_print.lab.analyse import Batch, GameSummary, Plan, run_batch
 
 # How long --scheduler waits for its scheduler to answer: a cluster answers at once; a
@@ -173,26 +172,13 @@ def _work(index: int) -> tuple[int, list[GameSummary]]:
         raise
 
 
-# Set when a run gives up its pool (a worker lost): a worker the pool starts after it
-# (to replace one that ended) ends at once, before it waits for a task holding the
-# task queue's lock, which Pool.terminate takes first.
-_GIVEN_UP: list[bool] = []
-
-
-def _init_worker() -> None:
-    if _GIVEN_UP:
-        os._exit(0)
-    init_worker()
-
-
 def _in_workers(the_plan: Plan, catalogue: Any,
                 workers: int) -> _Finished:
     import multiprocessing
 
     _PENDING[:] = [(the_plan, catalogue)]
-    _GIVEN_UP.clear()
     with forking_workers():
-        pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init_worker)
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=init_worker)
     try:
         finished = pool.imap_unordered(_work, range(len(the_plan.batches)))
         # A worker that ends while it plays (os._exit in a bot plugin, a crash, the
@@ -210,7 +196,7 @@ def _in_workers(the_plan: Plan, catalogue: Any,
                 except multiprocessing.TimeoutError:
                     lost = _lost_worker(watched)
                     if lost is not None:
-                        _give_up(pool)
+                        give_up(pool)
                         raise lost from None
             yield played
         # Every batch played: the workers end on their own, without a signal.
@@ -226,47 +212,16 @@ def _in_workers(the_plan: Plan, catalogue: Any,
 WATCH_SECONDS = 0.5
 
 
-def _give_up(pool: Any) -> None:
-    """Before Pool.terminate, which first takes the task queue's read lock (an idle
-    worker holds it while it waits for a task) and waited for ever: let no new worker
-    start, end every worker with SIGTERM (kit.workers' handler unwinds it, releasing
-    the lock), wait for them, and free the lock should one have ended holding it (the
-    signal landing as it took the lock, before the block that releases it began)."""
-    _GIVEN_UP[:] = [True]
-    workers = [worker for worker in list(getattr(pool, "_pool", ()))
-               if worker.exitcode is None]
-    for worker in workers:
-        worker.terminate()
-    for worker in workers:  # the workers' watchdog ends a stuck one within 2 s
-        worker.join(5.0)
-    lock = getattr(getattr(pool, "_inqueue", None), "_rlock", None)
-    if lock is not None and all(worker.exitcode is not None for worker in workers):
-        if not lock.acquire(False):  # no worker is left to release it
-            with contextlib.suppress(ValueError):
-                lock.release()
-        else:
-            lock.release()
-
-
 def _lost_worker(workers: set[Any]) -> UserError | None:
     """The error to stop the run with if one of ``workers`` (multiprocessing processes)
     has ended: none ends before the pool is closed, unless something killed it."""
-    import signal
-
     for worker in sorted(workers, key=lambda process: process.pid or 0):
         code = worker.exitcode
         if code is None:
             continue
-        if code < 0:
-            try:
-                how = f"was killed by signal {signal.Signals(-code).name}"
-            except ValueError:
-                how = f"was killed by signal {-code}"
-        else:
-            how = f"ended with exit status {code}"
         return UserError([Diagnostic("micropul-print", 0, 0, (
-            f"a worker process {how} before its games were played (a bot plugin that "
-            "ends its process, a crash, or the system out of memory): no report; "
+            f"a worker process {how_it_ended(code)} before its games were played (a bot "
+            "plugin that ends its process, a crash, or the system out of memory): no report; "
             "--jobs 1 plays them in this process"))])
     return None
 
