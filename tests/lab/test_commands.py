@@ -560,7 +560,7 @@ def test_a_theme_that_is_not_one_is_refused_before_the_record_is_played(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
 
 
-BAD = Path(__file__).resolve().parents[1] / "data" / "bad"
+BAD_THEMES = Path(__file__).resolve().parents[1] / "data" / "bad" / "themes"
 
 
 @pytest.mark.parametrize("out", [[], ["--out", "turns"]])
@@ -585,9 +585,9 @@ def test_a_theme_without_the_game_s_marks_is_refused_before_the_record_is_played
     record = tmp_path / "game.json"
     assert main(["play", "--game", game, "--bots", bots, "--record", str(record)]) == 0
     capsys.readouterr()
-    assert main(["replay", str(record), "--theme", str(BAD / theme), *out]) == 1
+    assert main(["replay", str(record), "--theme", str(BAD_THEMES / theme), *out]) == 1
     assert capsys.readouterr().err == message.format(
-        theme=BAD / theme, catalogue=registry_catalogue(game))
+        theme=BAD_THEMES / theme, catalogue=registry_catalogue(game))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
 
 
