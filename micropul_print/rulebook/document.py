@@ -93,11 +93,13 @@ class Laid:
 
     def pdfs(self, papers: Sequence[tuple[float, float]]) -> list[bytes]:
         """The book as PDF bytes on each of ``papers`` (points), in order, each what
-        :meth:`on` that paper would give. A book's pages are drawn once: on the other
-        papers they are the same operators but for the offset that centres each page
-        (a booklet's canvas imposes its pages on each paper: drawn on each)."""
+        :meth:`on` that paper would give. The pages are drawn once: on the other
+        papers they are the same operators but for the offset that centres each page.
+        (A booklet's canvas imposes the pages: booklet.render_papers does the same for
+        its sheets.)"""
         if self.canvasmaker is not None:
-            return [self.on(paper, self.canvasmaker).pdf for paper in papers]
+            raise ValueError("Laid.pdfs draws a book's pages; a booklet's sheets are "
+                             "booklet.render_papers'")
         buffer = io.BytesIO()
         canvas, centrings = self.draw(buffer, papers[0])
         pdfs = [buffer.getvalue()]
