@@ -315,6 +315,10 @@ def _collect(jobs: Sequence[KitJob], say: Progress, told: BuildEvents,
     results: dict[int, Written] = {}
     problems: list[Diagnostic] = []
     outcomes: dict[int, _Outcome] = {}
+    # The jobs told started. A worker's news goes through a queue a thread of its own
+    # flushes, and may come after the job's result: a job done before its "started"
+    # came is told started just before it is told finished.
+    started: set[int] = set()
     next_index = 0  # the next job whose messages and result are taken, in job order
     # Every worker the pool ever ran: it drops one that ended (and starts another), and
     # says nothing of the job that worker took with it, whose result never comes.
@@ -330,6 +334,7 @@ def _collect(jobs: Sequence[KitJob], say: Progress, told: BuildEvents,
             if index in outcomes:  # news of a finished job comes too late
                 continue
             if kind == "started":
+                started.add(index)
                 told.started(index)
             elif kind == "said":
                 told.said(index, message)
@@ -349,6 +354,9 @@ def _collect(jobs: Sequence[KitJob], say: Progress, told: BuildEvents,
         for index in [i for i in late if i not in outcomes and pending[i].ready()]:
             outcomes[index] = pending[index].get()  # a bug in a job is raised here
             written, _messages, _diagnostics, seconds = outcomes[index]
+            if index not in started:
+                started.add(index)
+                told.started(index)
             told.finished(index, written.paths, seconds)
         while next_index in outcomes:
             written, messages, diagnostics, _seconds = outcomes[next_index]
