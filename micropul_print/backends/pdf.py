@@ -201,13 +201,7 @@ class PageCanvas(Canvas):  # type: ignore[misc]  # reportlab is untyped
 
 def draw(canvas: PageCanvas, drawing: Drawing, x: float, y: float) -> None:
     """Paint ``drawing`` with its top-left corner at (x, y) mm from the page's top-left."""
-    page_height = float(canvas.page_size[1])
-    canvas.saveState()
-    # From here on, one unit is 1 mm and y runs down the page, as in the primitives.
-    canvas.translate(x * mm, page_height - y * mm)
-    canvas.scale(mm, -mm)
-    paint_items(canvas, drawing.items)
-    canvas.restoreState()
+    paint(canvas, drawing, (x * mm, float(canvas.page_size[1]) - y * mm))
 
 
 # A step of a painting's replay: operators to add as they are, or a text to set.
@@ -247,7 +241,7 @@ def paint_items(canvas: Canvas, items: tuple[Primitive, ...]) -> None:
     those of the document's own font subsets. Painting only adds operators (reportlab
     writes every colour and line width it is given; colours are opaque "#rrggbb"; and
     shapes depend on no canvas state but the fill rule, which no canvas of ours
-    changes from reportlab's default), and draw() restores the graphics state the
+    changes from reportlab's default), and paint() restores the graphics state the
     replay leaves untracked."""
     program = _programs.get(items, _UNSEEN)
     if program is _UNSEEN or program is None:
@@ -307,11 +301,15 @@ def _record(items: tuple[Primitive, ...]) -> Program:
     return Program(tuple(steps), scratch.fills, scratch.strokes)
 
 
-def paint(canvas: Canvas, drawing: Drawing) -> None:
-    """Paint ``drawing`` with its top-left corner at the canvas's current origin: the
-    same operators wherever the origin is and whatever the page's size."""
+def paint(canvas: Canvas, drawing: Drawing, at: tuple[float, float] | None = None) -> None:
+    """Paint ``drawing`` with its top-left corner at ``at`` (points from the current
+    origin; None: at the origin itself, the same operators wherever it is and whatever
+    the page's size)."""
     canvas.saveState()
-    canvas.scale(mm, -mm)  # one unit is 1 mm, y runs down, as in the primitives
+    if at is not None:
+        canvas.translate(*at)  # reportlab folds it and the scale into one operator
+    # From here on, one unit is 1 mm and y runs down, as in the primitives.
+    canvas.scale(mm, -mm)
     paint_items(canvas, drawing.items)
     canvas.restoreState()
 
